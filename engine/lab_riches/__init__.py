@@ -1,0 +1,1 @@
+"""Lab Riches (£3): rules, book generator, independent validator, replay."""

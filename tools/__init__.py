@@ -1,0 +1,1 @@
+"""Project commands run inside .venv by build.py (`python -m tools COMMAND ...`)."""

@@ -1,0 +1,37 @@
+"""Dispatch `python -m tools COMMAND ARGS...` to the module tools.cmd_<command>.
+
+Each command module defines `main(argv: list[str]) -> int`; adding a command is
+adding a module, so separate pieces of work never edit one shared table.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import sys
+
+import tools
+
+
+def available() -> list[str]:
+    """Names of the commands that have a module."""
+    names = (m.name for m in pkgutil.iter_modules(tools.__path__))
+    return sorted(n[4:].replace("_", "-") for n in names if n.startswith("cmd_"))
+
+
+def main(argv: list[str]) -> int:
+    """Run the named command with the remaining arguments."""
+    if not argv:
+        print("commands: " + ", ".join(available()))
+        return 2
+    name = argv[0]
+    if name not in available():
+        print(f"unknown command {name!r}; commands: {', '.join(available())}", file=sys.stderr)
+        return 2
+    module = importlib.import_module("tools.cmd_" + name.replace("-", "_"))
+    result: int = module.main(argv[1:])
+    return result
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

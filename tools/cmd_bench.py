@@ -1,0 +1,31 @@
+"""`build.py bench --load|--engine|--endpoint|--frames [--json]`: print benchmark figures.
+
+Each flag names a module tools.bench_<flag> whose `run() -> dict` measures one
+target; the figures are printed as one JSON object keyed by flag (or, with a
+single flag, that flag's object alone).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+
+BENCHES = ("load", "engine", "endpoint", "frames")
+
+
+def main(argv: list[str]) -> int:
+    """Run the selected benchmarks and print their figures."""
+    parser = argparse.ArgumentParser(prog="build.py bench")
+    for name in BENCHES:
+        parser.add_argument(f"--{name}", action="store_true", help=f"run the {name} benchmark")
+    parser.add_argument("--json", action="store_true", help="print JSON only")
+    args = parser.parse_args(argv)
+    chosen = [name for name in BENCHES if getattr(args, name)] or list(BENCHES)
+    results = {}
+    for name in chosen:
+        module = importlib.import_module(f"tools.bench_{name}")
+        results[name] = module.run()
+    out = results[chosen[0]] if len(chosen) == 1 else results
+    print(json.dumps(out, indent=None if args.json else 2, sort_keys=True))
+    return 0
