@@ -9,6 +9,9 @@ GAME_ID = "lab-riches"
 NAME = "Lab Riches"
 PRICE_PENCE = 300
 TOP_PRIZE_PENCE = 25_000_000
+# Published in the procedures: overall chance "1 in 2.74", expected payout "71.00%".
+PUBLISHED_ODDS_ONE_IN = "2.74"
+PUBLISHED_RTP_PERCENT = "71.00"
 
 COLUMNS = 4
 ROWS = 5
@@ -43,6 +46,9 @@ INSTANT_PRIZE_AMOUNTS = (300, 500, 1_000, 2_000, 5_000)
 # Bonus Game: 5 rows; at most this many Bonus Games in one play (each pays at most one award).
 BONUS_ROWS = 5
 MAX_BONUS_GAMES = 2
+
+# Decision (docs/math.md): a 6-goes play completes at most this many rows of four Locked Symbols.
+MAX_ROW_WINS = 3
 
 # Composition features of this game.
 FEATURES = ("row", "meter", "instant")
