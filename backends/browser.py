@@ -1,0 +1,54 @@
+"""The browser entry point, run inside Pyodide by the shell: scenes to canvas batches.
+
+The shell calls `start(width, height, params_json)` once and then `frame(now_ms,
+events_json)` each animation frame; `frame` returns one JSON string
+{"cmds": [...], "controls": [...] | null, "say": [...], "ms": python_ms}.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+from backends.canvas import CommandCanvas
+from engine.ui.app import App
+from engine.ui.input import Event, Resize, event_from_json
+from engine.ui.scenes.check import CheckScene
+
+_app: App | None = None
+_canvas: CommandCanvas | None = None
+
+
+def _measure_with_js(s: str, size: float, family: str, bold: bool) -> float:
+    import js  # type: ignore[import-not-found]  # only inside Pyodide
+
+    return float(js.lotteryMeasureText(s, size, family, bold))
+
+
+def start(width: float, height: float, params_json: str = "{}") -> None:
+    """Create the app at the given logical size with the page's query parameters."""
+    global _app, _canvas
+    json.loads(params_json)
+    _canvas = CommandCanvas(width, height, _measure_with_js)
+    _app = App(CheckScene(), width, height)
+
+
+def frame(now_ms: float, events_json: str = "[]") -> str:
+    """Run one frame and return what the shell must draw and mirror."""
+    if _app is None or _canvas is None:
+        raise RuntimeError("start() must be called before frame()")
+    began = time.perf_counter()
+    events: list[Event] = []
+    for raw in json.loads(events_json):
+        event = event_from_json(raw)
+        if event is None:
+            continue
+        if isinstance(event, Resize):
+            _canvas.resize(event.width, event.height)
+        events.append(event)
+    result = _app.frame(now_ms, events, _canvas)
+    cmds = _canvas.flush() if result.drew else "null"
+    controls = None if result.controls is None else [c.to_json() for c in result.controls]
+    tail = json.dumps({"controls": controls, "say": result.narration}, separators=(",", ":"))
+    ms = (time.perf_counter() - began) * 1000.0
+    return f'{{"cmds":{cmds},"ms":{ms:.3f},{tail[1:]}'

@@ -1,0 +1,121 @@
+"""The frame loop shared by every backend: input, update, draw, then what the shell mirrors.
+
+A backend calls `App.frame(now_ms, events, canvas)` once per display frame. The App hands
+input to the current scene (pointer taps on a control become `Activate`), advances it by
+the elapsed time, draws it when something changed, and returns the actionable controls and
+the narration for the accessibility mirror. Scenes change only through `App.switch`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from engine.ui.draw import Canvas
+from engine.ui.input import Activate, Control, Event, Pointer, Resize
+
+MAX_STEP_S = 0.1  # a long pause (tab hidden) must not fast-forward an animation
+
+
+class Scene(Protocol):
+    """One screen: splash, how to play, main game, bonus, end..."""
+
+    name: str
+
+    def enter(self, app: App) -> None:
+        """Called once when the scene becomes current."""
+
+    def handle(self, event: Event) -> None:
+        """React to one input event."""
+
+    def update(self, dt: float) -> bool:
+        """Advance animations by dt seconds; True while anything is moving."""
+        ...
+
+    def draw(self, canvas: Canvas) -> None:
+        """Draw the whole scene."""
+
+    def controls(self) -> list[Control]:
+        """The controls a person can act on now."""
+        ...
+
+
+@dataclass
+class FrameResult:
+    """What one frame produced besides the drawing."""
+
+    drew: bool
+    controls: list[Control] | None  # None when unchanged since the last frame
+    narration: list[str] = field(default_factory=list)
+
+
+class App:
+    """Owns the current scene and the frame loop's bookkeeping."""
+
+    def __init__(self, scene: Scene, width: float, height: float) -> None:
+        self.width = width
+        self.height = height
+        self.scene = scene
+        self._last_ms: float | None = None
+        self._dirty = True
+        self._pressed: str | None = None
+        self._controls: list[Control] = []
+        self._published: list[dict[str, object]] | None = None
+        self._narration: list[str] = []
+        scene.enter(self)
+
+    def switch(self, scene: Scene) -> None:
+        """Make scene the current one (the only way screens change)."""
+        self.scene = scene
+        self._pressed = None
+        self._dirty = True
+        scene.enter(self)
+
+    def narrate(self, text: str) -> None:
+        """Queue a sentence for the aria-live log."""
+        self._narration.append(text)
+
+    def invalidate(self) -> None:
+        """Ask for a redraw on the next frame."""
+        self._dirty = True
+
+    def _route(self, event: Event) -> None:
+        if isinstance(event, Resize):
+            self.width, self.height = event.width, event.height
+        elif isinstance(event, Pointer):
+            hit = next(
+                (c for c in self._controls if c.enabled and c.contains(event.x, event.y)), None
+            )
+            if event.kind == "down":
+                self._pressed = hit.id if hit else None
+            elif event.kind == "up":
+                pressed, self._pressed = self._pressed, None
+                if hit is not None and hit.id == pressed:
+                    self.scene.handle(Activate(hit.id))
+                    return
+        elif isinstance(event, Activate):
+            enabled = {c.id for c in self._controls if c.enabled}
+            if event.control not in enabled:
+                return
+        self.scene.handle(event)
+
+    def frame(self, now_ms: float, events: Iterable[Event], canvas: Canvas) -> FrameResult:
+        """Run one frame: input, update, draw; return controls and narration for the shell."""
+        dt = 0.0 if self._last_ms is None else max(0.0, (now_ms - self._last_ms) / 1000.0)
+        self._last_ms = now_ms
+        had_input = False
+        for event in events:
+            had_input = True
+            self._route(event)
+        moving = self.scene.update(min(dt, MAX_STEP_S))
+        drew = moving or had_input or self._dirty
+        if drew:
+            self._dirty = False
+            self.scene.draw(canvas)
+        self._controls = self.scene.controls()
+        published = [c.to_json() for c in self._controls]
+        changed = published != self._published
+        self._published = published
+        narration, self._narration = self._narration, []
+        return FrameResult(drew, list(self._controls) if changed else None, narration)

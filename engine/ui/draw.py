@@ -1,0 +1,143 @@
+"""The drawing interface: the few primitives every scene speaks, whatever draws them.
+
+Coordinates are logical pixels (CSS pixels in the browser); backends scale for the
+device. Colours are CSS strings ('#rrggbb', '#rrggbbaa' or 'rgba(r,g,b,a)'); a Paint is
+a colour or a LinearGradient. Two backends implement Canvas: backends/canvas.py
+(the browser, through Pyodide) and backends/pygame_backend.py (a window or a PNG).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+Align = Literal["left", "center", "right"]
+Baseline = Literal["top", "middle", "bottom"]
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class LinearGradient:
+    """A linear gradient from (x0, y0) to (x1, y1) through (offset 0..1, colour) stops."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    stops: tuple[tuple[float, str], ...]
+
+
+Paint = str | LinearGradient
+
+
+@dataclass(frozen=True)
+class Font:
+    """A font by family key ('display' or 'body'), size in logical px and weight."""
+
+    size: float
+    family: str = "body"
+    bold: bool = False
+
+
+class Canvas(Protocol):
+    """What a scene may do to the screen; one implementation per backend."""
+
+    @property
+    def width(self) -> float:
+        """Logical width of the drawing area."""
+        ...
+
+    @property
+    def height(self) -> float:
+        """Logical height of the drawing area."""
+        ...
+
+    def clear(self, paint: Paint) -> None:
+        """Fill the whole area."""
+
+    def rect(
+        self,
+        x: float,
+        y: float,
+        w: float,
+        h: float,
+        *,
+        fill: Paint | None = None,
+        stroke: str | None = None,
+        line_width: float = 1.0,
+        radius: float = 0.0,
+    ) -> None:
+        """A rectangle, filled and/or stroked, with optional rounded corners."""
+
+    def circle(
+        self,
+        cx: float,
+        cy: float,
+        r: float,
+        *,
+        fill: Paint | None = None,
+        stroke: str | None = None,
+        line_width: float = 1.0,
+    ) -> None:
+        """A circle, filled and/or stroked."""
+
+    def path(
+        self,
+        points: Sequence[Point],
+        *,
+        fill: Paint | None = None,
+        stroke: str | None = None,
+        line_width: float = 1.0,
+        closed: bool = True,
+    ) -> None:
+        """A polygon (closed) or polyline through the points."""
+
+    def text(
+        self,
+        s: str,
+        x: float,
+        y: float,
+        font: Font,
+        *,
+        fill: str = "#ffffff",
+        align: Align = "center",
+        baseline: Baseline = "middle",
+    ) -> None:
+        """One line of text anchored at (x, y)."""
+
+    def measure(self, s: str, font: Font) -> float:
+        """The width of one line of text in logical px."""
+        ...
+
+    def image(self, key: str, x: float, y: float, w: float, h: float) -> None:
+        """A loaded image (by asset key) scaled into the rectangle."""
+
+    def save(self) -> None:
+        """Push the transform, alpha and clip."""
+
+    def restore(self) -> None:
+        """Pop the transform, alpha and clip."""
+
+    def translate(self, dx: float, dy: float) -> None:
+        """Move the origin."""
+
+    def scale(self, sx: float, sy: float) -> None:
+        """Scale the following drawing."""
+
+    def rotate(self, radians: float) -> None:
+        """Rotate the following drawing about the origin."""
+
+    def alpha(self, a: float) -> None:
+        """Multiply the opacity of the following drawing by a (0..1)."""
+
+    def clip(self, x: float, y: float, w: float, h: float) -> None:
+        """Restrict the following drawing to a rectangle."""
+
+
+def fit_text(canvas: Canvas, s: str, font: Font, max_width: float) -> Font:
+    """The font shrunk (never grown) so that s fits within max_width."""
+    width = canvas.measure(s, font)
+    if width <= max_width or width == 0:
+        return font
+    return Font(max(6.0, font.size * max_width / width), font.family, font.bold)

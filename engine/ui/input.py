@@ -1,0 +1,82 @@
+"""Input as plain values, the same from the browser and from pygame."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+PointerKind = Literal["down", "move", "up"]
+
+
+@dataclass(frozen=True)
+class Pointer:
+    """A mouse or touch event at logical (x, y)."""
+
+    kind: PointerKind
+    x: float
+    y: float
+
+
+@dataclass(frozen=True)
+class Key:
+    """A key pressed, by its DOM `key` name ('Enter', ' ', 'ArrowRight', 'Escape'...)."""
+
+    key: str
+
+
+@dataclass(frozen=True)
+class Activate:
+    """A control activated: clicked, tapped, or pressed as a focused DOM button."""
+
+    control: str
+
+
+@dataclass(frozen=True)
+class Resize:
+    """The drawing area changed size (logical px)."""
+
+    width: float
+    height: float
+
+
+Event = Pointer | Key | Activate | Resize
+
+
+@dataclass(frozen=True)
+class Control:
+    """An actionable thing on screen: mirrored as a real button for people and tests."""
+
+    id: str
+    label: str
+    x: float
+    y: float
+    w: float
+    h: float
+    enabled: bool = True
+
+    def contains(self, x: float, y: float) -> bool:
+        """True when the point lies inside the control."""
+        return self.x <= x <= self.x + self.w and self.y <= y <= self.y + self.h
+
+    def to_json(self) -> dict[str, object]:
+        """The control as the shell's mirror reads it."""
+        return {
+            "id": self.id,
+            "label": self.label,
+            "rect": [round(self.x, 1), round(self.y, 1), round(self.w, 1), round(self.h, 1)],
+            "enabled": self.enabled,
+        }
+
+
+def event_from_json(data: dict[str, object]) -> Event | None:
+    """Read one event sent by a shell; None for an unknown kind."""
+    kind = data.get("type")
+    if kind in ("down", "move", "up"):
+        return Pointer(kind, float(data["x"]), float(data["y"]))  # type: ignore[arg-type]
+    if kind == "key":
+        return Key(str(data["key"]))
+    if kind == "activate":
+        return Activate(str(data["control"]))
+    if kind == "resize":
+        return Resize(float(data["width"]), float(data["height"]))  # type: ignore[arg-type]
+    return None

@@ -1,0 +1,1 @@
+"""The scenes: one class per screen."""
