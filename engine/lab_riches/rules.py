@@ -61,3 +61,42 @@ def meter_prize(segments: int) -> int:
         if first <= lit <= last:
             return pence
     return 0
+
+
+# --- Book decisions (issue 4; docs/games/lab-riches.md explains them) ---
+# Upper bound on Goes in one play (6 to start plus every extra go awarded).
+MAX_GOES = 15
+# A random play under these rules: each Top Row square of a GO is a lightning motif with chance
+# LIGHTNING_CHANCE and a bonus motif with BONUS_MOTIF_CHANCE (otherwise one of SYMBOLS, uniform);
+# each GO shows an extra-goes motif with EXTRA_GOES_CHANCE; every unlocked Grid square shows one
+# of SYMBOLS, uniform, so it matches its column's Top Row symbol with chance 1/len(SYMBOLS).
+LIGHTNING_CHANCE = (1, 14)
+BONUS_MOTIF_CHANCE = (1, 16)
+EXTRA_GOES_CHANCE = (1, 7)
+# Chance that a play without an Instant Prize part still shows a Bonus Game (segments or goes).
+VARIETY_BONUS_CHANCE = (1, 12)
+# Locked Symbols stay locked (and lit) after their row has won.
+
+# Bonus Game rows, bottom (0) to top (4): each segment is (kind, value).
+UP = "up"
+SEGMENTS = "segments"
+INSTANT = "instant"
+BONUS_AWARDS = (UP, SEGMENTS, EXTRA_GOES, INSTANT)
+BONUS_ROW_LAYOUTS: tuple[tuple[tuple[str, int], ...], ...] = (
+    ((UP, 0), (SEGMENTS, 1), (UP, 0), (EXTRA_GOES, 1), (UP, 0), (SEGMENTS, 2), (INSTANT, 300),
+     (INSTANT, 500)),
+    ((UP, 0), (SEGMENTS, 2), (INSTANT, 500), (UP, 0), (EXTRA_GOES, 1), (SEGMENTS, 3),
+     (INSTANT, 1_000), (EXTRA_GOES, 2)),
+    ((UP, 0), (SEGMENTS, 3), (INSTANT, 1_000), (EXTRA_GOES, 2), (UP, 0), (SEGMENTS, 4),
+     (INSTANT, 2_000)),
+    ((UP, 0), (SEGMENTS, 4), (INSTANT, 2_000), (EXTRA_GOES, 3), (SEGMENTS, 5), (INSTANT, 5_000)),
+    ((SEGMENTS, 5), (INSTANT, 5_000), (EXTRA_GOES, 3), (INSTANT, 2_000), (SEGMENTS, 3)),
+)  # fmt: skip
+
+
+def meter_box(segments: int) -> int | None:
+    """Index (0-6) of the Power Surge Prize Meter box lit at this many segments; None at 0."""
+    for index, (first, last, _pence) in enumerate(METER_BOXES):
+        if first <= segments <= last:
+            return index
+    return None

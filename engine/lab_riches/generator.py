@@ -1,0 +1,161 @@
+"""Lab Riches: build the book of a play from (model, composition, 128-bit seed), deterministically.
+
+The event types and their fields are documented in docs/books.md; the decisions in
+docs/games/lab-riches.md. The stream is engine.rng.Stream over model || 0x00 || seed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.book import Book
+from engine.lab_riches import rules as R
+from engine.lab_riches.layout import plan_locks, plan_top
+from engine.lab_riches.plan import (
+    N_SYMBOLS,
+    Award,
+    bonus_path,
+    meter_range,
+    plan_goes,
+    read_composition,
+    variety_award,
+)
+from engine.outcome import Composition
+from engine.rng import Stream
+
+MODELS = ("lab-riches/1",)
+SYMBOL_INDEX = {s: i for i, s in enumerate(R.SYMBOLS)}
+
+
+def build_book(model: str, composition: Composition, seed: bytes) -> Book:
+    """The whole play for this outcome: the same inputs always give the same book."""
+    if model not in MODELS:
+        raise ValueError(f"unknown Lab Riches model {model!r}; known: {', '.join(MODELS)}")
+    if len(seed) != 16:
+        raise ValueError(f"the scenario seed must be 16 bytes, got {len(seed)}")
+    outcome = read_composition(composition)
+    stream = Stream(model.encode() + b"\x00" + seed)
+    low, high = meter_range(outcome.meter)
+    awards: list[Award] = [(R.INSTANT, p) for p in outcome.instants]
+    if len(awards) < R.MAX_BONUS_GAMES and stream.chance(*R.VARIETY_BONUS_CHANCE):
+        awards.append(variety_award(stream, high))
+    goes = plan_goes(stream, awards)
+    top = plan_top(stream, goes, low, high)
+    winners = stream.sample(range(R.ROWS), len(outcome.rows))
+    boxes = [stream.choice(R.PRIZE_BOX_AMOUNTS) for _ in range(R.ROWS)]
+    for row, pence in zip(winners, outcome.rows, strict=True):
+        boxes[row] = pence
+    locks = plan_locks(stream, top, set(winners))
+    events = _events(stream, top, locks, boxes, goes.triggers)
+    return Book(
+        game=R.GAME_ID,
+        model=model,
+        prize_pence=composition.total,
+        composition=composition,
+        seed=seed.hex(),
+        events=tuple(events),
+    )
+
+
+def _events(
+    stream: Stream,
+    top: list[list[str]],
+    locks: list[list[int]],
+    boxes: list[int],
+    triggers: dict[int, Award],
+) -> list[dict[str, Any]]:
+    """Walk the GOs in order and write one event per thing the player sees happen."""
+    rows, cols = R.ROWS, R.COLUMNS
+    grid = [[R.SYMBOLS[stream.below(N_SYMBOLS)] for _ in range(cols)] for _ in range(rows)]
+    goes_left = R.START_GOES
+    events: list[dict[str, Any]] = [
+        {"type": "start", "goes_left": goes_left, "top": top[0], "grid": grid}
+    ]
+    meter = 0
+    won = {"rows": 0, "instants": 0}
+    for go in range(1, len(top)):
+        goes_left -= 1
+        row_top = top[go]
+        index = [SYMBOL_INDEX.get(s, -1) for s in row_top]
+        new_grid = []
+        for r in range(rows):
+            lock_row = locks[r]
+            cells = []
+            for c in range(cols):
+                at = lock_row[c]
+                if 0 < at <= go:
+                    cells.append(grid[r][c] if at < go else row_top[c])
+                elif index[c] < 0:
+                    cells.append(R.SYMBOLS[stream.below(N_SYMBOLS)])
+                else:
+                    x = stream.below(N_SYMBOLS - 1)
+                    cells.append(R.SYMBOLS[x + 1 if x >= index[c] else x])
+            new_grid.append(cells)
+        grid = new_grid
+        events.append(
+            {"type": "go", "go": go, "goes_left": goes_left, "top": row_top, "grid": grid}
+        )
+        if go == 1:
+            events.append({"type": "prize_boxes", "amounts": boxes})
+        for c in range(cols):
+            for r in range(rows):
+                if locks[r][c] == go:
+                    events.append({"type": "lock", "row": r, "col": c, "symbol": row_top[c]})
+        for r in range(rows):
+            if min(locks[r]) > 0 and max(locks[r]) == go:
+                events.append({"type": "row_win", "row": r, "pence": boxes[r]})
+                won["rows"] += boxes[r]
+        for c, item in enumerate(row_top):
+            kind, _, text = item.partition("/")
+            if kind == R.LIGHTNING:
+                meter = _add_segments(events, meter, int(text), {"source": "top", "col": c})
+            elif kind == R.EXTRA_GOES:
+                goes_left += int(text)
+                events.append(
+                    {"type": "extra_goes", "source": "top", "col": c, "count": int(text),
+                     "goes_left": goes_left}
+                )  # fmt: skip
+        if go in triggers:
+            award = triggers[go]
+            events.append({"type": "bonus_activated", "go": go})
+            for row, landed in enumerate(bonus_path(stream, award)):
+                shown, amount = R.BONUS_ROW_LAYOUTS[row][landed]
+                events.append(
+                    {"type": "bonus_row", "row": row, "landed": landed, "award": shown,
+                     "value": amount}
+                )  # fmt: skip
+            prize, value = award
+            if prize == R.INSTANT:
+                won["instants"] += value
+                events.append({"type": "instant", "pence": value})
+            elif prize == R.SEGMENTS:
+                meter = _add_segments(events, meter, value, {"source": "bonus"})
+            else:
+                goes_left += value
+                events.append(
+                    {"type": "extra_goes", "source": "bonus", "count": value,
+                     "goes_left": goes_left}
+                )  # fmt: skip
+            events.append({"type": "bonus_end"})
+    meter_pence = R.meter_prize(meter)
+    total = won["rows"] + meter_pence + won["instants"]
+    events.append(
+        {"type": "end", "rows_pence": won["rows"], "meter": meter, "meter_pence": meter_pence,
+         "instant_pence": won["instants"], "total": total}
+    )  # fmt: skip
+    for i, event in enumerate(events):
+        event["index"] = i
+    return events
+
+
+def _add_segments(
+    events: list[dict[str, Any]], meter: int, count: int, where: dict[str, Any]
+) -> int:
+    """Append a segments event (and a meter_box event if the lit box changes); the new meter."""
+    before = R.meter_box(meter)
+    meter += count
+    events.append({"type": "segments", **where, "count": count, "meter": meter})
+    box = R.meter_box(meter)
+    if box != before and box is not None:
+        events.append({"type": "meter_box", "box": box, "pence": R.METER_BOXES[box][2]})
+    return meter

@@ -1,0 +1,135 @@
+"""Lab Riches: the Top Row of every GO and the go at which each Grid square locks.
+
+Top Row squares are written as in the book: a symbol name, "lightning/N", "extra-goes/N" or
+"bonus". Lock times are 0 for a square that never locks, else the GO (1-based) of its match.
+"""
+
+from __future__ import annotations
+
+from engine.lab_riches import rules as R
+from engine.lab_riches.plan import ATTEMPTS, N_SYMBOLS, Goes
+from engine.rng import Stream
+
+Slot = tuple[int, int]  # (go, column)
+
+
+def _symbol_counts(top: list[list[str | None]]) -> list[int]:
+    """How many GOs leave each column's Top Row square free for a symbol."""
+    return [sum(1 for row in top[1:] if row[c] is None) for c in range(R.COLUMNS)]
+
+
+def _place_lightning(
+    stream: Stream, top: list[list[str | None]], target: int, free: list[Slot]
+) -> None:
+    """Direct construction: lightning motifs adding up to target, keeping symbols in each column."""
+    counts = _symbol_counts(top)
+    order = list(free)
+    stream.shuffle(order)
+    remaining = target
+    for floor in (2, 1):
+        for go, col in order:
+            if remaining == 0:
+                return
+            if top[go][col] is None and counts[col] > floor:
+                value = stream.between(min(4, remaining), min(5, remaining))
+                top[go][col] = f"{R.LIGHTNING}/{value}"
+                counts[col] -= 1
+                remaining -= value
+    if remaining:
+        raise ValueError("no room on the Top Rows for the planned meter segments")
+
+
+def plan_top(stream: Stream, goes: Goes, low: int, high: int) -> list[list[str]]:
+    """Top Rows for GOs 1..total (index 0 is the inactive start row) with specials placed."""
+    base: list[list[str | None]] = [[None] * R.COLUMNS for _ in range(goes.total + 1)]
+    base[0] = [stream.choice(R.SYMBOLS) for _ in range(R.COLUMNS)]
+    for go in range(1, goes.total + 1):
+        row = base[go]
+        if go in goes.triggers:
+            keep = stream.below(R.COLUMNS)
+            for c in range(R.COLUMNS):
+                if c != keep:
+                    row[c] = R.BONUS
+            if go in goes.extras:
+                row[keep] = f"{R.EXTRA_GOES}/{goes.extras[go]}"
+        elif go in goes.extras:
+            row[stream.below(R.COLUMNS)] = f"{R.EXTRA_GOES}/{goes.extras[go]}"
+    bonus_segments = sum(v for kind, v in goes.triggers.values() if kind == R.SEGMENTS)
+    free = [
+        (g, c) for g in range(1, goes.total + 1) for c in range(R.COLUMNS) if base[g][c] is None
+    ]
+    top = None
+    for _ in range(ATTEMPTS):
+        trial = [list(row) for row in base]
+        total = bonus_segments
+        for go, col in free:
+            if stream.chance(*R.LIGHTNING_CHANCE):
+                value = stream.choice(R.LIGHTNING_VALUES)
+                trial[go][col] = f"{R.LIGHTNING}/{value}"
+                total += value
+        if low <= total <= high and min(_symbol_counts(trial)) >= 1:
+            top = trial
+            break
+    if top is None:
+        top = [list(row) for row in base]
+        target = stream.between(max(low - bonus_segments, 0), high - bonus_segments)
+        _place_lightning(stream, top, target, free)
+    _place_decoys(stream, top, goes)
+    return [
+        [s if s is not None else R.SYMBOLS[stream.below(N_SYMBOLS)] for s in row] for row in top
+    ]
+
+
+def _place_decoys(stream: Stream, top: list[list[str | None]], goes: Goes) -> None:
+    """Bonus motifs that do not trigger: at most two in a GO, never a column's last symbol."""
+    counts = _symbol_counts(top)
+    for go in range(1, goes.total + 1):
+        if go in goes.triggers:
+            continue
+        row = top[go]
+        shown = 0
+        for col in range(R.COLUMNS):
+            if (
+                row[col] is None
+                and stream.chance(*R.BONUS_MOTIF_CHANCE)
+                and shown < R.BONUS_MOTIFS_TO_ACTIVATE - 1
+                and counts[col] > 1
+            ):
+                row[col] = R.BONUS
+                counts[col] -= 1
+                shown += 1
+
+
+def _first_match(stream: Stream, goes: list[int]) -> int:
+    """The first of these GOs at which a fresh random square matches its Top Row symbol."""
+    for go in goes:
+        if stream.below(N_SYMBOLS) == 0:
+            return go
+    return 0
+
+
+def plan_locks(stream: Stream, top: list[list[str]], winners: set[int]) -> list[list[int]]:
+    """Lock GO of every square: rows in winners complete, the others never do."""
+    symbol_goes = [
+        [g for g in range(1, len(top)) if top[g][c] in R.SYMBOLS] for c in range(R.COLUMNS)
+    ]
+    locks = []
+    for r in range(R.ROWS):
+        if r in winners:
+            row = []
+            for c in range(R.COLUMNS):
+                go = 0
+                for _ in range(ATTEMPTS):
+                    go = _first_match(stream, symbol_goes[c])
+                    if go:
+                        break
+                row.append(go or stream.choice(symbol_goes[c]))
+        else:
+            for _ in range(ATTEMPTS):
+                row = [_first_match(stream, symbol_goes[c]) for c in range(R.COLUMNS)]
+                if not all(row):
+                    break
+            else:
+                row[stream.below(R.COLUMNS)] = 0
+        locks.append(row)
+    return locks

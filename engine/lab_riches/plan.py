@@ -1,0 +1,135 @@
+"""Lab Riches: the plan of one play (goes, Top Rows, lock times, bonus paths) built from an outcome.
+
+Each step draws from a random play under the rules (rules.py, "a random play") conditioned on
+the outcome; where conditioning is done by retrying, the attempts are capped and a direct
+construction takes over, always drawing from the same stream.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.lab_riches import rules as R
+from engine.outcome import Composition
+from engine.rng import Stream
+
+Award = tuple[str, int]
+ATTEMPTS = 12
+N_SYMBOLS = len(R.SYMBOLS)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A checked Lab Riches composition: row amounts, meter prize (0 if none), instants."""
+
+    rows: tuple[int, ...]
+    meter: int
+    instants: tuple[int, ...]
+
+
+def read_composition(composition: Composition) -> Outcome:
+    """Split a composition into its parts, raising ValueError if the rules cannot show it."""
+    rows: list[int] = []
+    meters: list[int] = []
+    instants: list[int] = []
+    for part in composition.parts:
+        if part.feature == "row" and part.pence in R.PRIZE_BOX_AMOUNTS:
+            rows.append(part.pence)
+        elif part.feature == "meter" and part.pence in {p for _a, _b, p in R.METER_BOXES[1:]}:
+            meters.append(part.pence)
+        elif part.feature == "instant" and part.pence in R.INSTANT_PRIZE_AMOUNTS:
+            instants.append(part.pence)
+        else:
+            raise ValueError(f"Lab Riches cannot show the part {part.to_json()}")
+    if len(rows) > R.MAX_ROW_WINS or len(meters) > 1 or len(instants) > R.MAX_BONUS_GAMES:
+        raise ValueError(f"too many parts for one Lab Riches play: {composition.to_json()}")
+    return Outcome(tuple(rows), meters[0] if meters else 0, tuple(instants))
+
+
+def meter_range(pence: int) -> tuple[int, int]:
+    """The segment counts whose lit box pays exactly pence (0 means 0 to 7 segments)."""
+    if pence == 0:
+        return 0, R.METER_BOXES[0][1]
+    for first, last, prize in R.METER_BOXES:
+        if prize == pence:
+            return first, last
+    raise ValueError(f"no meter box pays {pence} pence")
+
+
+def stop_row(stream: Stream, award: Award) -> int:
+    """The Bonus Game row where a random game that ends on award stops (exact conditional)."""
+    layouts = R.BONUS_ROW_LAYOUTS
+    weights = []
+    for i, layout in enumerate(layouts):
+        weight = layout.count(award)
+        for j, other in enumerate(layouts):
+            if j < i:
+                weight *= sum(1 for seg in other if seg[0] == R.UP)
+            elif j > i:
+                weight *= len(other)
+        weights.append(weight)
+    if not any(weights):
+        raise ValueError(f"no Bonus Game segment shows {award}")
+    return stream.weighted(weights)
+
+
+def bonus_path(stream: Stream, award: Award) -> tuple[int, ...]:
+    """The segment landed on in each Bonus Game row: up arrows, then the award."""
+    last = stop_row(stream, award)
+    path = []
+    for i in range(last + 1):
+        layout = R.BONUS_ROW_LAYOUTS[i]
+        wanted = award if i == last else None
+        spots = [
+            k
+            for k, seg in enumerate(layout)
+            if seg == wanted or (wanted is None and seg[0] == R.UP)
+        ]
+        path.append(stream.choice(spots))
+    return tuple(path)
+
+
+def variety_award(stream: Stream, max_segments: int) -> Award:
+    """The award of a random Bonus Game that is not an Instant Prize and fits the meter."""
+    for _ in range(ATTEMPTS):
+        for layout in R.BONUS_ROW_LAYOUTS:
+            kind, value = stream.choice(layout)
+            if kind != R.UP:
+                break
+        if kind == R.EXTRA_GOES or (kind == R.SEGMENTS and value <= max_segments):
+            return kind, value
+    return R.EXTRA_GOES, 1
+
+
+@dataclass(frozen=True)
+class Goes:
+    """When things happen: total goes, the Bonus Game award of each trigger go, extra goes."""
+
+    total: int
+    triggers: dict[int, Award]
+    extras: dict[int, int]
+
+
+def plan_goes(stream: Stream, awards: list[Award]) -> Goes:
+    """Run the goes of a random play, spreading the planned Bonus Games over them."""
+    pending = list(awards)
+    stream.shuffle(pending)
+    reserve = sum(v for kind, v in pending if kind == R.EXTRA_GOES)
+    total = R.START_GOES
+    triggers: dict[int, Award] = {}
+    extras: dict[int, int] = {}
+    go = 1
+    while go <= total:
+        if pending and stream.below(total - go + 1) < len(pending):
+            award = pending.pop()
+            triggers[go] = award
+            if award[0] == R.EXTRA_GOES:
+                total += award[1]
+                reserve -= award[1]
+        if stream.chance(*R.EXTRA_GOES_CHANCE):
+            value = stream.choice(R.EXTRA_GOES_VALUES)
+            if total + value + reserve <= R.MAX_GOES:
+                extras[go] = value
+                total += value
+        go += 1
+    return Goes(total, triggers, extras)
