@@ -1,0 +1,241 @@
+"""Lab Riches: an independent check of a book (parsed JSON), re-applying the procedures' rules.
+
+It reads only the rules' constants, never the generator or its helpers. From each GO's visible
+grid and Top Row (and the Bonus Game segments landed on) it works out, by the rules, the events
+that must follow, compares them with the book's, and at the end recomputes the total. It returns
+every violation as a sentence; an empty list means the book is a faithful play of its outcome.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from engine.lab_riches import rules as R
+
+Event = dict[str, Any]
+
+
+def _box(meter: int) -> int | None:
+    """Index of the meter box holding this segment count (None at 0 segments)."""
+    for i, (first, last, _pence) in enumerate(R.METER_BOXES):
+        if first <= meter <= last:
+            return i
+    return None
+
+
+def _top_ok(item: Any) -> bool:
+    """True for a symbol, the bonus motif, or a lightning/extra-goes motif with a legal number."""
+    if item in R.SYMBOLS or item == R.BONUS:
+        return True
+    if not isinstance(item, str):
+        return False
+    kind, _, number = item.partition("/")
+    values = {R.LIGHTNING: R.LIGHTNING_VALUES, R.EXTRA_GOES: R.EXTRA_GOES_VALUES}.get(kind, ())
+    return number.isdigit() and int(number) in values
+
+
+def _shape_ok(grid: Any, top: Any) -> bool:
+    """True when grid is 5 rows of 4 symbols and top is 4 known Top Row squares."""
+    if not (isinstance(grid, list) and len(grid) == R.ROWS and isinstance(top, list)):
+        return False
+    if len(top) != R.COLUMNS or not all(_top_ok(item) for item in top):
+        return False
+    return all(
+        isinstance(row, list) and len(row) == R.COLUMNS and all(s in R.SYMBOLS for s in row)
+        for row in grid
+    )
+
+
+class _Play:
+    """The state of the play as the rules see it, while the GOs are re-applied."""
+
+    def __init__(self) -> None:
+        self.faults: list[str] = []
+        self.goes_left = R.START_GOES
+        self.grid: list[list[str]] = []
+        self.locked = [[False] * R.COLUMNS for _ in range(R.ROWS)]
+        self.won = [False] * R.ROWS
+        self.boxes: list[int] = [0] * R.ROWS
+        self.meter = 0
+        self.rows: list[int] = []
+        self.instants: list[int] = []
+
+    def segments(self, count: int, where: Event) -> list[Event]:
+        """The segments event (and meter_box if the lit box changes) for count segments."""
+        before = _box(self.meter)
+        self.meter += count
+        out = [{"type": "segments", **where, "count": count, "meter": self.meter}]
+        box = _box(self.meter)
+        if box is not None and box != before:
+            out.append({"type": "meter_box", "box": box, "pence": R.METER_BOXES[box][2]})
+        return out
+
+    def play_go(self, number: int, events: list[Event]) -> list[Event]:
+        """The events the rules require for this GO (events[0] is the go event itself)."""
+        go = events[0]
+        self.goes_left -= 1
+        want: list[Event] = [{**go, "go": number, "goes_left": self.goes_left}]
+        grid, top = go.get("grid"), go.get("top")
+        if not _shape_ok(grid, top):
+            self.faults.append(f"GO {number}: grid or Top Row has a wrong shape or symbol")
+            return want
+        assert isinstance(grid, list) and isinstance(top, list)
+        for r in range(R.ROWS):
+            for c in range(R.COLUMNS):
+                if self.locked[r][c] and grid[r][c] != self.grid[r][c]:
+                    self.faults.append(f"GO {number}: Locked Symbol at ({r}, {c}) changed")
+        self.grid = grid
+        if number == 1:
+            shown = events[1].get("amounts") if len(events) > 1 else None
+            if not (isinstance(shown, list) and len(shown) == R.ROWS):
+                shown = [0] * R.ROWS
+            if not all(a in R.PRIZE_BOX_AMOUNTS for a in shown):
+                self.faults.append(f"Prize Box amounts {shown} are not all legal amounts")
+            self.boxes = list(shown)
+            want.append({"type": "prize_boxes", "amounts": shown})
+        for c in range(R.COLUMNS):
+            for r in range(R.ROWS):
+                if not self.locked[r][c] and grid[r][c] == top[c]:
+                    self.locked[r][c] = True
+                    want.append({"type": "lock", "row": r, "col": c, "symbol": top[c]})
+        for r in range(R.ROWS):
+            if all(self.locked[r]) and not self.won[r]:
+                self.won[r] = True
+                self.rows.append(self.boxes[r])
+                want.append({"type": "row_win", "row": r, "pence": self.boxes[r]})
+        for c, item in enumerate(top):
+            kind, _, number_text = item.partition("/")
+            if kind == R.LIGHTNING:
+                want += self.segments(int(number_text), {"source": "top", "col": c})
+            elif kind == R.EXTRA_GOES:
+                self.goes_left += int(number_text)
+                want.append(
+                    {"type": "extra_goes", "source": "top", "col": c,
+                     "count": int(number_text), "goes_left": self.goes_left}
+                )  # fmt: skip
+        if top.count(R.BONUS) >= R.BONUS_MOTIFS_TO_ACTIVATE:
+            want.append({"type": "bonus_activated", "go": number})
+            want += self.bonus(events[len(want) :])
+        return want
+
+    def bonus(self, events: list[Event]) -> list[Event]:
+        """The Bonus Game rows (using the segments landed on in events) and its award."""
+        want: list[Event] = []
+        for row, layout in enumerate(R.BONUS_ROW_LAYOUTS):
+            event = events[row] if row < len(events) else {}
+            landed = event.get("landed")
+            if not (isinstance(landed, int) and 0 <= landed < len(layout)):
+                self.faults.append(f"Bonus Game row {row}: no legal segment landed on")
+                return want
+            kind, value = layout[landed]
+            want.append(
+                {"type": "bonus_row", "row": row, "landed": landed, "award": kind, "value": value}
+            )
+            if kind != R.UP:
+                break
+        if kind == R.UP:
+            self.faults.append("the Bonus Game ended on an up arrow")
+        elif kind == R.INSTANT:
+            self.instants.append(value)
+            want.append({"type": "instant", "pence": value})
+        elif kind == R.SEGMENTS:
+            want += self.segments(value, {"source": "bonus"})
+        elif kind == R.EXTRA_GOES:
+            self.goes_left += value
+            want.append(
+                {"type": "extra_goes", "source": "bonus", "count": value,
+                 "goes_left": self.goes_left}
+            )  # fmt: skip
+        want.append({"type": "bonus_end"})
+        return want
+
+
+def _strip(event: Any) -> Event:
+    """An event without its index (for comparison); {} for anything that is not an object."""
+    return {k: v for k, v in event.items() if k != "index"} if isinstance(event, dict) else {}
+
+
+def _header(book: Mapping[str, Any]) -> list[str]:
+    """Violations in the book's own fields (schema, game, model, seed)."""
+    faults = []
+    if book.get("schema") != 1:
+        faults.append(f"unknown book schema {book.get('schema')!r}")
+    if book.get("game") != R.GAME_ID:
+        faults.append(f"not a Lab Riches book: game {book.get('game')!r}")
+    if not str(book.get("model", "")).startswith(R.GAME_ID + "/"):
+        faults.append(f"not a Lab Riches model: {book.get('model')!r}")
+    seed = book.get("seed")
+    if not (
+        isinstance(seed, str) and len(seed) == 32 and all(ch in "0123456789abcdef" for ch in seed)
+    ):
+        faults.append("the seed is not 32 lower-case hex digits")
+    return faults
+
+
+def validate(book: Mapping[str, Any]) -> list[str]:
+    """Every way this book breaks the rules or its outcome; [] for a faithful play."""
+    faults = _header(book)
+    raw = book.get("events")
+    if not isinstance(raw, list) or len(raw) < 2:
+        return [*faults, "a book needs a start and an end event"]
+    faults += [f"event {i} has index {e.get('index')!r}" for i, e in enumerate(raw)
+               if not isinstance(e, dict) or e.get("index") != i]  # fmt: skip
+    events = [_strip(e) for e in raw]
+    start, end = events[0], events[-1]
+    play = _Play()
+    if start.get("type") != "start" or start.get("goes_left") != R.START_GOES:
+        faults.append(f"the first event must be start with {R.START_GOES} goes left")
+    elif not _shape_ok(start.get("grid"), start.get("top")):
+        faults.append("the start grid or Top Row has a wrong shape or symbol")
+    else:
+        play.grid = start["grid"]
+    starts = [i for i, e in enumerate(events) if e.get("type") == "go"]
+    if not starts or starts[0] != 1:
+        faults.append("the first GO must follow the start event")
+    for number, (first, after) in enumerate(
+        zip(starts, [*starts[1:], len(events) - 1], strict=True), 1
+    ):
+        if play.goes_left <= 0:
+            faults.append(f"GO {number} was played with no goes left")
+        chunk = events[first:after]
+        want = play.play_go(number, chunk)
+        for k in range(max(len(want), len(chunk))):
+            got = chunk[k] if k < len(chunk) else None
+            expected = want[k] if k < len(want) else None
+            if got != expected:
+                faults.append(f"event {first + k}: the rules give {expected}, the book has {got}")
+                break
+    if play.goes_left != 0:
+        faults.append(f"the play ended with {play.goes_left} goes left")
+    meter_box = _box(play.meter)
+    meter_pence = R.METER_BOXES[meter_box][2] if meter_box is not None else 0
+    total = sum(play.rows) + meter_pence + sum(play.instants)
+    want_end = {
+        "type": "end",
+        "rows_pence": sum(play.rows),
+        "meter": play.meter,
+        "meter_pence": meter_pence,
+        "instant_pence": sum(play.instants),
+        "total": total,
+    }
+    if end != want_end:
+        faults.append(f"the end event should be {want_end}, the book has {end}")
+    if book.get("prize_pence") != total:
+        faults.append(
+            f"the play reveals {total} pence but the Prize Amount is {book.get('prize_pence')}"
+        )
+    shown = Counter([("row", p) for p in play.rows] + [("instant", p) for p in play.instants])
+    if meter_pence:
+        shown[("meter", meter_pence)] += 1
+    parts = book.get("composition")
+    planned = Counter(
+        (str(p.get("feature")), p.get("pence")) for p in (parts if isinstance(parts, list) else [])
+    )
+    if shown != planned:
+        faults.append(
+            f"the wins shown {sorted(shown.items())} differ from the composition "
+            f"{sorted(planned.items())}"
+        )
+    return faults + play.faults
