@@ -1,0 +1,1 @@
+"""The web side: the browser shell (static files) and the signing endpoint."""

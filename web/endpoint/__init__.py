@@ -1,0 +1,1 @@
+"""The signing endpoint: accounts, demo wallet, purchase, signed outcome tokens, ledger, pools."""

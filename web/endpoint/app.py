@@ -1,0 +1,258 @@
+"""The signing endpoint as a FastAPI app; every route lives under /api."""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, Header, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.cors import CORSMiddleware
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException
+
+from engine.math import GAMES, load_table
+from web.endpoint import plays, tokens
+from web.endpoint.database import Database
+from web.endpoint.errors import ApiError, not_found_play
+from web.endpoint.guards import BodyLimit, RateLimit
+from web.endpoint.keys import load_keyring, write_secret_once
+from web.endpoint.ledger import Account, Ledger
+from web.endpoint.pools import LayOut, PoolFiles
+from web.endpoint.settings import Settings
+
+
+class GameBody(BaseModel):
+    """The game to buy a play of."""
+
+    model_config = ConfigDict(extra="forbid")
+    game: str = Field(max_length=64)
+
+
+class TokenBody(BaseModel):
+    """An outcome token to check."""
+
+    model_config = ConfigDict(extra="forbid")
+    token: str = Field(max_length=tokens.MAX_TOKEN_LENGTH)
+
+
+class NextEntryBody(BaseModel):
+    """Test mode: the prize (and/or composition) the next purchase of a game should draw."""
+
+    model_config = ConfigDict(extra="forbid")
+    game: str = Field(max_length=64)
+    prize_pence: int | None = None
+    composition: list[dict[str, str | int]] | None = None
+
+
+def _session_secret(settings: Settings) -> bytes:
+    if settings.session_secret:
+        return settings.session_secret.encode()
+    path = settings.var_dir / "session-secret"
+    write_secret_once(path, secrets.token_hex(32).encode())
+    return path.read_text().strip().encode()
+
+
+def _error(error: ApiError) -> JSONResponse:
+    return JSONResponse(error.body(), status_code=error.status)
+
+
+def create_app(
+    settings: Settings | None = None,
+    *,
+    clock: Callable[[], float] = time.time,
+    lay_out: LayOut | None = None,
+) -> FastAPI:
+    """Build the endpoint: open the database (migrating it), load the keys, wire the routes."""
+    settings = settings or Settings.from_env()
+    db = Database(settings.db_url, settings.db_pool_size)
+    db.migrate()
+    ring = load_keyring(
+        settings.var_dir,
+        settings.signing_key_file,
+        settings.signing_key_pem,
+        settings.retired_keys_dir,
+    )
+    pool_files = PoolFiles(settings.pools_path, settings.pool_size, lay_out)
+    ledger = Ledger(db, pool_files, ring, clock, settings.play_timeout_seconds, settings.test_mode)
+    secret = _session_secret(settings)
+    limiter = RateLimit(settings.rate_per_second, settings.rate_burst, clock)
+    catalogue = {"games": [load_table(game).as_json() for game in GAMES]}
+    sweep = {"last": clock(), "lock": threading.Lock()}
+
+    app = FastAPI(
+        title="Lottery signing endpoint",
+        version="1",
+        openapi_url="/api/openapi.json",
+        docs_url="/api/docs",
+        redoc_url=None,
+    )
+    app.state.ledger = ledger
+    app.state.settings = settings
+
+    @app.exception_handler(ApiError)
+    async def api_error(_request: Request, error: ApiError) -> JSONResponse:
+        return _error(error)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(_request: Request, error: HTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
+        return _error(ApiError(error.status_code, code, str(error.detail)))
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_request: Request, error: RequestValidationError) -> JSONResponse:
+        problems = error.errors()
+        if any(p.get("type") == "json_invalid" for p in problems):
+            return _error(ApiError(400, "malformed_json", "The request body is not valid JSON."))
+        where = ", ".join(
+            f"{'.'.join(str(x) for x in p.get('loc', ()))}: {p.get('msg')}" for p in problems[:5]
+        )
+        return _error(ApiError(422, "invalid_request", f"The request is not valid ({where})."))
+
+    def maybe_sweep() -> None:
+        now = clock()
+        if now - sweep["last"] < settings.sweep_interval_seconds:  # type: ignore[operator]
+            return
+        lock: threading.Lock = sweep["lock"]  # type: ignore[assignment]
+        if lock.acquire(blocking=False):
+            try:
+                sweep["last"] = now
+                plays.finish_expired(ledger)
+            finally:
+                lock.release()
+
+    def caller(request: Request, authorization: Annotated[str | None, Header()] = None) -> Account:
+        credential = request.cookies.get(settings.cookie_name, "")
+        if authorization:
+            scheme, _, value = authorization.partition(" ")
+            if scheme.lower() != "bearer":
+                raise ApiError(401, "unauthenticated", "Use a Bearer token or the session cookie.")
+            credential = value.strip()
+        if not credential:
+            raise ApiError(401, "unauthenticated", "Start a session first (POST /api/session).")
+        try:
+            subject = tokens.read_session(secret, credential, clock(), settings.session_ttl_seconds)
+            pk, public_id = subject.split("/")
+            account = Account(int(pk), public_id)
+        except (tokens.TokenError, ValueError):
+            raise ApiError(401, "unauthenticated", "The session is invalid or expired.") from None
+        if not limiter.allow(public_id):
+            raise ApiError(429, "rate_limited", "Too many requests; slow down.")
+        maybe_sweep()
+        return account
+
+    Caller = Annotated[Account, Depends(caller)]
+
+    @app.post("/api/session", status_code=201)
+    def new_session(request: Request) -> JSONResponse:
+        """Create a guest account with the demo balance and a session credential."""
+        host = request.client.host if request.client else "unknown"
+        if not limiter.allow("ip:" + host):
+            raise ApiError(429, "rate_limited", "Too many new sessions; slow down.")
+        account = ledger.create_account(settings.demo_balance_pence)
+        credential = tokens.issue_session(secret, f"{account.pk}/{account.public_id}", int(clock()))
+        body = {
+            "account": account.public_id,
+            "balance_pence": settings.demo_balance_pence,
+            "token": credential,
+        }
+        response = JSONResponse(body, status_code=201)
+        response.set_cookie(
+            settings.cookie_name,
+            credential,
+            max_age=settings.session_ttl_seconds,
+            path="/api",
+            httponly=True,
+            secure=settings.cookie_secure,
+            samesite=settings.cookie_samesite,  # type: ignore[arg-type]
+        )
+        return response
+
+    @app.get("/api/wallet")
+    def wallet(account: Caller) -> dict[str, int]:
+        """The account's balance, derived from its transactions."""
+        return {"balance_pence": ledger.balance(account)}
+
+    @app.get("/api/games")
+    def games() -> dict[str, Any]:
+        """Every game on sale: price, odds, payout, top prize and prize table."""
+        return catalogue
+
+    @app.get("/api/keys")
+    def keys() -> dict[str, Any]:
+        """The public keys outcome tokens are signed with (JWK set; the active key first)."""
+        return ring.jwks()
+
+    @app.post("/api/plays", status_code=201)
+    def purchase(
+        body: GameBody,
+        account: Caller,
+        idempotency_key: Annotated[str | None, Header(max_length=128)] = None,
+    ) -> dict[str, Any]:
+        """Buy a play: debit the price, draw the pool's next entry, return its signed token."""
+        if not idempotency_key:
+            raise ApiError(400, "idempotency_key_required", "Send an Idempotency-Key header.")
+        return ledger.purchase(account, body.game, idempotency_key)
+
+    @app.get("/api/plays")
+    def my_games(
+        account: Caller,
+        cursor: Annotated[str | None, Query(max_length=32)] = None,
+        status: Annotated[str | None, Query(max_length=16)] = None,
+        limit: Annotated[int, Query(ge=1, le=100)] = plays.PAGE_SIZE,
+    ) -> dict[str, Any]:
+        """My Games: the account's plays, newest first (status=unfinished to resume)."""
+        return plays.my_games(ledger, account, cursor, status, limit)
+
+    @app.get("/api/plays/{play_number}")
+    def play(play_number: str, account: Caller) -> dict[str, Any]:
+        """One of the account's plays, with its token, pool entry, Merkle proof and root."""
+        return plays.play_detail(ledger, account, _number(play_number))
+
+    @app.post("/api/plays/{play_number}/finish")
+    def finish(play_number: str, account: Caller) -> dict[str, Any]:
+        """Finish a play and credit its prize once; a repeat returns the same answer."""
+        return plays.finish(ledger, account, _number(play_number))
+
+    @app.post("/api/tokens/verify")
+    def verify(body: TokenBody, account: Caller) -> dict[str, Any]:
+        """Check an outcome token against the keys, the account and the recorded play."""
+        return plays.verify_token(ledger, account, body.token)
+
+    @app.get("/api/pools/{game}")
+    def pool(game: str) -> dict[str, Any]:
+        """The game's current pool: id, size, sold count and Merkle root."""
+        return ledger.pool_status(game)
+
+    if settings.test_mode:
+
+        @app.post("/api/test/next-entry")
+        def next_entry(body: NextEntryBody, account: Caller) -> dict[str, Any]:
+            """TEST MODE ONLY: the account's next purchase of the game takes a matching entry."""
+            if body.prize_pence is None and body.composition is None:
+                raise ApiError(422, "invalid_request", "Give prize_pence or composition.")
+            return plays.reserve_next(
+                ledger, account, body.game, body.prize_pence, body.composition
+            )
+
+    if settings.cors_origins:
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=list(settings.cors_origins),
+            allow_credentials=True,
+            allow_methods=["GET", "POST"],
+            allow_headers=["Authorization", "Content-Type", "Idempotency-Key"],
+            max_age=600,
+        )
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    return app
+
+
+def _number(text: str) -> int:
+    if not text.isdigit() or len(text) > 18:
+        raise not_found_play()
+    return int(text)

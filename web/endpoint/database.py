@@ -1,0 +1,81 @@
+"""The database engine (SQLite with WAL and foreign keys, or PostgreSQL) and its migrations."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Connection, create_engine, event
+from sqlalchemy.engine import Engine
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+MIGRATION_LOCK = 74_280_001  # PostgreSQL advisory lock id: one migrator at a time
+
+
+class Database:
+    """One engine, and `begin()` for a transaction; SQLite writers are serialized in-process."""
+
+    def __init__(self, url: str, pool_size: int = 16) -> None:
+        self.url = url
+        self.is_sqlite = url.startswith("sqlite")
+        self._lock = threading.Lock() if self.is_sqlite else None
+        if self.is_sqlite:
+            path = url.split("///", 1)[1] if "///" in url else ""
+            if path and path != ":memory:":
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            self.engine = create_engine(url, pool_size=pool_size, max_overflow=8)
+            _sqlite_pragmas(self.engine)
+        else:
+            self.engine = create_engine(
+                url, pool_size=pool_size, max_overflow=8, pool_pre_ping=True
+            )
+
+    @contextmanager
+    def begin(self) -> Iterator[Connection]:
+        """A connection in a transaction, committed on success and rolled back on error."""
+        if self._lock is None:
+            with self.engine.begin() as conn:
+                yield conn
+            return
+        with self._lock, self.engine.begin() as conn:
+            yield conn
+
+    def advisory_lock(self, conn: Connection, key: int) -> None:
+        """Hold a PostgreSQL transaction-scoped advisory lock (SQLite: already serialized)."""
+        if not self.is_sqlite:
+            conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({int(key)})")
+
+    def migrate(self) -> None:
+        """Bring the schema to the newest revision (safe with several processes starting)."""
+        config = Config()
+        config.set_main_option("script_location", str(MIGRATIONS))
+        with self.begin() as conn:
+            self.advisory_lock(conn, MIGRATION_LOCK)
+            config.attributes["connection"] = conn
+            command.upgrade(config, "head")
+
+    def dispose(self) -> None:
+        """Close every pooled connection."""
+        self.engine.dispose()
+
+
+def _sqlite_pragmas(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # we issue BEGIN ourselves
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=10000")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def on_begin(conn: Connection) -> None:
+        # IMMEDIATE takes the write lock up front, so other processes wait instead of failing.
+        conn.exec_driver_sql("BEGIN IMMEDIATE")

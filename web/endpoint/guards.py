@@ -1,0 +1,97 @@
+"""Request guards: a body size limit (ASGI middleware) and a per-caller rate limit."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+from typing import Any
+
+Scope = dict[str, Any]
+Message = dict[str, Any]
+Receive = Callable[[], Any]
+Send = Callable[[Message], Any]
+
+
+class BodyTooLarge(Exception):
+    """The request body is longer than the configured limit."""
+
+
+class BodyLimit:
+    """Refuse request bodies over max_bytes with 413, before any route reads them."""
+
+    def __init__(self, app: Any, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Run the app with a receive channel that counts the body's bytes."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length" and (not value.isdigit() or int(value) > self.max_bytes):
+                await _too_large(send, self.max_bytes)
+                return
+        seen = 0
+        started = False
+
+        async def counted() -> Message:
+            nonlocal seen
+            message: Message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max_bytes:
+                    raise BodyTooLarge
+            return message
+
+        async def watched(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, counted, watched)
+        except BodyTooLarge:
+            if not started:
+                await _too_large(send, self.max_bytes)
+
+
+async def _too_large(send: Send, limit: int) -> None:
+    message = f"Request bodies are at most {limit} bytes."
+    body = json.dumps({"error": {"code": "body_too_large", "message": message}}).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": 413, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+class RateLimit:
+    """A token bucket per caller: `rate` requests a second on average, bursts up to `burst`."""
+
+    def __init__(self, rate: float, burst: int, clock: Callable[[], float]) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.clock = clock
+        self._buckets: dict[str, tuple[float, float]] = {}
+        self._lock = threading.Lock()
+
+    def allow(self, caller: str) -> bool:
+        """Take one token from the caller's bucket; False when it is empty."""
+        now = self.clock()
+        with self._lock:
+            tokens, then = self._buckets.get(caller, (self.burst, now))
+            tokens = min(self.burst, tokens + (now - then) * self.rate)
+            if tokens < 1.0:
+                self._buckets[caller] = (tokens, now)
+                return False
+            self._buckets[caller] = (tokens - 1.0, now)
+            if len(self._buckets) > 100_000:
+                self._forget_full(now)
+            return True
+
+    def _forget_full(self, now: float) -> None:
+        idle = self.burst / self.rate
+        for caller, (_, then) in list(self._buckets.items()):
+            if now - then > idle:
+                del self._buckets[caller]

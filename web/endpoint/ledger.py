@@ -1,0 +1,284 @@
+"""The ledger's operations: accounts, purchase, finish, My Games; each in one transaction."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection, Row, func, insert, select, update
+
+from engine.math import GAMES, load_table
+from web.endpoint import tokens
+from web.endpoint.database import Database
+from web.endpoint.errors import ApiError, unknown_game
+from web.endpoint.keys import KeyRing
+from web.endpoint.pools import PoolFiles
+from web.endpoint.schema import accounts, plays, pools, reservations, transactions
+
+PLAY_NUMBER_BASE = 10**8  # Play Number = pool sequence × 10^8 + entry index + 1
+POOL_LOCK_BASE = 74_281_000  # PostgreSQL advisory lock ids for laying out a game's pool
+MAX_DRAW_ATTEMPTS = 3
+
+
+class PoolExhausted(Exception):
+    """The game's current pool has no unsold entry left (or there is none yet)."""
+
+
+@dataclass(frozen=True)
+class Account:
+    """An authenticated caller: the internal key and the public id."""
+
+    pk: int
+    public_id: str
+
+
+class Ledger:
+    """Everything that reads or moves money or pool entries."""
+
+    def __init__(
+        self,
+        db: Database,
+        pool_files: PoolFiles,
+        ring: KeyRing,
+        clock: Callable[[], float],
+        play_timeout_seconds: int,
+        test_mode: bool = False,
+    ) -> None:
+        self.db = db
+        self.pool_files = pool_files
+        self.ring = ring
+        self.clock = clock
+        self.play_timeout_ms = play_timeout_seconds * 1000
+        self.test_mode = test_mode
+        self._layout_locks = {game: threading.Lock() for game in GAMES}
+
+    def now_ms(self) -> int:
+        """The clock in integer milliseconds."""
+        return int(self.clock() * 1000)
+
+    def create_account(self, balance_pence: int) -> Account:
+        """A guest account granted a demo balance."""
+        now = self.now_ms()
+        public_id = secrets.token_hex(12)
+        with self.db.begin() as conn:
+            pk = conn.execute(
+                insert(accounts)
+                .values(public_id=public_id, created_at=now, balance_pence=balance_pence)
+                .returning(accounts.c.id)
+            ).scalar_one()
+            conn.execute(
+                insert(transactions).values(
+                    account_id=pk, kind="grant", amount_pence=balance_pence, created_at=now
+                )
+            )
+        return Account(pk, public_id)
+
+    def balance(self, account: Account) -> int:
+        """The balance: the sum of the account's transactions."""
+        with self.db.begin() as conn:
+            total = conn.execute(
+                select(func.coalesce(func.sum(transactions.c.amount_pence), 0)).where(
+                    transactions.c.account_id == account.pk
+                )
+            ).scalar_one()
+        return int(total)
+
+    # -- pools -----------------------------------------------------------------------------
+
+    def current_pool(self, conn: Connection, game: str) -> Row[Any] | None:
+        """The newest pool of a game."""
+        return conn.execute(
+            select(pools).where(pools.c.game == game).order_by(pools.c.id.desc()).limit(1)
+        ).first()
+
+    def ensure_pool(self, game: str, exhausted_ref: int | None = None) -> None:
+        """Make sure the game has a pool with unsold entries; lay one out and commit its root."""
+        with self._layout_locks[game]:
+            with self.db.begin() as conn:
+                row = self.current_pool(conn, game)
+            if row is not None and row.id != exhausted_ref and row.next_index < row.size:
+                return
+            pool = self.pool_files.lay_out(game)
+            with self.db.begin() as conn:
+                self.db.advisory_lock(conn, POOL_LOCK_BASE + GAMES.index(game))
+                row = self.current_pool(conn, game)
+                if row is not None and row.id != exhausted_ref and row.next_index < row.size:
+                    return  # another process committed a fresh pool meanwhile
+                conn.execute(
+                    insert(pools).values(
+                        pool_id=pool.pool_id,
+                        game=game,
+                        model=pool.model,
+                        size=pool.size,
+                        root=pool.root.hex(),
+                        next_index=0,
+                        created_at=self.now_ms(),
+                    )
+                )
+
+    def pool_status(self, game: str) -> dict[str, Any]:
+        """The current pool of a game: id, size, sold count and root."""
+        check_game(game)
+        self.ensure_pool(game)
+        with self.db.begin() as conn:
+            row = self.current_pool(conn, game)
+            assert row is not None
+            sold = conn.execute(
+                select(func.count()).select_from(plays).where(plays.c.pool_ref == row.id)
+            ).scalar_one()
+        return {
+            "game": game,
+            "pool_id": row.pool_id,
+            "model": row.model,
+            "size": row.size,
+            "sold": int(sold),
+            "root": row.root,
+            "created_at": row.created_at,
+        }
+
+    # -- purchase --------------------------------------------------------------------------
+
+    def purchase(self, account: Account, game: str, key: str | None) -> dict[str, Any]:
+        """Buy a play: debit, draw the next entry, record and sign it, all in one transaction."""
+        table = check_game(game)
+        for _ in range(MAX_DRAW_ATTEMPTS):
+            try:
+                with self.db.begin() as conn:
+                    return self._purchase(conn, account, game, table.price_pence, key)
+            except PoolExhausted as exhausted:
+                self.ensure_pool(game, exhausted.args[0] if exhausted.args else None)
+        raise ApiError(503, "pool_unavailable", "No pool could be laid out; try again.")
+
+    def _purchase(
+        self, conn: Connection, account: Account, game: str, price: int, key: str | None
+    ) -> dict[str, Any]:
+        if key is not None:
+            done = conn.execute(
+                select(plays).where(
+                    plays.c.account_id == account.pk, plays.c.idempotency_key == key
+                )
+            ).first()
+            if done is not None:
+                if done.game != game:
+                    raise ApiError(
+                        409, "idempotency_conflict", "This Idempotency-Key bought another game."
+                    )
+                return self._bought(conn, account, done)
+        pool = self.current_pool(conn, game)
+        if pool is None:
+            raise PoolExhausted(None)
+        balance = conn.execute(
+            update(accounts)
+            .where(accounts.c.id == account.pk, accounts.c.balance_pence >= price)
+            .values(balance_pence=accounts.c.balance_pence - price)
+            .returning(accounts.c.balance_pence)
+        ).scalar()
+        if balance is None:
+            raise ApiError(402, "insufficient_funds", "The balance does not cover this play.")
+        index = self._draw(conn, account, pool)
+        entry = self.pool_files.get(pool.pool_id).entry(index)
+        now = self.now_ms()
+        play_number = pool.id * PLAY_NUMBER_BASE + index + 1
+        composition = entry.composition.to_json()
+        payload = {
+            "account": account.public_id,
+            "game": game,
+            "model": pool.model,
+            "play_number": play_number,
+            "pool": pool.pool_id,
+            "index": index,
+            "prize_pence": entry.prize_pence,
+            "composition": composition,
+            "seed": entry.seed.hex(),
+            "iat": now // 1000,
+        }
+        token = tokens.sign(self.ring, payload)
+        conn.execute(
+            insert(plays).values(
+                play_number=play_number,
+                account_id=account.pk,
+                game=game,
+                model=pool.model,
+                pool_ref=pool.id,
+                pool_index=index,
+                prize_pence=entry.prize_pence,
+                composition=json.dumps(composition, separators=(",", ":")),
+                seed=entry.seed.hex(),
+                status="purchased",
+                token=token,
+                idempotency_key=key,
+                purchased_at=now,
+            )
+        )
+        conn.execute(
+            insert(transactions).values(
+                account_id=account.pk,
+                kind="purchase",
+                amount_pence=-price,
+                play_number=play_number,
+                created_at=now,
+            )
+        )
+        return {"play_number": play_number, "token": token, "balance_pence": int(balance)}
+
+    def _bought(self, conn: Connection, account: Account, play: Row[Any]) -> dict[str, Any]:
+        balance = conn.execute(
+            select(accounts.c.balance_pence).where(accounts.c.id == account.pk)
+        ).scalar_one()
+        return {"play_number": play.play_number, "token": play.token, "balance_pence": balance}
+
+    def _draw(self, conn: Connection, account: Account, pool: Row[Any]) -> int:
+        """Take the reserved entry (test mode) or the next unsold entry of the pool."""
+        held = conn.execute(
+            select(reservations.c.pool_index).where(
+                reservations.c.account_id == account.pk,
+                reservations.c.game == pool.game,
+                reservations.c.pool_ref == pool.id,
+            )
+        ).scalar()
+        if held is not None:
+            conn.execute(
+                reservations.delete().where(
+                    reservations.c.account_id == account.pk, reservations.c.game == pool.game
+                )
+            )
+            return int(held)
+        while True:
+            # The row lock on the pool serializes draws across processes (PostgreSQL).
+            taken = conn.execute(
+                update(pools)
+                .where(pools.c.id == pool.id, pools.c.next_index < pools.c.size)
+                .values(next_index=pools.c.next_index + 1)
+                .returning(pools.c.next_index)
+            ).scalar()
+            if taken is None:
+                raise PoolExhausted(pool.id)
+            index = int(taken) - 1
+            # Only test mode sells entries out of order; otherwise the unique (pool, index)
+            # constraint is the guard.
+            if not self.test_mode or not entry_taken(conn, pool.id, index):
+                return index
+
+
+def check_game(game: str) -> Any:
+    """The prize table of a game the endpoint sells; 404 for any other id."""
+    if game not in GAMES:
+        raise unknown_game(game)
+    return load_table(game)
+
+
+def entry_taken(conn: Connection, pool_ref: int, index: int) -> bool:
+    """True when a pool entry is sold or reserved (test mode)."""
+    sold = conn.execute(
+        select(plays.c.id).where(plays.c.pool_ref == pool_ref, plays.c.pool_index == index)
+    ).first()
+    held = conn.execute(
+        select(reservations.c.account_id).where(
+            reservations.c.pool_ref == pool_ref, reservations.c.pool_index == index
+        )
+    ).first()
+    return sold is not None or held is not None

@@ -1,0 +1,1 @@
+"""Alembic schema migrations of the endpoint's ledger (run by database.migrate)."""

@@ -1,0 +1,103 @@
+"""Committed pools: laid out by the math engine, saved under the pool directory, loaded once.
+
+The database records each pool (id, game, model, size, Merkle root, next index) before its
+first sale; the entries themselves live in the pool's saved files, shared by every process.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+from engine.math import Pool, PrizeTable, load_table
+from engine.outcome import Composition
+
+LayOut = Callable[[PrizeTable, int], Pool]
+
+
+def default_lay_out(table: PrizeTable, size: int) -> Pool:
+    """Lay out a fresh pool with a secret random key."""
+    return Pool.lay_out(table, size)
+
+
+class PoolFiles:
+    """The pools this process has laid out or loaded, by pool id."""
+
+    def __init__(self, directory: Path, size: int = 0, lay_out: LayOut | None = None) -> None:
+        self.directory = directory
+        self.size = size
+        self._lay_out = lay_out or default_lay_out
+        self._pools: dict[str, Pool] = {}
+        self._by_prize: dict[str, dict[tuple[int, str], list[int]]] = {}
+        self._lock = threading.Lock()
+
+    def size_for(self, table: PrizeTable) -> int:
+        """The configured pool size for a game: a multiple of its base pool size."""
+        size = self.size or table.base_pool_size
+        if size % table.base_pool_size:
+            raise ValueError(
+                f"LOTTERY_POOL_SIZE={size} is not a multiple of {table.game}'s base pool "
+                f"size {table.base_pool_size}"
+            )
+        return size
+
+    def lay_out(self, game: str) -> Pool:
+        """Lay out and save a new pool for a game (not yet committed to the database)."""
+        table = load_table(game)
+        pool = self._lay_out(table, self.size_for(table))
+        target = self.directory / pool.pool_id
+        if not target.exists():
+            self.directory.mkdir(parents=True, exist_ok=True)
+            partial = self.directory / f".{pool.pool_id}.partial"
+            pool.save(partial)
+            partial.rename(target)
+        with self._lock:
+            self._pools[pool.pool_id] = pool
+        return pool
+
+    def get(self, pool_id: str) -> Pool:
+        """A committed pool by id, loaded from its files the first time."""
+        pool = self._pools.get(pool_id)
+        if pool is not None:
+            return pool
+        with self._lock:
+            pool = self._pools.get(pool_id)
+            if pool is None:
+                path = self.directory / pool_id
+                if not path.is_dir():
+                    raise FileNotFoundError(
+                        f"pool {pool_id} is recorded in the database but {path} is missing; "
+                        "every endpoint process must share LOTTERY_POOL_DIR"
+                    )
+                pool = Pool.load(path)
+                self._pools[pool_id] = pool
+        return pool
+
+    def matching(self, pool_id: str, prize_pence: int | None, composition: str | None) -> list[int]:
+        """Indices of a pool's entries with this prize (and composition JSON), in order."""
+        with self._lock:
+            index = self._by_prize.get(pool_id)
+        if index is None:
+            pool = self.get(pool_id)
+            index = {}
+            for i in range(pool.size):
+                entry = pool.entry(i)
+                key = (entry.prize_pence, composition_key(entry.composition))
+                index.setdefault(key, []).append(i)
+            with self._lock:
+                self._by_prize[pool_id] = index
+        found: list[int] = []
+        for (prize, comp), indices in index.items():
+            if prize_pence is not None and prize != prize_pence:
+                continue
+            if composition is not None and comp != composition:
+                continue
+            found.extend(indices)
+        return sorted(found)
+
+
+def composition_key(composition: Composition) -> str:
+    """A canonical string of a composition, to compare compositions."""
+    return json.dumps(composition.to_json(), sort_keys=True, separators=(",", ":"))
