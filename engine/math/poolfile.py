@@ -1,0 +1,105 @@
+"""The one place in engine/math with file I/O: a pool's directory on disk.
+
+commitment.json  public: game, model, size, depth, root, pool_id, the outcome catalogue with
+                 counts and the leaf scheme; written before the pool sells
+entries.bin      the shuffled outcome codes, 2 bytes each (little-endian)
+chunks.bin       the roots of each chunk of 2**CHUNK_HEIGHT leaves, 32 bytes each
+pool.key         secret: the 32-byte key the seeds and salts derive from (mode 0600)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from array import array
+from pathlib import Path
+from typing import Any
+
+from engine.math.pool import CHUNK, CHUNK_HEIGHT, Pool, chunk_root
+from engine.outcome import Composition
+
+FORMAT = "lottery-pool/1"
+LEAF_SCHEME = (
+    "leaf = SHA-256(0x00 || index u64be || seed16 || salt16 || SHA-256(prize_pence u64be || "
+    "composition canonical JSON)); node = SHA-256(0x01 || left || right); seed || salt = "
+    "SHAKE-256('lottery-pool-entry/1' || key || (index div 256) u64be)[32*(index mod 256):][:32]; "
+    "see docs/math.md"
+)
+
+
+def commitment(pool: Pool) -> dict[str, Any]:
+    """The public commitment of a pool, as written to commitment.json."""
+    counts = pool.outcome_counts()
+    return {
+        "format": FORMAT,
+        "game": pool.game,
+        "model": pool.model,
+        "size": pool.size,
+        "depth": pool.depth,
+        "chunk_height": CHUNK_HEIGHT,
+        "root": pool.root.hex(),
+        "pool_id": pool.pool_id,
+        "leaf_scheme": LEAF_SCHEME,
+        "catalogue": [
+            {
+                "code": code,
+                "prize_pence": prize,
+                "composition": comp.to_json(),
+                "count": counts[out],
+            }
+            for code, out in enumerate(pool.catalogue)
+            for prize, comp in [out]
+        ],
+    }
+
+
+def _codes_bytes(codes: array[int]) -> bytes:
+    if sys.byteorder == "little":
+        return codes.tobytes()
+    swapped = array("H", codes)
+    swapped.byteswap()
+    return swapped.tobytes()
+
+
+def save(pool: Pool, directory: Path) -> None:
+    """Write the pool's files; the commitment last, once the rest is on disk."""
+    directory.mkdir(parents=True, exist_ok=True)
+    key_path = directory / "pool.key"
+    fd = os.open(key_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(pool.key)
+    (directory / "entries.bin").write_bytes(_codes_bytes(pool.codes))
+    (directory / "chunks.bin").write_bytes(b"".join(pool.chunk_roots))
+    text = json.dumps(commitment(pool), indent=1, ensure_ascii=False)
+    (directory / "commitment.json").write_text(text + "\n", encoding="utf-8")
+
+
+def load(directory: Path, *, verify: bool = False) -> Pool:
+    """Read a pool's files and check them against its commitment (every leaf if verify)."""
+    meta = json.loads((directory / "commitment.json").read_text(encoding="utf-8"))
+    if meta.get("format") != FORMAT or meta.get("chunk_height") != CHUNK_HEIGHT:
+        raise ValueError(f"{directory}: not a {FORMAT} pool with chunks of {CHUNK}")
+    catalogue = tuple(
+        (int(item["prize_pence"]), Composition.from_json(item["composition"]))
+        for item in meta["catalogue"]
+    )
+    codes: array[int] = array("H")
+    codes.frombytes((directory / "entries.bin").read_bytes())
+    if sys.byteorder != "little":
+        codes.byteswap()
+    raw = (directory / "chunks.bin").read_bytes()
+    roots = tuple(raw[i : i + 32] for i in range(0, len(raw), 32))
+    key = (directory / "pool.key").read_bytes()
+    pool = Pool(meta["game"], meta["model"], key, catalogue, codes, roots)
+    if pool.size != meta["size"] or len(roots) != (pool.size + CHUNK - 1) // CHUNK:
+        raise ValueError(f"{directory}: entries or chunks do not match a pool of {meta['size']}")
+    if max(codes, default=0) >= len(catalogue):
+        raise ValueError(f"{directory}: an entry has an outcome code outside the catalogue")
+    if pool.root.hex() != meta["root"]:
+        raise ValueError(f"{directory}: the chunk roots do not give the committed root")
+    if verify:
+        for chunk, stored in enumerate(roots):
+            if chunk_root(key, codes, pool.tails, chunk) != stored:
+                raise ValueError(f"{directory}: chunk {chunk} does not match its committed root")
+    return pool

@@ -1,0 +1,59 @@
+"""£500K Power Puck Shot rules as data: the fixed facts of the procedures and the decisions.
+
+Decisions the lost pictures left open are recorded here and in docs/math.md.
+"""
+
+from __future__ import annotations
+
+GAME_ID = "power-puck-shot"
+NAME = "£500K Power Puck Shot"
+PRICE_PENCE = 500
+TOP_PRIZE_PENCE = 50_000_000
+# Published in the procedures: overall chance "1 in 2.55", expected payout "73.00%".
+PUBLISHED_ODDS_ONE_IN = "2.55"
+PUBLISHED_RTP_PERCENT = "73.00"
+
+START_PUCKS = 4
+DIRECTIONAL_ARROWS = 6
+GRID_SIZE = 4  # a 4×4 Play Grid; its top and bottom rows are Pockets
+
+# The Prize Table: 8 coloured rows of 12 squares, cheapest first.
+SQUARES_PER_ROW = 12
+COLOURS = ("dark-blue", "purple", "orange", "light-blue", "red", "green", "pink", "yellow")
+TOP_COLOUR = "yellow"
+# Each row's amount after 0, 1, 2 and 3 boosts (the three increases in the procedures).
+BOOST_LADDERS: dict[str, tuple[int, int, int, int]] = {
+    "dark-blue": (500, 600, 800, 1_000),
+    "purple": (600, 800, 1_000, 1_200),
+    "orange": (1_000, 1_200, 1_500, 2_000),
+    "light-blue": (1_500, 2_000, 2_500, 3_000),
+    "red": (2_500, 3_000, 4_000, 5_000),
+    "green": (10_000, 15_000, 25_000, 50_000),
+    "pink": (50_000, 100_000, 150_000, 500_000),
+    "yellow": (50_000_000, 50_000_000, 50_000_000, 50_000_000),
+}
+MAX_BOOSTS = 3
+
+# Bonus Game: 3/4/5 bonus motifs in one turn give 1/2/3 Bonus Pucks.
+BONUS_PUCKS_FOR_MOTIFS = {3: 1, 4: 2, 5: 3}
+# Prize Game: 6/7/8/9/10 prize game symbols give 1–5 Prize Game Pucks.
+PRIZE_PUCKS_FOR_SYMBOLS = {6: 1, 7: 2, 8: 3, 9: 4, 10: 5}
+MIN_PRIZE_PUCKS = 1
+MAX_PRIZE_PUCKS = 5
+
+# Decision: each Prize Game Puck reveals one of these amounts into the PRIZE POT.
+PRIZE_PUCK_AMOUNTS = (100, 200, 300, 500, 1_000, 2_000, 5_000, 10_000)
+# Decision: a play completes at most this many Prize Table rows (4 pucks, plus bonus pucks).
+MAX_ROW_WINS = 3
+
+# Composition features of this game.
+FEATURES = ("row", "pot")
+
+
+def row_amount(colour: str, boosts: int) -> int:
+    """Prize in pence of the colour's row after this many boosts (0–3)."""
+    if colour not in BOOST_LADDERS:
+        raise ValueError(f"unknown colour {colour!r}")
+    if not 0 <= boosts <= MAX_BOOSTS:
+        raise ValueError(f"boosts must be 0–{MAX_BOOSTS}, got {boosts}")
+    return BOOST_LADDERS[colour][boosts]
