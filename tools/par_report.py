@@ -1,0 +1,195 @@
+"""The PAR sheet: one HTML page an operator or a test lab reads, with both games' tables,
+exact figures and plots (matplotlib, imported lazily; without it the page says so).
+
+Feature rates (bonus games, near misses...) come from certification: if a module
+`tools.feature_rates` defines `feature_rates(game_id) -> dict[str, object]`, its figures are
+shown in each game's "Feature rates" section; otherwise the section says where they will come from.
+"""
+
+from __future__ import annotations
+
+import html
+import importlib
+import io
+from collections.abc import Iterable, Mapping
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from engine.math import GAMES, PrizeTable, load_table
+from engine.math.figures import feature_payout, feature_share, show2, tier_odds
+from engine.math.reach import published_figures
+from engine.money import format_pounds
+from engine.outcome import Composition
+
+STYLE = """
+body{font-family:system-ui,sans-serif;margin:2em auto;max-width:70em;color:#222}
+table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #bbb;padding:.25em .6em}
+td.n{text-align:right;font-variant-numeric:tabular-nums}th{background:#eef}
+.ok{color:#060}.bad{color:#a00}figure{display:inline-block;margin:0 1em}
+"""
+
+
+def ratio(numerator: int, denominator: int) -> Fraction:
+    """An exact ratio, 0 when the denominator is 0."""
+    return Fraction(numerator, denominator) if denominator else Fraction(0)
+
+
+def esc(value: object) -> str:
+    """HTML-escape any value's text."""
+    return html.escape(str(value))
+
+
+def table_html(head: Iterable[str], rows: Iterable[Iterable[object]], numeric: int = 0) -> str:
+    """An HTML table; the columns from index `numeric` on are right-aligned."""
+    out = ["<table><tr>", *(f"<th>{esc(h)}</th>" for h in head), "</tr>"]
+    for row in rows:
+        cells = [
+            f'<td class="n">{esc(c)}</td>' if i >= numeric > 0 else f"<td>{esc(c)}</td>"
+            for i, c in enumerate(row)
+        ]
+        out += ["<tr>", *cells, "</tr>"]
+    out.append("</table>")
+    return "".join(out)
+
+
+def describe(comp: Composition) -> str:
+    """A composition in words, e.g. 'row £5.00 + meter £4.00'."""
+    words = []
+    for part in comp.parts:
+        detail = " ".join(f"{k}={v}" for k, v in part.detail)
+        words.append(
+            f"{part.feature} {format_pounds(part.pence)}{' (' + detail + ')' if detail else ''}"
+        )
+    return " + ".join(words) or "no win"
+
+
+def plots(table: PrizeTable) -> str:
+    """Inline SVG plots of the prize distribution and the payout by feature."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return (
+            "<p><em>matplotlib is not installed: plots left out (pip install matplotlib).</em></p>"
+        )
+    winners = [tier for tier in table.tiers if tier.prize_pence]
+    labels = [format_pounds(t.prize_pence, always_pence=False) for t in winners]
+    figures = []
+    fig, ax = plt.subplots(figsize=(7, 3.6))
+    ax.bar(labels, [t.count for t in winners], color="#3465a4")
+    ax.set_yscale("log")
+    ax.set_title(f"{table.name}: winning plays per prize (pool {table.base_pool_size:,})")
+    ax.set_ylabel("plays (log scale)")
+    ax.tick_params(axis="x", labelrotation=45)
+    figures.append(fig)
+    paid = feature_payout(table)
+    fig, ax = plt.subplots(figsize=(5, 3.6))
+    ax.bar(list(paid), [p / 100 for p in paid.values()], color="#f57900")
+    ax.set_title(f"{table.name}: payout by feature (£ per pool)")
+    figures.append(fig)
+    out = []
+    for fig in figures:
+        fig.tight_layout()
+        buffer = io.StringIO()
+        fig.savefig(buffer, format="svg")
+        plt.close(fig)
+        svg = buffer.getvalue()
+        out.append(f"<figure>{svg[svg.index('<svg') :]}</figure>")
+    return "".join(out)
+
+
+def feature_rates(game_id: str) -> Mapping[str, Any] | None:
+    """Certified feature rates from tools.feature_rates, if that module exists yet."""
+    try:
+        module = importlib.import_module("tools.feature_rates")
+    except ImportError:
+        return None
+    rates: Mapping[str, Any] = module.feature_rates(game_id)
+    return rates
+
+
+def game_section(table: PrizeTable) -> str:
+    """The PAR section of one game."""
+    odds, rtp_percent = published_figures(table.game)
+    odds_ok = show2(table.odds_one_in) == show2(odds)
+    rtp_ok = show2(table.rtp * 100) == show2(rtp_percent)
+    mark = {True: '<span class="ok">matches</span>', False: '<span class="bad">DIFFERS</span>'}
+    stake = table.base_pool_size * table.price_pence
+    figures = [
+        ("Price", format_pounds(table.price_pence)),
+        ("Base pool (plays)", f"{table.base_pool_size:,}"),
+        ("Winning plays", f"{table.winning_plays:,}"),
+        ("Sales per pool", format_pounds(stake)),
+        ("Prizes per pool", format_pounds(table.total_prizes_pence)),
+        ("Overall odds, exact", f"1 in {table.odds_one_in} = 1 in {show2(table.odds_one_in)}"),
+        ("Expected payout, exact", f"{table.rtp} = {show2(table.rtp * 100)}%"),
+        ("Top prize", format_pounds(table.top_prize_pence)),
+    ]
+    parts = [
+        f"<h2>{esc(table.name)} <small>({esc(table.game)}, model {esc(table.model)})</small></h2>",
+        table_html(("Figure", "Value"), figures),
+        f"<p>Published: 1 in {show2(odds)} ({mark[odds_ok]}), {show2(rtp_percent)}% "
+        f"({mark[rtp_ok]}).</p>",
+        "<h3>Prize table</h3>",
+    ]
+    odds_by_tier = tier_odds(table)
+    rows = []
+    for tier in table.tiers:
+        prize = tier.prize_pence
+        share = show2(ratio(prize * tier.count, table.total_prizes_pence) * 100)
+        tier_odd = f"1 in {show2(odds_by_tier[prize])}" if prize else "—"
+        for n, (comp, count) in enumerate(tier.composition_counts()):
+            head = (
+                (format_pounds(prize), f"{tier.count:,}", tier_odd, f"{share}%")
+                if not n
+                else ("",) * 4
+            )
+            weight = dict(tier.compositions)[comp]
+            rows.append((*head, describe(comp), weight, f"{count:,}"))
+    cols = ("Prize", "Count", "Odds", "Share of payout", "Composition", "Weight", "Plays")
+    parts.append(table_html(cols, rows, numeric=1))
+    paid = feature_payout(table)
+    shares = feature_share(table)
+    feature_rows = [
+        (f, format_pounds(p), f"{show2(shares[f] * 100)}%", f"{show2(ratio(p, stake) * 100)}%")
+        for f, p in paid.items()
+    ]
+    parts += [
+        "<h3>Payout by feature</h3>",
+        table_html(("Feature", "Paid per pool", "Share of payout", "Payout %"), feature_rows, 1),
+        plots(table),
+        "<h3>Feature rates</h3>",
+    ]
+    rates = feature_rates(table.game)
+    if rates is None:
+        parts.append(
+            "<p><em>Not yet provided: certification will report how often each feature occurs "
+            "(tools.feature_rates.feature_rates(game_id)).</em></p>"
+        )
+    else:
+        parts.append(table_html(("Feature", "Rate"), rates.items()))
+    return "".join(parts)
+
+
+def render() -> str:
+    """The whole PAR sheet as HTML text."""
+    sections = "".join(game_section(load_table(game)) for game in GAMES)
+    return (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        f"<title>PAR sheet</title><style>{STYLE}</style></head><body>"
+        "<h1>PAR sheet: prize tables, odds and payout</h1>"
+        "<p>All figures are exact (integer pence, fractions); rounded figures are shown to two "
+        "decimals, halves rounded up.</p>"
+        f"{sections}</body></html>\n"
+    )
+
+
+def write_report(directory: Path) -> Path:
+    """Write the PAR sheet to directory/index.html and return its path."""
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / "index.html"
+    path.write_text(render(), encoding="utf-8")
+    return path
