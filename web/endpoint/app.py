@@ -125,7 +125,7 @@ def create_app(
             finally:
                 lock.release()
 
-    def caller(request: Request, authorization: Annotated[str | None, Header()] = None) -> Account:
+    def authenticate(request: Request, authorization: str | None) -> Account:
         credential = request.cookies.get(settings.cookie_name, "")
         if authorization:
             scheme, _, value = authorization.partition(" ")
@@ -145,7 +145,7 @@ def create_app(
         maybe_sweep()
         return account
 
-    Caller = Annotated[Account, Depends(caller)]
+    app.state.authenticate = authenticate
 
     @app.post("/api/session", status_code=201)
     def new_session(request: Request) -> JSONResponse:
@@ -250,6 +250,15 @@ def create_app(
         )
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     return app
+
+
+def caller(request: Request, authorization: Annotated[str | None, Header()] = None) -> Account:
+    """The account a request's session credential (bearer token or cookie) names."""
+    account: Account = request.app.state.authenticate(request, authorization)
+    return account
+
+
+Caller = Annotated[Account, Depends(caller)]
 
 
 def _number(text: str) -> int:

@@ -1,0 +1,185 @@
+"""Endpoint fixtures: pools laid out once per session, an app per test on SQLite or PostgreSQL.
+
+PostgreSQL comes from DATABASE_URL; without it those tests skip, unless CI=true, then they fail.
+Each PostgreSQL test gets its own schema, dropped afterwards.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import psycopg
+import pytest
+import uvicorn
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from engine.math import GAMES, Pool, PrizeTable, load_table
+from web.endpoint.app import create_app
+from web.endpoint.settings import Settings
+
+BACKENDS = ("sqlite", "postgresql")
+
+
+class Clock:
+    """A clock the tests move forward by hand."""
+
+    def __init__(self) -> None:
+        self.now = time.time()
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture(scope="session")
+def laid_pools() -> dict[str, list[Pool]]:
+    """One real pool per game, laid out once for the whole session (more on demand)."""
+    tables = [load_table(game) for game in GAMES]
+    return {table.game: [Pool.lay_out(table, table.base_pool_size)] for table in tables}
+
+
+@pytest.fixture(scope="session")
+def pool_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A pool directory shared by every test app of the session."""
+    return tmp_path_factory.mktemp("pools")
+
+
+def reuse(pools: dict[str, list[Pool]]) -> Callable[[PrizeTable, int], Pool]:
+    """A lay-out function handing out the session's pools in order (a new one when used up)."""
+    used: dict[str, int] = {}
+
+    def lay_out(table: PrizeTable, size: int) -> Pool:
+        n = used.get(table.game, 0)
+        used[table.game] = n + 1
+        while len(pools[table.game]) <= n:
+            pools[table.game].append(Pool.lay_out(table, size))
+        return pools[table.game][n]
+
+    return lay_out
+
+
+def postgres_url() -> str:
+    """DATABASE_URL if it names PostgreSQL; skip (or fail on CI) otherwise."""
+    url = os.environ.get("DATABASE_URL", "")
+    if url.startswith(("postgres://", "postgresql://", "postgresql+psycopg://")):
+        return url
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail("CI=true but DATABASE_URL does not name a PostgreSQL database")
+    pytest.skip("DATABASE_URL does not name a PostgreSQL database")
+
+
+@pytest.fixture(params=BACKENDS)
+def database_url(request: pytest.FixtureRequest) -> Iterator[str]:
+    """A fresh database: a SQLite file, or a new schema in the PostgreSQL of DATABASE_URL."""
+    if request.param == "sqlite":
+        yield ""
+        return
+    url = postgres_url()
+    plain = "postgresql://" + url.split("://", 1)[1]
+    schema = "endpoint_test_" + secrets.token_hex(4)
+    with psycopg.connect(plain, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    sep = "&" if "?" in plain else "?"
+    try:
+        yield f"{plain}{sep}options=-csearch_path%3D{schema}"
+    finally:
+        with psycopg.connect(plain, autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+@pytest.fixture
+def clock() -> Clock:
+    """The app's clock."""
+    return Clock()
+
+
+@pytest.fixture
+def make_app(
+    tmp_path: Path,
+    database_url: str,
+    pool_dir: Path,
+    laid_pools: dict[str, list[Pool]],
+    clock: Clock,
+) -> Iterator[Callable[..., FastAPI]]:
+    """Build apps on this test's database; keyword arguments override Settings fields."""
+    lay_out = reuse(laid_pools)
+    apps: list[FastAPI] = []
+
+    def build(**overrides: Any) -> FastAPI:
+        fields: dict[str, Any] = {
+            "var_dir": tmp_path / "var",
+            "database_url": database_url,
+            "pool_dir": pool_dir,
+            "rate_per_second": 10_000.0,
+            "rate_burst": 10_000,
+        }
+        fields.update(overrides)
+        app = create_app(Settings(**fields), clock=clock, lay_out=lay_out)
+        apps.append(app)
+        return app
+
+    yield build
+    for app in apps:
+        app.state.ledger.db.dispose()
+
+
+@pytest.fixture
+def app(make_app: Callable[..., FastAPI]) -> FastAPI:
+    """The endpoint with default settings on this test's database."""
+    return make_app()
+
+
+@pytest.fixture
+def client(app: FastAPI) -> Iterator[TestClient]:
+    """An in-process HTTP client of the app."""
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+def session(client: TestClient) -> dict[str, Any]:
+    """Start a guest session; the client keeps its cookie, the body has the bearer token."""
+    response = client.post("/api/session")
+    assert response.status_code == 201, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def bearer(token: str) -> dict[str, str]:
+    """The Authorization header of a session token."""
+    return {"Authorization": f"Bearer {token}"}
+
+
+def buy(client: TestClient, token: str, game: str = "lab-riches", key: str = "") -> httpx.Response:
+    """POST a purchase with a fresh (or the given) Idempotency-Key."""
+    headers = {**bearer(token), "Idempotency-Key": key or secrets.token_hex(8)}
+    return client.post("/api/plays", json={"game": game}, headers=headers)
+
+
+@pytest.fixture
+def live_url(app: FastAPI) -> Iterator[str]:
+    """The app served by a real uvicorn on a free loopback port."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 10
+    while not server.started:
+        assert time.time() < deadline, "uvicorn did not start"
+        time.sleep(0.01)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
