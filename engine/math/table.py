@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from engine.math.figures import round2
+from engine.math.figures import round2, show2
 from engine.math.reach import published_figures, rules_error, rules_for
 from engine.outcome import Composition, Part
 
@@ -200,9 +200,9 @@ def parse_table(data: Mapping[str, Any]) -> PrizeTable:
     table = PrizeTable(game, table_name, model, price, base, tiers, top)
     odds, rtp_percent = published_figures(game)
     if round2(table.odds_one_in) != odds:
-        shown = float(round2(table.odds_one_in))
-        raise TableError(f"{game}: overall odds 1 in {shown} do not round to 1 in {float(odds)}")
+        shown = show2(table.odds_one_in)
+        raise TableError(f"{game}: overall odds 1 in {shown} do not round to 1 in {show2(odds)}")
     if round2(table.rtp * 100) != rtp_percent:
-        shown = float(round2(table.rtp * 100))
-        raise TableError(f"{game}: payout {shown}% does not round to {float(rtp_percent)}%")
+        shown = show2(table.rtp * 100)
+        raise TableError(f"{game}: payout {shown}% does not round to {show2(rtp_percent)}%")
     return table

@@ -1,0 +1,170 @@
+"""Finite pools: exact counts, secure shuffles, Merkle proofs that verify and fail, files."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from engine.math import Pool, PoolEntry, PrizeTable, Tier, load_table, verify_proof
+from engine.math.merkle import empty_root, node
+from engine.math.pool import CHUNK, derive
+from engine.outcome import Composition, Part
+
+
+def small_table(base: int = 100) -> PrizeTable:
+    """A small Lab Riches-like table (not the published one) for quick pools."""
+    row = Composition.of([Part("row", 300)])
+    meter = Composition.of([Part("meter", 400)])
+    two = Composition.of([Part("row", 300), Part("instant", 300)])
+    tiers = (
+        Tier(0, base - 40, ((Composition(), 1),)),
+        Tier(300, 30, ((row, 2), (Composition.of([Part("instant", 300)]), 1))),
+        Tier(400, 6, ((meter, 1),)),
+        Tier(600, 4, ((two, 1),)),
+    )
+    return PrizeTable("lab-riches", "Lab Riches", "lab-riches/1", 300, base, tiers, 600)
+
+
+@pytest.fixture(scope="module")
+def base_pool() -> Pool:
+    return Pool.lay_out(load_table("power-puck-shot"), 2_000_000)
+
+
+def test_base_pool_counts_equal_the_table(base_pool: Pool) -> None:
+    table = load_table("power-puck-shot")
+    expected = Counter({t.prize_pence: t.count for t in table.tiers})
+    assert base_pool.tier_counts() == expected
+    for tier in table.tiers:
+        for comp, count in tier.composition_counts():
+            assert base_pool.outcome_counts()[(tier.prize_pence, comp)] == count
+
+
+def test_base_pool_proofs_verify(base_pool: Pool) -> None:
+    root = base_pool.root.hex()
+    for index in (0, 1, 255, 256, 1_234_567, base_pool.size - 1):
+        proof = base_pool.proof(index)
+        assert len(proof) == base_pool.depth == 21
+        assert verify_proof(root, base_pool.entry(index), proof)
+
+
+def test_scaled_pool_counts_are_the_table_times_the_scale() -> None:
+    table = small_table()
+    pool = Pool.lay_out(table, 700)
+    assert pool.size == 700
+    assert pool.tier_counts() == Counter({0: 420, 300: 210, 400: 42, 600: 28})
+    row = Composition.of([Part("row", 300)])
+    assert pool.outcome_counts()[(300, row)] == 140
+
+
+def test_size_must_be_a_multiple_of_the_base_pool() -> None:
+    with pytest.raises(ValueError, match="multiple of 100"):
+        Pool.lay_out(small_table(), 150)
+    with pytest.raises(ValueError, match="32 bytes"):
+        Pool.lay_out(small_table(), 100, key=b"short")
+
+
+@pytest.mark.parametrize("size", [100, 300, 1_000])
+def test_every_proof_verifies(size: int) -> None:
+    pool = Pool.lay_out(small_table(), size)
+    root = pool.root.hex()
+    assert pool.pool_id == root[:16]
+    for index in range(size):
+        assert verify_proof(root, pool.entry(index), pool.proof(index))
+
+
+def test_a_changed_entry_fails() -> None:
+    pool = Pool.lay_out(small_table(), 1_000)
+    root, index = pool.root.hex(), 517
+    entry, proof = pool.entry(index), pool.proof(index)
+    other = Composition.of([Part("meter", 400)])
+    changes = [
+        dataclasses.replace(entry, index=index ^ 1),
+        dataclasses.replace(entry, prize_pence=entry.prize_pence + 100),
+        dataclasses.replace(
+            entry, composition=other if entry.composition != other else Composition()
+        ),
+        dataclasses.replace(entry, seed=bytes(16)),
+        dataclasses.replace(entry, salt=bytes(a ^ 1 for a in entry.salt)),
+    ]
+    for changed in changes:
+        assert not verify_proof(root, changed, proof)
+    assert not verify_proof(root, pool.entry(index + 1), proof)
+
+
+def test_a_changed_sibling_or_root_fails() -> None:
+    pool = Pool.lay_out(small_table(), 1_000)
+    root, index = pool.root.hex(), 300
+    entry, proof = pool.entry(index), pool.proof(index)
+    for level in range(len(proof)):
+        changed = list(proof)
+        changed[level] = ("0" if proof[level][0] != "0" else "1") + proof[level][1:]
+        assert not verify_proof(root, entry, changed)
+    assert not verify_proof(root, entry, proof[:-1])
+    assert not verify_proof(root, entry, [*proof, proof[-1]])
+    assert not verify_proof("00" * 32, entry, proof)
+    assert not verify_proof(root, entry, ["not hex", *proof[1:]])
+
+
+def test_the_root_is_the_documented_tree() -> None:
+    key = bytes(range(32))
+    pool = Pool.lay_out(small_table(), 100, key=key)
+    leaves = [pool.entry(i).leaf() for i in range(100)]
+    level = leaves + [bytes(32)] * (CHUNK - 100)
+    while len(level) > 1:
+        level = [node(level[i], level[i + 1]) for i in range(0, len(level), 2)]
+    assert pool.root == level[0]
+    assert empty_root(1) == node(bytes(32), bytes(32))
+    seed, salt = derive(key, 42)
+    assert (pool.entry(42).seed, pool.entry(42).salt) == (seed, salt)
+    assert len(seed) == len(salt) == 16
+
+
+def test_the_pool_order_differs_between_runs() -> None:
+    table = small_table()
+    first, second = Pool.lay_out(table, 1_000), Pool.lay_out(table, 1_000)
+    assert list(first.codes) != list(second.codes)
+    assert first.key != second.key
+    assert first.root != second.root
+    assert first.outcome_counts() == second.outcome_counts()
+
+
+def test_entry_json_round_trips() -> None:
+    pool = Pool.lay_out(small_table(), 100)
+    entry = pool.entry(7)
+    data = entry.to_json()
+    assert set(data) == {"index", "prize_pence", "composition", "seed", "salt"}
+    assert len(data["seed"]) == len(data["salt"]) == 32
+    assert PoolEntry.from_json(data) == entry
+
+
+def test_save_and_load_keep_the_commitment(tmp_path: Path) -> None:
+    pool = Pool.lay_out(small_table(), 1_000)
+    pool.save(tmp_path)
+    assert (tmp_path / "pool.key").stat().st_mode & 0o077 == 0
+    loaded = Pool.load(tmp_path, verify=True)
+    assert loaded.root == pool.root
+    assert loaded.size == pool.size
+    assert [loaded.entry(i) for i in range(0, 1_000, 97)] == [
+        pool.entry(i) for i in range(0, 1_000, 97)
+    ]
+    assert verify_proof(pool.root.hex(), loaded.entry(999), loaded.proof(999))
+
+
+def test_load_refuses_tampered_files(tmp_path: Path) -> None:
+    pool = Pool.lay_out(small_table(), 1_000)
+    pool.save(tmp_path)
+    entries = bytearray((tmp_path / "entries.bin").read_bytes())
+    first = next(i for i in range(0, len(entries), 2) if entries[i] != entries[i + 2])
+    entries[first], entries[first + 2] = entries[first + 2], entries[first]
+    (tmp_path / "entries.bin").write_bytes(bytes(entries))
+    Pool.load(tmp_path)  # the chunk roots still match the commitment ...
+    with pytest.raises(ValueError, match="does not match its committed root"):
+        Pool.load(tmp_path, verify=True)  # ... but the entries do not
+    chunks = bytearray((tmp_path / "chunks.bin").read_bytes())
+    chunks[0] ^= 1
+    (tmp_path / "chunks.bin").write_bytes(bytes(chunks))
+    with pytest.raises(ValueError, match="do not give the committed root"):
+        Pool.load(tmp_path)
