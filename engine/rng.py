@@ -85,6 +85,23 @@ class Stream:
         """True with probability numerator/denominator (one below() draw)."""
         return self.below(denominator) < numerator
 
+    def flags(self, count: int, numerator: int, denominator: int) -> list[bool]:
+        """count independent chances of numerator/denominator, one byte each (denominator | 256).
+
+        Flag i is True when byte i < numerator * 256 / denominator: exact, nothing rejected.
+        """
+        if 256 % denominator:
+            raise ValueError(f"flags() needs a denominator dividing 256, got {denominator}")
+        threshold = numerator * (256 // denominator)
+        return [b < threshold for b in self.read(count)]
+
+    def many(self, count: int, n: int) -> list[int]:
+        """The same values as count calls of below(n), for n dividing 256 (one byte each)."""
+        if 256 % n:
+            raise ValueError(f"many() needs a bound dividing 256, got {n}")
+        mask = n - 1
+        return [b & mask for b in self.read(count)]
+
     def choice(self, items: Sequence[T]) -> T:
         """A uniform element of a non-empty sequence."""
         return items[self.below(len(items))]

@@ -25,6 +25,8 @@ from engine.rng import Stream
 
 MODELS = ("lab-riches/1",)
 SYMBOL_INDEX = {s: i for i, s in enumerate(R.SYMBOLS)}
+# Squares k = row * COLUMNS + column, in the order the matching animates: column by column.
+COLUMN_ORDER = sorted(range(R.ROWS * R.COLUMNS), key=lambda k: (k % R.COLUMNS, k // R.COLUMNS))
 
 
 def build_book(model: str, composition: Composition, seed: bytes) -> Book:
@@ -66,45 +68,52 @@ def _events(
 ) -> list[dict[str, Any]]:
     """Walk the GOs in order and write one event per thing the player sees happen."""
     rows, cols = R.ROWS, R.COLUMNS
-    grid = [[R.SYMBOLS[stream.below(N_SYMBOLS)] for _ in range(cols)] for _ in range(rows)]
+    cells = rows * cols
+    symbols = R.SYMBOLS
+    flat = [symbols[x] for x in stream.many(cells, N_SYMBOLS)]
     goes_left = R.START_GOES
     events: list[dict[str, Any]] = [
-        {"type": "start", "goes_left": goes_left, "top": top[0], "grid": grid}
+        {"type": "start", "goes_left": goes_left, "top": top[0], "grid": _rows(flat)}
     ]
+    # Square k is (row k // cols, column k % cols); its lock GO, and the GOs' locks and row wins.
+    lock_at = [locks[k // cols][k % cols] for k in range(cells)]
+    locking: dict[int, list[int]] = {}
+    for k in COLUMN_ORDER:
+        locking.setdefault(lock_at[k], []).append(k)
+    completing: dict[int, list[int]] = {}
+    for r in range(rows):
+        if min(locks[r]) > 0:
+            completing.setdefault(max(locks[r]), []).append(r)
+    kept: list[int] = []
     meter = 0
     won = {"rows": 0, "instants": 0}
     for go in range(1, len(top)):
         goes_left -= 1
         row_top = top[go]
-        index = [SYMBOL_INDEX.get(s, -1) for s in row_top]
-        new_grid = []
-        for r in range(rows):
-            lock_row = locks[r]
-            cells = []
-            for c in range(cols):
-                at = lock_row[c]
-                if 0 < at <= go:
-                    cells.append(grid[r][c] if at < go else row_top[c])
-                elif index[c] < 0:
-                    cells.append(R.SYMBOLS[stream.below(N_SYMBOLS)])
-                else:
-                    x = stream.below(N_SYMBOLS - 1)
-                    cells.append(R.SYMBOLS[x + 1 if x >= index[c] else x])
-            new_grid.append(cells)
-        grid = new_grid
+        targets = [SYMBOL_INDEX.get(s, -1) for s in row_top] * rows
+        fresh = stream.many(cells, N_SYMBOLS)
+        grid = [symbols[x] for x in fresh]
+        for k in kept:
+            grid[k] = flat[k]
+        now = locking.get(go, ())
+        for k in now:
+            grid[k] = row_top[k % cols]
+        for k in [k for k, (x, t) in enumerate(zip(fresh, targets, strict=True)) if x == t]:
+            if not 0 < lock_at[k] <= go:  # not a match after all: redraw among the other symbols
+                x = stream.below(N_SYMBOLS - 1)
+                grid[k] = symbols[x + (x >= targets[k])]
+        flat = grid
+        kept.extend(now)
         events.append(
-            {"type": "go", "go": go, "goes_left": goes_left, "top": row_top, "grid": grid}
+            {"type": "go", "go": go, "goes_left": goes_left, "top": row_top, "grid": _rows(grid)}
         )
         if go == 1:
             events.append({"type": "prize_boxes", "amounts": boxes})
-        for c in range(cols):
-            for r in range(rows):
-                if locks[r][c] == go:
-                    events.append({"type": "lock", "row": r, "col": c, "symbol": row_top[c]})
-        for r in range(rows):
-            if min(locks[r]) > 0 and max(locks[r]) == go:
-                events.append({"type": "row_win", "row": r, "pence": boxes[r]})
-                won["rows"] += boxes[r]
+        for k in now:
+            events.append({"type": "lock", "row": k // cols, "col": k % cols, "symbol": grid[k]})
+        for r in completing.get(go, ()):
+            events.append({"type": "row_win", "row": r, "pence": boxes[r]})
+            won["rows"] += boxes[r]
         for c, item in enumerate(row_top):
             kind, _, text = item.partition("/")
             if kind == R.LIGHTNING:
@@ -146,6 +155,12 @@ def _events(
     for i, event in enumerate(events):
         event["index"] = i
     return events
+
+
+def _rows(flat: list[str]) -> list[list[str]]:
+    """A flat list of the grid's squares as rows, top to bottom."""
+    cols = R.COLUMNS
+    return [flat[i : i + cols] for i in range(0, len(flat), cols)]
 
 
 def _add_segments(

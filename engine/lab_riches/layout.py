@@ -60,14 +60,15 @@ def plan_top(stream: Stream, goes: Goes, low: int, high: int) -> list[list[str]]
     ]
     top = None
     for _ in range(ATTEMPTS):
+        flags = stream.flags(len(free), *R.LIGHTNING_CHANCE)
+        hits = [slot for slot, hit in zip(free, flags, strict=True) if hit]
+        values = [stream.choice(R.LIGHTNING_VALUES) for _ in hits]
+        if not low <= bonus_segments + sum(values) <= high:
+            continue
         trial = [list(row) for row in base]
-        total = bonus_segments
-        for go, col in free:
-            if stream.chance(*R.LIGHTNING_CHANCE):
-                value = stream.choice(R.LIGHTNING_VALUES)
-                trial[go][col] = f"{R.LIGHTNING}/{value}"
-                total += value
-        if low <= total <= high and min(_symbol_counts(trial)) >= 1:
+        for (go, col), value in zip(hits, values, strict=True):
+            trial[go][col] = f"{R.LIGHTNING}/{value}"
+        if min(_symbol_counts(trial)) >= 1:
             top = trial
             break
     if top is None:
@@ -75,9 +76,8 @@ def plan_top(stream: Stream, goes: Goes, low: int, high: int) -> list[list[str]]
         target = stream.between(max(low - bonus_segments, 0), high - bonus_segments)
         _place_lightning(stream, top, target, free)
     _place_decoys(stream, top, goes)
-    return [
-        [s if s is not None else R.SYMBOLS[stream.below(N_SYMBOLS)] for s in row] for row in top
-    ]
+    symbols = iter(stream.many(sum(row.count(None) for row in top), N_SYMBOLS))
+    return [[s if s is not None else R.SYMBOLS[next(symbols)] for s in row] for row in top]
 
 
 def _place_decoys(stream: Stream, top: list[list[str | None]], goes: Goes) -> None:
@@ -88,10 +88,10 @@ def _place_decoys(stream: Stream, top: list[list[str | None]], goes: Goes) -> No
             continue
         row = top[go]
         shown = 0
-        for col in range(R.COLUMNS):
+        for col, hit in enumerate(stream.flags(R.COLUMNS, *R.BONUS_MOTIF_CHANCE)):
             if (
-                row[col] is None
-                and stream.chance(*R.BONUS_MOTIF_CHANCE)
+                hit
+                and row[col] is None
                 and shown < R.BONUS_MOTIFS_TO_ACTIVATE - 1
                 and counts[col] > 1
             ):
@@ -100,12 +100,23 @@ def _place_decoys(stream: Stream, top: list[list[str | None]], goes: Goes) -> No
                 shown += 1
 
 
-def _first_match(stream: Stream, goes: list[int]) -> int:
-    """The first of these GOs at which a fresh random square matches its Top Row symbol."""
-    for go in goes:
-        if stream.below(N_SYMBOLS) == 0:
-            return go
-    return 0
+def _first_matches(stream: Stream, symbol_goes: list[list[int]]) -> list[int]:
+    """Per column, the first GO whose fresh random square matches its Top Row symbol (0: none).
+
+    One byte per GO in column order, each read as below(len(SYMBOLS)) (a match when it is 0).
+    """
+    data = stream.read(sum(len(goes) for goes in symbol_goes))
+    found = []
+    start = 0
+    for goes in symbol_goes:
+        go = 0
+        for g, byte in zip(goes, data[start : start + len(goes)], strict=True):
+            if byte % N_SYMBOLS == 0:
+                go = g
+                break
+        found.append(go)
+        start += len(goes)
+    return found
 
 
 def plan_locks(stream: Stream, top: list[list[str]], winners: set[int]) -> list[list[int]]:
@@ -115,20 +126,21 @@ def plan_locks(stream: Stream, top: list[list[str]], winners: set[int]) -> list[
     ]
     locks = []
     for r in range(R.ROWS):
+        row = _first_matches(stream, symbol_goes)
         if r in winners:
-            row = []
-            for c in range(R.COLUMNS):
-                go = 0
-                for _ in range(ATTEMPTS):
-                    go = _first_match(stream, symbol_goes[c])
-                    if go:
-                        break
-                row.append(go or stream.choice(symbol_goes[c]))
+            for _ in range(ATTEMPTS):
+                missing = [c for c, go in enumerate(row) if not go]
+                if not missing:
+                    break
+                again = _first_matches(stream, [symbol_goes[c] for c in missing])
+                for c, go in zip(missing, again, strict=True):
+                    row[c] = go
+            row = [go or stream.choice(symbol_goes[c]) for c, go in enumerate(row)]
         else:
             for _ in range(ATTEMPTS):
-                row = [_first_match(stream, symbol_goes[c]) for c in range(R.COLUMNS)]
                 if not all(row):
                     break
+                row = _first_matches(stream, symbol_goes)
             else:
                 row[stream.below(R.COLUMNS)] = 0
         locks.append(row)

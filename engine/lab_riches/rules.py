@@ -70,11 +70,12 @@ MAX_GOES = 15
 # LIGHTNING_CHANCE and a bonus motif with BONUS_MOTIF_CHANCE (otherwise one of SYMBOLS, uniform);
 # each GO shows an extra-goes motif with EXTRA_GOES_CHANCE; every unlocked Grid square shows one
 # of SYMBOLS, uniform, so it matches its column's Top Row symbol with chance 1/len(SYMBOLS).
-LIGHTNING_CHANCE = (1, 14)
-BONUS_MOTIF_CHANCE = (1, 16)
-EXTRA_GOES_CHANCE = (1, 7)
+# Chances are fractions of 256 (one stream byte each).
+LIGHTNING_CHANCE = (18, 256)
+BONUS_MOTIF_CHANCE = (16, 256)
+EXTRA_GOES_CHANCE = (36, 256)
 # Chance that a play without an Instant Prize part still shows a Bonus Game (segments or goes).
-VARIETY_BONUS_CHANCE = (1, 12)
+VARIETY_BONUS_CHANCE = (21, 256)
 # Locked Symbols stay locked (and lit) after their row has won.
 
 # Bonus Game rows, bottom (0) to top (4): each segment is (kind, value).
