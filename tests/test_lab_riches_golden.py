@@ -1,0 +1,47 @@
+"""Golden books: these inputs must give exactly these bytes on every CPython and in Pyodide.
+
+If the generator changes on purpose, the model version changes with it (docs/books.md).
+"""
+
+import hashlib
+
+import pytest
+
+from engine.lab_riches.generator import build_book
+from engine.outcome import Composition, Part
+
+GOLDEN = [
+    ([], "00" * 16, "3a2d7a3ca5600e4a519d0cb70f5ca65ae86b85c4d2e0f971676884ca28b1b9ae"),
+    (
+        [("row", 500), ("meter", 400)],
+        "0123456789abcdef0123456789abcdef",
+        "074ad0305eda08a34ca7d6bb38ec7d0e4befcd3bfd15134a309cf1b792c00d30",
+    ),
+    (
+        [("instant", 2000), ("meter", 100000)],
+        "f" * 32,
+        "9764664484c1e8856187ee3eb9d5fcf4a1c9dadf245f8e9015f26b62a82d3258",
+    ),
+]
+
+
+@pytest.mark.parametrize(("parts", "seed", "digest"), GOLDEN)
+def test_golden_book_bytes(parts: list[tuple[str, int]], seed: str, digest: str) -> None:
+    composition = Composition.of(Part(feature, pence) for feature, pence in parts)
+    text = build_book("lab-riches/1", composition, bytes.fromhex(seed)).to_json()
+    assert hashlib.sha256(text.encode()).hexdigest() == digest
+
+
+def test_golden_opening() -> None:
+    book = build_book("lab-riches/1", Composition(), bytes(16))
+    assert book.to_json().startswith(
+        '{"composition":[],"events":[{"goes_left":6,"grid":[["burner","burner","dna","microscope"],'
+        '["atom","flask","burner","burner"],["burner","flask","beaker","flask"],'
+        '["burner","magnet","magnet","test-tube"],["flask","atom","flask","burner"]],"index":0,'
+        '"top":["magnet","beaker","burner","beaker"],"type":"start"},{"go":1,"goes_left":5,'
+    )
+    assert book.events[2] == {
+        "amounts": [500, 5000, 5000, 500, 10000],
+        "index": 2,
+        "type": "prize_boxes",
+    }
