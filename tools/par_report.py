@@ -40,12 +40,15 @@ def esc(value: object) -> str:
     return html.escape(str(value))
 
 
-def table_html(head: Iterable[str], rows: Iterable[Iterable[object]], numeric: int = 0) -> str:
-    """An HTML table; the columns from index `numeric` on are right-aligned."""
+def table_html(
+    head: Iterable[str], rows: Iterable[Iterable[object]], numeric: Iterable[int] = ()
+) -> str:
+    """An HTML table; the columns whose indexes are in `numeric` are right-aligned."""
+    right = set(numeric)
     out = ["<table><tr>", *(f"<th>{esc(h)}</th>" for h in head), "</tr>"]
     for row in rows:
         cells = [
-            f'<td class="n">{esc(c)}</td>' if i >= numeric > 0 else f"<td>{esc(c)}</td>"
+            f'<td class="n">{esc(c)}</td>' if i in right else f"<td>{esc(c)}</td>"
             for i, c in enumerate(row)
         ]
         out += ["<tr>", *cells, "</tr>"]
@@ -150,7 +153,7 @@ def game_section(table: PrizeTable) -> str:
             weight = dict(tier.compositions)[comp]
             rows.append((*head, describe(comp), weight, f"{count:,}"))
     cols = ("Prize", "Count", "Odds", "Share of payout", "Composition", "Weight", "Plays")
-    parts.append(table_html(cols, rows, numeric=1))
+    parts.append(table_html(cols, rows, numeric=(1, 2, 3, 5, 6)))
     paid = feature_payout(table)
     shares = feature_share(table)
     feature_rows = [
@@ -159,7 +162,9 @@ def game_section(table: PrizeTable) -> str:
     ]
     parts += [
         "<h3>Payout by feature</h3>",
-        table_html(("Feature", "Paid per pool", "Share of payout", "Payout %"), feature_rows, 1),
+        table_html(
+            ("Feature", "Paid per pool", "Share of payout", "Payout %"), feature_rows, (1, 2, 3)
+        ),
         plots(table),
         "<h3>Feature rates</h3>",
     ]
