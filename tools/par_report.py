@@ -25,7 +25,7 @@ from engine.outcome import Composition
 STYLE = """
 body{font-family:system-ui,sans-serif;margin:2em auto;max-width:70em;color:#222}
 table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #bbb;padding:.25em .6em}
-td.n{text-align:right;font-variant-numeric:tabular-nums}th{background:#eef}
+td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}th{background:#eef}
 .ok{color:#060}.bad{color:#a00}figure{display:inline-block;margin:0 1em}
 """
 
