@@ -4,6 +4,7 @@ If the generator changes on purpose, the model version changes with it (docs/boo
 """
 
 import hashlib
+import json
 
 import pytest
 
@@ -45,3 +46,22 @@ def test_golden_opening() -> None:
         "index": 2,
         "type": "prize_boxes",
     }
+
+
+def test_golden_books_in_pyodide() -> None:
+    from tools.bench_engine import pyodide_eval
+
+    lines = ["import hashlib, json", "from engine.outcome import Composition, Part"]
+    lines.append("from engine.lab_riches.generator import build_book")
+    lines.append("out = []")
+    for parts, seed, _digest in GOLDEN:
+        lines.append(
+            f"out.append(hashlib.sha256(build_book('lab-riches/1', Composition.of("
+            f"Part(f, p) for f, p in {parts!r}), bytes.fromhex({seed!r})).to_json().encode())"
+            f".hexdigest())"
+        )
+    lines.append("json.dumps(out)")
+    result = pyodide_eval("\n".join(lines))
+    if result is None:
+        pytest.skip("Node.js or node_modules/pyodide is not installed")
+    assert json.loads(result) == [digest for _parts, _seed, digest in GOLDEN]

@@ -1,0 +1,125 @@
+"""`build.py bench --engine`: books built per second in CPython (one core) and ms a book in Pyodide.
+
+CPython: outcomes drawn from each game's prize table, weighted by its counts; the best of three
+timed rounds. Pyodide: the engine's .py files are written into Pyodide's file system in Node.js
+(node_modules/pyodide, as pinned in package-lock.json) and the same kind of loop is timed there.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from engine.math import load_table
+from engine.outcome import Composition
+from engine.rng import Stream
+
+ROOT = Path(__file__).resolve().parent.parent
+ROUND_SECONDS = 1.0
+PYODIDE_BOOKS = 300
+
+NODE_SCRIPT = r"""
+import { readFileSync } from "node:fs";
+import { loadPyodide } from "pyodide";
+const [root, files, code] = [process.argv[2], JSON.parse(process.argv[3]), process.argv[4]];
+const pyodide = await loadPyodide({ stdout: () => {}, stderr: (s) => process.stderr.write(s) });
+for (const name of files) {
+  const parts = name.split("/");
+  for (let i = 1; i < parts.length; i++) {
+    const dir = "/bench/" + parts.slice(0, i).join("/");
+    if (!pyodide.FS.analyzePath(dir).exists) pyodide.FS.mkdirTree(dir);
+  }
+  pyodide.FS.writeFile("/bench/" + name, readFileSync(root + "/" + name));
+}
+pyodide.runPython("import sys; sys.path.insert(0, '/bench')");
+process.stdout.write(pyodide.runPython(code) + "\n");
+"""
+
+PYODIDE_CODE = """
+import time, json
+from engine.outcome import Composition
+from engine.lab_riches.generator import build_book
+outcomes = [Composition.from_json(c) for c in json.loads(OUTCOMES)]
+build_book("lab-riches/1", outcomes[0], bytes(16))
+started = time.perf_counter()
+for i, composition in enumerate(outcomes):
+    build_book("lab-riches/1", composition, i.to_bytes(16, "big"))
+json.dumps({"ms_per_book": (time.perf_counter() - started) * 1000 / len(outcomes)})
+"""
+
+
+def draws(game: str, count: int) -> list[Composition]:
+    """count compositions drawn from the game's prize table, weighted by their counts."""
+    choices: list[Composition] = []
+    weights: list[int] = []
+    for tier in load_table(game).tiers:
+        for composition, number in tier.composition_counts():
+            choices.append(composition)
+            weights.append(number)
+    stream = Stream(b"bench/" + game.encode())
+    return [choices[stream.weighted(weights)] for _ in range(count)]
+
+
+def cpython_rate(model: str, outcomes: list[Composition]) -> float:
+    """Books a second on this interpreter (best of three rounds)."""
+    from engine.lab_riches.generator import build_book
+
+    best = 0.0
+    for round_number in range(3):
+        done = 0
+        started = time.perf_counter()
+        while (elapsed := time.perf_counter() - started) < ROUND_SECONDS:
+            for composition in outcomes[:500]:
+                build_book(model, composition, (round_number * 10**6 + done).to_bytes(16, "big"))
+                done += 1
+        best = max(best, done / elapsed)
+    return best
+
+
+def pyodide_eval(code: str) -> str | None:
+    """Run Python code in Pyodide under Node.js with the engine importable; its last value.
+
+    None when Node.js or the Pyodide package is missing.
+    """
+    node = shutil.which("node")
+    if node is None or not (ROOT / "node_modules" / "pyodide").exists():
+        return None
+    files = ["engine/__init__.py", "engine/outcome.py", "engine/rng.py", "engine/book.py"]
+    files += sorted(str(p.relative_to(ROOT)) for p in (ROOT / "engine/lab_riches").glob("*.py"))
+    with tempfile.NamedTemporaryFile("w", suffix=".mjs", dir=ROOT, delete=False) as script:
+        script.write(NODE_SCRIPT)
+    try:
+        result = subprocess.run(
+            [node, script.name, str(ROOT), json.dumps(files), code],
+            cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,
+        )  # fmt: skip
+    finally:
+        Path(script.name).unlink()
+    if result.returncode != 0:
+        lines = [line for line in result.stderr.splitlines() if len(line) < 300]
+        raise RuntimeError("Pyodide run failed:\n" + "\n".join(lines[-20:]))
+    return result.stdout.strip().splitlines()[-1]
+
+
+def pyodide_ms(outcomes: list[Composition]) -> float | None:
+    """Milliseconds a book in Pyodide under Node.js, or None when Node or Pyodide is missing."""
+    sample = json.dumps([c.to_json() for c in outcomes[:PYODIDE_BOOKS]])
+    out = pyodide_eval(f"OUTCOMES = {sample!r}\n" + PYODIDE_CODE)
+    return None if out is None else float(json.loads(out)["ms_per_book"])
+
+
+def run() -> dict[str, Any]:
+    """The engine figures per game."""
+    outcomes = draws("lab-riches", 2_000)
+    ms = pyodide_ms(outcomes)
+    return {
+        "lab-riches": {
+            "books_per_second": round(cpython_rate(load_table("lab-riches").model, outcomes)),
+            "pyodide_ms_per_book": round(ms, 3) if ms is not None else None,
+        }
+    }
