@@ -59,6 +59,16 @@ def test_scaled_pool_counts_are_the_table_times_the_scale() -> None:
     assert pool.outcome_counts()[(300, row)] == 140
 
 
+def test_outcomes_and_indices_read_the_codes() -> None:
+    pool = Pool.lay_out(small_table(), 200)
+    meter = Composition.of([Part("meter", 400)])
+    found = pool.indices(400)
+    assert len(found) == 12 and found == pool.indices(composition=meter)
+    assert all(pool.outcome(i) == (400, meter) == (pool.entry(i).prize_pence, meter) for i in found)
+    assert len(pool.indices(300)) == 60 and len(pool.indices()) == 200
+    assert pool.indices(300, meter) == []
+
+
 def test_size_must_be_a_multiple_of_the_base_pool() -> None:
     with pytest.raises(ValueError, match="multiple of 100"):
         Pool.lay_out(small_table(), 150)

@@ -21,13 +21,14 @@ import json
 import secrets
 from array import array
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from engine.math import merkle
+from engine.math.shuffle import Progress, shuffle
 from engine.math.table import PrizeTable
 from engine.outcome import Composition
 
@@ -36,8 +37,6 @@ CHUNK = 1 << CHUNK_HEIGHT
 DERIVE_LABEL = b"lottery-pool-entry/1"
 LEAF_PREFIX = b"\x00"
 KEY_BYTES = 32
-SHUFFLE_BATCH = 1 << 16
-Progress = Callable[[int, int], None]
 Outcome = tuple[int, Composition]
 
 
@@ -61,7 +60,8 @@ def chunk_stream(key: bytes, chunk: int) -> bytes:
 def derive(key: bytes, index: int) -> tuple[bytes, bytes]:
     """The (seed, salt) of entry index, 16 bytes each, from the pool's secret key."""
     at = (index % CHUNK) * 32
-    stream = chunk_stream(key, index >> CHUNK_HEIGHT)
+    material = DERIVE_LABEL + key + (index >> CHUNK_HEIGHT).to_bytes(8, "big")
+    stream = hashlib.shake_256(material).digest(at + 32)  # a prefix of chunk_stream()
     return stream[at : at + 16], stream[at + 16 : at + 32]
 
 
@@ -111,27 +111,6 @@ def verify_proof(root_hex: str, entry: PoolEntry, proof: list[str]) -> bool:
     if entry.index < 0 or entry.index >> len(siblings):
         return False
     return hmac.compare_digest(merkle.climb(entry.leaf(), entry.index, siblings), root)
-
-
-def shuffle(items: list[int], progress: Progress | None = None, total: int = 0) -> None:
-    """Shuffle in place (Fisher–Yates) with unbiased draws from the `secrets` source."""
-    span = 1 << 64
-    buffer: array[int] = array("Q")
-    pos = 0
-    for done, i in enumerate(range(len(items) - 1, 0, -1)):
-        bound = i + 1
-        limit = span - span % bound
-        while True:
-            if pos == len(buffer):
-                buffer, pos = array("Q", secrets.token_bytes(8 * SHUFFLE_BATCH)), 0
-            draw = buffer[pos]
-            pos += 1
-            if draw < limit:
-                break
-        j = draw % bound
-        items[i], items[j] = items[j], items[i]
-        if progress and not done % SHUFFLE_BATCH:
-            progress(done, total)
 
 
 def chunk_root(key: bytes, codes: Sequence[int], tails: Sequence[bytes], chunk: int) -> bytes:
@@ -246,6 +225,21 @@ class Pool:
         prize, comp = self.catalogue[self.codes[index]]
         seed, salt = derive(self.key, index)
         return PoolEntry(index, prize, comp, seed, salt)
+
+    def outcome(self, index: int) -> Outcome:
+        """The (prize_pence, composition) of entry index, without deriving its seed."""
+        return self.catalogue[self.codes[index]]
+
+    def indices(
+        self, prize_pence: int | None = None, composition: Composition | None = None
+    ) -> list[int]:
+        """The indexes of the entries with this prize and/or composition, in order."""
+        wanted = {
+            code
+            for code, (prize, comp) in enumerate(self.catalogue)
+            if prize_pence in (None, prize) and composition in (None, comp)
+        }
+        return [index for index, code in enumerate(self.codes) if code in wanted]
 
     def proof(self, index: int) -> list[str]:
         """The sibling path of entry index as hex, leaf level first."""
