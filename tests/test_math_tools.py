@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
 import pytest
 
-from engine.math import GAMES, load_table
-from tools import cmd_math, par_report
+from engine.math import GAMES, Pool, PoolEntry, load_table, verify_proof
+from tools import cmd_math, cmd_pool, par_report
 
 
 def test_math_json_prints_both_games(capsys: pytest.CaptureFixture[str]) -> None:
@@ -41,3 +42,19 @@ def test_par_report_has_tables_figures_and_plots(tmp_path: Path) -> None:
     assert "Feature rates" in text
     pytest.importorskip("matplotlib")
     assert text.count("<svg") == 4
+
+
+def test_pool_check_prints_an_entry_and_its_proof(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    table = load_table("lab-riches")
+    losing = dataclasses.replace(table.tiers[0], count=600)
+    tiers = (losing, dataclasses.replace(table.tiers[1], count=400))
+    small = dataclasses.replace(table, base_pool_size=1_000, tiers=tiers)
+    pool = Pool.lay_out(small, 1_000)
+    pool.save(tmp_path)
+    assert cmd_pool.main(["--check", str(tmp_path), "--entry", "999"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["root"] == pool.root.hex() and report["proof_verifies"] is True
+    entry = PoolEntry.from_json(report["entry"])
+    assert verify_proof(report["root"], entry, report["proof"])

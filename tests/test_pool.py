@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import json
 from collections import Counter
 from pathlib import Path
 
@@ -130,6 +132,30 @@ def test_the_root_is_the_documented_tree() -> None:
     seed, salt = derive(key, 42)
     assert (pool.entry(42).seed, pool.entry(42).salt) == (seed, salt)
     assert len(seed) == len(salt) == 16
+
+
+def test_an_auditor_recomputes_a_leaf_from_docs_math_md() -> None:
+    key = bytes(range(32))
+    pool = Pool.lay_out(small_table(), 1_000, key=key)
+    index = 700
+    entry = pool.entry(index)
+    data = entry.to_json()
+    stream = hashlib.shake_256(b"lottery-pool-entry/1" + key + (index // 256).to_bytes(8, "big"))
+    derived = stream.digest(8192)[32 * (index % 256) :][:32]
+    assert derived.hex() == data["seed"] + data["salt"]
+    parts = json.dumps(data["composition"], sort_keys=True, separators=(",", ":")).encode()
+    outcome = hashlib.sha256(data["prize_pence"].to_bytes(8, "big") + parts).digest()
+    leaf = hashlib.sha256(b"\x00" + index.to_bytes(8, "big") + derived + outcome).digest()
+    assert leaf == entry.leaf()
+    value = leaf
+    for level, sibling in enumerate(pool.proof(index)):
+        pair = (
+            (bytes.fromhex(sibling), value)
+            if index >> level & 1
+            else (value, bytes.fromhex(sibling))
+        )
+        value = hashlib.sha256(b"\x01" + pair[0] + pair[1]).digest()
+    assert value == pool.root
 
 
 def test_the_pool_order_differs_between_runs() -> None:
