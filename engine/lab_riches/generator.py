@@ -25,6 +25,7 @@ from engine.rng import Stream
 
 MODELS = ("lab-riches/1",)
 SYMBOL_INDEX = {s: i for i, s in enumerate(R.SYMBOLS)}
+MOD_SYMBOLS = bytes(b % N_SYMBOLS for b in range(256))
 # Squares k = row * COLUMNS + column, in the order the matching animates: column by column.
 COLUMN_ORDER = sorted(range(R.ROWS * R.COLUMNS), key=lambda k: (k % R.COLUMNS, k // R.COLUMNS))
 
@@ -70,13 +71,13 @@ def _events(
     rows, cols = R.ROWS, R.COLUMNS
     cells = rows * cols
     symbols = R.SYMBOLS
-    flat = [symbols[x] for x in stream.many(cells, N_SYMBOLS)]
+    start = [symbols[x] for x in stream.many(cells, N_SYMBOLS)]
     goes_left = R.START_GOES
     events: list[dict[str, Any]] = [
-        {"type": "start", "goes_left": goes_left, "top": top[0], "grid": _rows(flat)}
+        {"type": "start", "goes_left": goes_left, "top": top[0], "grid": _rows(start)}
     ]
     # Square k is (row k // cols, column k % cols); its lock GO, and the GOs' locks and row wins.
-    lock_at = [locks[k // cols][k % cols] for k in range(cells)]
+    lock_at = [go for row in locks for go in row]
     locking: dict[int, list[int]] = {}
     for k in COLUMN_ORDER:
         locking.setdefault(lock_at[k], []).append(k)
@@ -84,26 +85,27 @@ def _events(
     for r in range(rows):
         if min(locks[r]) > 0:
             completing.setdefault(max(locks[r]), []).append(r)
-    kept: list[int] = []
+    held: list[str | None] = [None] * cells  # the Locked Symbols so far
     meter = 0
     won = {"rows": 0, "instants": 0}
     for go in range(1, len(top)):
         goes_left -= 1
         row_top = top[go]
-        targets = [SYMBOL_INDEX.get(s, -1) for s in row_top] * rows
-        fresh = stream.many(cells, N_SYMBOLS)
-        grid = [symbols[x] for x in fresh]
-        for k in kept:
-            grid[k] = flat[k]
+        targets = [SYMBOL_INDEX.get(s, 255) for s in row_top] * rows
+        fresh = stream.read(cells).translate(MOD_SYMBOLS)  # the same as many(cells, 8)
         now = locking.get(go, ())
         for k in now:
-            grid[k] = row_top[k % cols]
-        for k in [k for k, (x, t) in enumerate(zip(fresh, targets, strict=True)) if x == t]:
-            if not 0 < lock_at[k] <= go:  # not a match after all: redraw among the other symbols
+            held[k] = row_top[k % cols]
+        grid = [symbols[x] if h is None else h for x, h in zip(fresh, held, strict=True)]
+        clash = (int.from_bytes(fresh, "big") ^ int.from_bytes(bytes(targets), "big")).to_bytes(
+            cells, "big"
+        )  # zero bytes: squares whose fresh symbol equals its column's Top Row symbol
+        k = clash.find(0)
+        while k >= 0:
+            if held[k] is None:  # not a match after all: redraw among the other symbols
                 x = stream.below(N_SYMBOLS - 1)
                 grid[k] = symbols[x + (x >= targets[k])]
-        flat = grid
-        kept.extend(now)
+            k = clash.find(0, k + 1)
         events.append(
             {"type": "go", "go": go, "goes_left": goes_left, "top": row_top, "grid": _rows(grid)}
         )
@@ -115,6 +117,8 @@ def _events(
             events.append({"type": "row_win", "row": r, "pence": boxes[r]})
             won["rows"] += boxes[r]
         for c, item in enumerate(row_top):
+            if item in SYMBOL_INDEX:
+                continue
             kind, _, text = item.partition("/")
             if kind == R.LIGHTNING:
                 meter = _add_segments(events, meter, int(text), {"source": "top", "col": c})

@@ -11,6 +11,8 @@ from engine.lab_riches.plan import ATTEMPTS, N_SYMBOLS, Goes
 from engine.rng import Stream
 
 Slot = tuple[int, int]  # (go, column)
+# A byte read as below(len(SYMBOLS)) is a match when it is 0: this table maps matches to 0.
+MATCH = bytes(0 if b % N_SYMBOLS == 0 else 1 for b in range(256))
 
 
 def _symbol_counts(top: list[list[str | None]]) -> list[int]:
@@ -105,16 +107,12 @@ def _first_matches(stream: Stream, symbol_goes: list[list[int]]) -> list[int]:
 
     One byte per GO in column order, each read as below(len(SYMBOLS)) (a match when it is 0).
     """
-    data = stream.read(sum(len(goes) for goes in symbol_goes))
+    data = stream.read(sum(len(goes) for goes in symbol_goes)).translate(MATCH)
     found = []
     start = 0
     for goes in symbol_goes:
-        go = 0
-        for g, byte in zip(goes, data[start : start + len(goes)], strict=True):
-            if byte % N_SYMBOLS == 0:
-                go = g
-                break
-        found.append(go)
+        at = data.find(0, start, start + len(goes))
+        found.append(goes[at - start] if at >= 0 else 0)
         start += len(goes)
     return found
 
