@@ -12,12 +12,14 @@ from engine.rng import Stream
 
 Slot = tuple[int, int]  # (go, column)
 # A byte read as below(len(SYMBOLS)) is a match when it is 0: this table maps matches to 0.
+LIGHTNING_BYTE = R.LIGHTNING_CHANCE[0] * (256 // R.LIGHTNING_CHANCE[1])
+BONUS_BYTE = R.BONUS_MOTIF_CHANCE[0] * (256 // R.BONUS_MOTIF_CHANCE[1])
 MATCH = bytes(0 if b % N_SYMBOLS == 0 else 1 for b in range(256))
 
 
 def _symbol_counts(top: list[list[str | None]]) -> list[int]:
     """How many GOs leave each column's Top Row square free for a symbol."""
-    return [sum(1 for row in top[1:] if row[c] is None) for c in range(R.COLUMNS)]
+    return [column.count(None) for column in zip(*top[1:], strict=True)]
 
 
 def _place_lightning(
@@ -61,9 +63,10 @@ def plan_top(stream: Stream, goes: Goes, low: int, high: int) -> list[list[str]]
         (g, c) for g in range(1, goes.total + 1) for c in range(R.COLUMNS) if base[g][c] is None
     ]
     top = None
+    threshold = LIGHTNING_BYTE
     for _ in range(ATTEMPTS):
-        flags = stream.flags(len(free), *R.LIGHTNING_CHANCE)
-        hits = [slot for slot, hit in zip(free, flags, strict=True) if hit]
+        # The same draws as stream.flags(len(free), *R.LIGHTNING_CHANCE).
+        hits = [slot for slot, b in zip(free, stream.read(len(free)), strict=True) if b < threshold]
         values = [stream.choice(R.LIGHTNING_VALUES) for _ in hits]
         if not low <= bonus_segments + sum(values) <= high:
             continue
@@ -85,14 +88,15 @@ def plan_top(stream: Stream, goes: Goes, low: int, high: int) -> list[list[str]]
 def _place_decoys(stream: Stream, top: list[list[str | None]], goes: Goes) -> None:
     """Bonus motifs that do not trigger: at most two in a GO, never a column's last symbol."""
     counts = _symbol_counts(top)
-    for go in range(1, goes.total + 1):
-        if go in goes.triggers:
-            continue
+    plain = [go for go in range(1, goes.total + 1) if go not in goes.triggers]
+    # The same draws as stream.flags(R.COLUMNS, *R.BONUS_MOTIF_CHANCE) for each of these GOs.
+    data = stream.read(R.COLUMNS * len(plain))
+    for at, go in enumerate(plain):
         row = top[go]
         shown = 0
-        for col, hit in enumerate(stream.flags(R.COLUMNS, *R.BONUS_MOTIF_CHANCE)):
+        for col in range(R.COLUMNS):
             if (
-                hit
+                data[at * R.COLUMNS + col] < BONUS_BYTE
                 and row[col] is None
                 and shown < R.BONUS_MOTIFS_TO_ACTIVATE - 1
                 and counts[col] > 1
