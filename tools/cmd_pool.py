@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import secrets
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from tqdm import tqdm
@@ -71,6 +73,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--out", type=Path, metavar="DIR")
     parser.add_argument("--check", type=Path, metavar="DIR", help="re-check a saved pool")
     parser.add_argument("--entry", type=int, default=0, help="with --check: the entry to show")
+    parser.add_argument(
+        "--workers", type=int, default=os.cpu_count() or 1, help="hashing processes"
+    )
     args = parser.parse_args(argv)
     if args.check:
         return check(args.check, args.entry)
@@ -86,7 +91,11 @@ def main(argv: list[str]) -> int:
         def progress(done: int, total: int) -> None:
             bar.update(done - bar.n)
 
-        pool = Pool.lay_out(table, size, progress=progress)
+        if args.workers > 1:
+            with ProcessPoolExecutor(args.workers) as executor:
+                pool = Pool.lay_out(table, size, progress=progress, mapper=executor.map)
+        else:
+            pool = Pool.lay_out(table, size, progress=progress)
     pool.save(args.out)
     elapsed = time.perf_counter() - start
     figures = {
@@ -97,6 +106,7 @@ def main(argv: list[str]) -> int:
         "pool_id": pool.pool_id,
         "out": str(args.out),
         "seconds": round(elapsed, 2),
+        "workers": args.workers,
         "peak_memory_mb": peak_memory_mb(),
         "proof_ms": time_proofs(pool),
     }

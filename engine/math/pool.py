@@ -1,138 +1,54 @@
 """Finite pools as a lottery sells them: a shuffled list of outcomes and its Merkle commitment.
 
-A pool holds exactly its table's counts scaled to its size, in an order shuffled with `secrets`.
-Leaves are grouped in chunks of 2**CHUNK_HEIGHT = 256. Entry i's 128-bit scenario seed and
-secret salt are derived from the pool's secret 32-byte key, one stream per chunk:
-    stream = SHAKE-256(b"lottery-pool-entry/1" || key || (i // 256) as 8 bytes BE), 8192 bytes
-    seed, salt = stream[32·(i % 256) :][:16], stream[32·(i % 256) + 16 :][:16]
-and its leaf hash is
-    SHA-256(0x00 || i (8 bytes BE) || seed || salt || outcome)
-    outcome = SHA-256(prize_pence (8 bytes BE) || composition)
-where composition is the canonical JSON of the parts (sorted keys, no spaces, UTF-8). Only the
-chunk roots are kept, so a proof recomputes one chunk (about a millisecond) and the pool stores
+A pool holds exactly its table's counts scaled to its size, in an order shuffled with `secrets`;
+the seeds, salts and leaf hashes follow engine/math/leaves.py. Only the roots of each chunk of
+256 leaves are kept, so a proof recomputes one chunk (about a millisecond) and the pool stores
 little more than the shuffled outcome codes.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import json
 import secrets
 from array import array
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any
 
 from engine.math import merkle
+from engine.math.leaves import (
+    CHUNK,
+    CHUNK_HEIGHT,
+    KEY_BYTES,
+    Outcome,
+    PoolEntry,
+    SpanJob,
+    chunk_leaves,
+    chunk_root,
+    composition_bytes,
+    derive,
+    leaf_tails,
+    span_roots,
+    verify_proof,
+)
 from engine.math.shuffle import Progress, shuffle
 from engine.math.table import PrizeTable
 from engine.outcome import Composition
 
-CHUNK_HEIGHT = 8
-CHUNK = 1 << CHUNK_HEIGHT
-DERIVE_LABEL = b"lottery-pool-entry/1"
-LEAF_PREFIX = b"\x00"
-KEY_BYTES = 32
-Outcome = tuple[int, Composition]
+__all__ = [
+    "CHUNK",
+    "CHUNK_HEIGHT",
+    "Pool",
+    "PoolEntry",
+    "chunk_root",
+    "composition_bytes",
+    "derive",
+    "verify_proof",
+]
 
-
-def composition_bytes(composition: Composition) -> bytes:
-    """The canonical JSON bytes of a composition, as hashed into a leaf."""
-    text = json.dumps(composition.to_json(), sort_keys=True, separators=(",", ":"))
-    return text.encode("utf-8")
-
-
-def outcome_hash(prize_pence: int, composition: Composition) -> bytes:
-    """SHA-256 of an outcome: its prize (8 bytes big-endian) and canonical composition JSON."""
-    return hashlib.sha256(prize_pence.to_bytes(8, "big") + composition_bytes(composition)).digest()
-
-
-def chunk_stream(key: bytes, chunk: int) -> bytes:
-    """The seeds and salts of one chunk of entries, 32 bytes an entry, from the secret key."""
-    material = DERIVE_LABEL + key + chunk.to_bytes(8, "big")
-    return hashlib.shake_256(material).digest(CHUNK * 32)
-
-
-def derive(key: bytes, index: int) -> tuple[bytes, bytes]:
-    """The (seed, salt) of entry index, 16 bytes each, from the pool's secret key."""
-    at = (index % CHUNK) * 32
-    material = DERIVE_LABEL + key + (index >> CHUNK_HEIGHT).to_bytes(8, "big")
-    stream = hashlib.shake_256(material).digest(at + 32)  # a prefix of chunk_stream()
-    return stream[at : at + 16], stream[at + 16 : at + 32]
-
-
-@dataclass(frozen=True)
-class PoolEntry:
-    """One play of a pool: its outcome, scenario seed and secret salt."""
-
-    index: int
-    prize_pence: int
-    composition: Composition
-    seed: bytes
-    salt: bytes
-
-    def leaf(self) -> bytes:
-        """The entry's leaf hash in the pool's Merkle tree (the scheme in this module's doc)."""
-        body = self.index.to_bytes(8, "big") + self.seed + self.salt
-        tail = outcome_hash(self.prize_pence, self.composition)
-        return hashlib.sha256(LEAF_PREFIX + body + tail).digest()
-
-    def to_json(self) -> dict[str, Any]:
-        """The entry as JSON: index, prize_pence, composition, seed and salt in hex."""
-        return {
-            "index": self.index,
-            "prize_pence": self.prize_pence,
-            "composition": self.composition.to_json(),
-            "seed": self.seed.hex(),
-            "salt": self.salt.hex(),
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> PoolEntry:
-        """Read an entry from its JSON object."""
-        comp = Composition.from_json(data["composition"])
-        seed, salt = bytes.fromhex(data["seed"]), bytes.fromhex(data["salt"])
-        return cls(int(data["index"]), int(data["prize_pence"]), comp, seed, salt)
-
-
-def verify_proof(root_hex: str, entry: PoolEntry, proof: list[str]) -> bool:
-    """True when the sibling path proves the entry is a leaf of the tree with this root."""
-    try:
-        root = bytes.fromhex(root_hex)
-        siblings = [bytes.fromhex(item) for item in proof]
-    except (TypeError, ValueError):
-        return False
-    if len(root) != 32 or any(len(s) != 32 for s in siblings) or len(siblings) > 64:
-        return False
-    if entry.index < 0 or entry.index >> len(siblings):
-        return False
-    return hmac.compare_digest(merkle.climb(entry.leaf(), entry.index, siblings), root)
-
-
-def chunk_root(key: bytes, codes: Sequence[int], tails: Sequence[bytes], chunk: int) -> bytes:
-    """The Merkle root of one chunk of leaves."""
-    return merkle.root_of(chunk_leaves(key, codes, tails, chunk), CHUNK_HEIGHT)
-
-
-def chunk_leaves(
-    key: bytes, codes: Sequence[int], tails: Sequence[bytes], chunk: int
-) -> list[bytes]:
-    """The leaf hashes of one chunk (the last chunk may be short)."""
-    sha, stream, start = hashlib.sha256, chunk_stream(key, chunk), chunk * CHUNK
-    leaves = []
-    for at, index in enumerate(range(start, min(len(codes), start + CHUNK))):
-        material = stream[32 * at : 32 * at + 32] + tails[codes[index]]
-        leaves.append(sha(LEAF_PREFIX + index.to_bytes(8, "big") + material).digest())
-    return leaves
-
-
-def leaf_tails(catalogue: Sequence[Outcome]) -> list[bytes]:
-    """Per outcome code, the bytes a leaf hashes after the seed and salt."""
-    return [outcome_hash(prize, comp) for prize, comp in catalogue]
+SPAN_CHUNKS = 1024  # chunks hashed per job: 262,144 entries
+Mapper = Callable[[Callable[[SpanJob], list[bytes]], Iterable[SpanJob]], Iterable[list[bytes]]]
 
 
 @dataclass(frozen=True, eq=False)
@@ -154,8 +70,11 @@ class Pool:
         *,
         key: bytes | None = None,
         progress: Progress | None = None,
+        mapper: Mapper = map,
     ) -> Pool:
-        """Lay out a pool of size plays (a multiple of the base pool), shuffled by `secrets`."""
+        """Lay out a pool of size plays (a multiple of the base pool), shuffled by `secrets`.
+
+        mapper (like the builtin map, e.g. a process pool's map) hashes the chunks' spans."""
         if size <= 0 or size % table.base_pool_size:
             raise ValueError(f"pool size {size} is not a multiple of {table.base_pool_size}")
         if key is not None and len(key) != KEY_BYTES:
@@ -174,11 +93,16 @@ class Pool:
         del items
         secret = key if key is not None else secrets.token_bytes(KEY_BYTES)
         tails = leaf_tails(catalogue)
-        roots = []
-        for chunk in range((size + CHUNK - 1) // CHUNK):
-            roots.append(chunk_root(secret, codes, tails, chunk))
-            if progress and not chunk % 256:
-                progress(size + chunk * CHUNK, 2 * size)
+        span = SPAN_CHUNKS * CHUNK
+        jobs = (
+            (secret, start // CHUNK, codes[start : start + span].tobytes(), tails)
+            for start in range(0, size, span)
+        )
+        roots: list[bytes] = []
+        for part in mapper(span_roots, jobs):
+            roots.extend(part)
+            if progress:
+                progress(size + min(size, len(roots) * CHUNK), 2 * size)
         if progress:
             progress(2 * size, 2 * size)
         return cls(table.game, table.model, secret, tuple(catalogue), codes, tuple(roots))
@@ -246,7 +170,8 @@ class Pool:
         if not 0 <= index < self.size:
             raise IndexError(f"entry {index} is outside a pool of {self.size}")
         chunk = index >> CHUNK_HEIGHT
-        leaves = chunk_leaves(self.key, self.codes, self.tails, chunk)
+        start = chunk * CHUNK
+        leaves = chunk_leaves(self.key, chunk, self.codes[start : start + CHUNK], self.tails)
         lower = merkle.path(merkle.levels(leaves, CHUNK_HEIGHT), index % CHUNK)
         upper = merkle.path(self.upper, chunk, CHUNK_HEIGHT)
         return [node.hex() for node in lower + upper]

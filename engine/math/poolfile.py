@@ -100,6 +100,7 @@ def load(directory: Path, *, verify: bool = False) -> Pool:
         raise ValueError(f"{directory}: the chunk roots do not give the committed root")
     if verify:
         for chunk, stored in enumerate(roots):
-            if chunk_root(key, codes, pool.tails, chunk) != stored:
+            start = chunk * CHUNK
+            if chunk_root(key, chunk, codes[start : start + CHUNK], pool.tails) != stored:
                 raise ValueError(f"{directory}: chunk {chunk} does not match its committed root")
     return pool
