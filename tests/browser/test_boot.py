@@ -1,0 +1,55 @@
+"""Python boots in a real browser from our own origin, draws, and hears a mirrored button."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Browser, ViewportSize, expect
+
+from tests.browser.conftest import open_game, screenshot
+
+DESKTOP: ViewportSize = {"width": 1280, "height": 720}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+
+
+def test_python_draws_and_reacts_to_a_mirrored_button(browser: Browser, server: str) -> None:
+    page, watch = open_game(browser, server, viewport=DESKTOP)
+    expect(page.locator("#splash")).to_be_hidden()
+    expect(page.locator("#log")).to_contain_text("Python is ready")
+    # The canvas really holds Python's drawing: its centre pixel is not the blank page.
+    painted = page.evaluate(
+        """() => { const c = document.getElementById('screen');
+        const d = c.getContext('2d').getImageData(c.width / 2, c.height / 10, 1, 1).data;
+        return c.width > 0 && (d[0] + d[1] + d[2] + d[3]) > 0; }"""
+    )
+    assert painted
+    page.get_by_role("button", name="TAP").click()
+    expect(page.locator("#log")).to_contain_text("Tapped 1 time")
+    page.get_by_role("button", name="TAP").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#log")).to_contain_text("Tapped 2 times")
+    screenshot(page, "boot-desktop")
+    assert watch.foreign == []
+    assert watch.errors == []
+    page.context.close()
+
+
+def test_phone_portrait_is_sharp_and_mirrored(browser: Browser, server: str) -> None:
+    page, watch = open_game(browser, server, viewport=PHONE)
+    size = page.evaluate("() => [screen.width, document.getElementById('screen').width]")
+    assert size[1] == PHONE["width"] * 2  # backing store at devicePixelRatio 2
+    box = page.get_by_role("button", name="TAP").bounding_box()
+    assert box is not None and box["width"] >= 44 and box["height"] >= 44
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    screenshot(page, "boot-phone")
+    assert watch.errors == []
+    page.context.close()
+
+
+def test_a_missing_file_shows_a_clear_message(browser: Browser, server: str) -> None:
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    page.route("**/*.wasm", lambda route: route.fulfill(status=404, body="gone"))
+    page.goto(server + "/")
+    expect(page.locator("#failure")).to_be_visible(timeout=30_000)
+    expect(page.locator("#failure-text")).to_contain_text("could not be downloaded")
+    expect(page.get_by_role("button", name="Try again")).to_be_visible()
+    context.close()

@@ -1,0 +1,27 @@
+"""`build.py dist [--api-url URL] [--out DIR]`: build only the static site."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from tools.dist import ROOT, build
+
+
+def main(argv: list[str]) -> int:
+    """Build dist/ (or DIR) for a static host, pointing at the endpoint URL."""
+    parser = argparse.ArgumentParser(prog="build.py dist")
+    parser.add_argument(
+        "--api-url", default="", help="endpoint origin, e.g. https://api.example.com"
+    )
+    parser.add_argument("--out", type=Path, default=ROOT / "dist")
+    args = parser.parse_args(argv)
+    result = build(args.out.resolve(), args.api_url)
+    total = sum(int(str(f["bytes"])) for f in result.manifest.values())
+    print(f"built {len(result.manifest)} files ({total / 1e6:.1f} MB with .br/.gz) in {result.out}")
+    s = result.stdlib
+    print(
+        f"standard library: {s['modules']} modules, {s['trimmed_br_bytes'] / 1e3:.0f} kB brotli "
+        f"(full python_stdlib.zip: {s['full_bytes'] / 1e3:.0f} kB)"
+    )
+    return 0

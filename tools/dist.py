@@ -1,0 +1,219 @@
+"""Build dist/: the static site a host serves (shell, Pyodide, trimmed stdlib, game zip, assets).
+
+Every text and wasm file is also written as .br and .gz; the shell and the game code get
+content-hashed names, Pyodide lives under a versioned folder, and dist/manifest.json
+lists every file with its SHA-256 so tests and operators can check a deployment.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import shutil
+import subprocess
+import zipfile
+from dataclasses import dataclass
+from io import BytesIO
+from pathlib import Path
+
+import brotli
+
+ROOT = Path(__file__).resolve().parent.parent
+PYODIDE = ROOT / "node_modules" / "pyodide"
+SHELL = ROOT / "web" / "shell"
+CACHE = ROOT / ".cache" / "compress"
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm")
+COMPRESSIBLE = {".html", ".js", ".mjs", ".css", ".json", ".svg", ".wasm", ".zip", ".txt", ".woff"}
+GAME_PACKAGES = ("engine", "backends")
+NATIVE_ONLY = {"backends/native.py", "backends/pygame_backend.py"}
+BROWSER_ENTRY = "backends.browser"
+
+
+@dataclass(frozen=True)
+class DistResult:
+    """What a build produced: the folder and its manifest."""
+
+    out: Path
+    manifest: dict[str, dict[str, object]]
+    stdlib: dict[str, int]
+
+
+def sha256(data: bytes) -> str:
+    """Hex SHA-256 of data."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def hashed_name(name: str, data: bytes) -> str:
+    """name.ext -> name.<first 10 hex of sha256>.ext."""
+    stem, dot, ext = name.rpartition(".")
+    return f"{stem}.{sha256(data)[:10]}{dot}{ext}"
+
+
+def stored_zip(files: dict[str, bytes]) -> bytes:
+    """A zip with uncompressed members (brotli over the whole archive compresses better)."""
+    buffer = BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as archive:
+        for name in sorted(files):
+            info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
+            info.external_attr = 0o644 << 16
+            archive.writestr(info, files[name])
+    return buffer.getvalue()
+
+
+def game_files() -> dict[str, bytes]:
+    """The engine and the browser backend's Python files (and package data), by zip path."""
+    files: dict[str, bytes] = {}
+    for package in GAME_PACKAGES:
+        for path in sorted((ROOT / package).rglob("*")):
+            rel = path.relative_to(ROOT).as_posix()
+            if path.is_dir() or "__pycache__" in rel or rel in NATIVE_ONLY:
+                continue
+            if path.suffix in {".pyc", ".pyo"}:
+                continue
+            files[rel] = path.read_bytes()
+    return files
+
+
+def probe_stdlib(game_zip: Path, stdlib_zip: Path | None = None) -> list[str]:
+    """Boot Pyodide in Node.js with the game and list the stdlib files Python loaded."""
+    cmd = ["node", str(ROOT / "tools" / "stdlib_probe.mjs"), str(game_zip)]
+    if stdlib_zip is not None:
+        cmd.append(str(stdlib_zip))
+    result = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=False)
+    if result.returncode != 0:
+        tail = result.stderr.strip().splitlines()[-12:]
+        raise RuntimeError("the game does not start in Pyodide:\n" + "\n".join(tail))
+    loaded: list[str] = json.loads(result.stdout.strip().splitlines()[-1])
+    return loaded
+
+
+def trimmed_stdlib(loaded: list[str]) -> bytes:
+    """python_stdlib.zip cut down to the loaded modules (and their packages' __init__)."""
+    prefix = "/lib/python314.zip/"
+    wanted = {path[len(prefix) :] for path in loaded if path.startswith(prefix)}
+    with zipfile.ZipFile(PYODIDE / "python_stdlib.zip") as full:
+        names = set(full.namelist())
+        missing = wanted - names
+        if missing:
+            raise RuntimeError(f"probe saw files the stdlib zip lacks: {sorted(missing)[:5]}")
+        files = {name: full.read(name) for name in wanted}
+    return stored_zip(files)
+
+
+def compressed(data: bytes, kind: str) -> bytes:
+    """Brotli (quality 11) or gzip (level 9) of data, cached by content under .cache/."""
+    cache = CACHE / f"{sha256(data)}.{kind}"
+    if cache.exists():
+        return cache.read_bytes()
+    packed = brotli.compress(data, quality=11) if kind == "br" else gzip.compress(data, 9, mtime=0)
+    CACHE.mkdir(parents=True, exist_ok=True)
+    cache.write_bytes(packed)
+    return packed
+
+
+def write_compressed(path: Path) -> None:
+    """Write path.br and path.gz beside a text or wasm file."""
+    data = path.read_bytes()
+    for kind in ("br", "gz"):
+        path.with_name(f"{path.name}.{kind}").write_bytes(compressed(data, kind))
+
+
+def build(out: Path, api_url: str = "", *, verify: bool = True) -> DistResult:
+    """Build the static site into out (replacing it) and return its manifest."""
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    lock_info = json.loads((PYODIDE / "pyodide-lock.json").read_text())["info"]
+    version = json.loads((PYODIDE / "package.json").read_text())["version"]
+    pyo_dir = out / "pyodide" / version
+    pyo_dir.mkdir(parents=True)
+    for name in PYODIDE_FILES:
+        shutil.copyfile(PYODIDE / name, pyo_dir / name)
+
+    game = stored_zip(game_files())
+    (out / "py").mkdir()
+    game_name = hashed_name("game.zip", game)
+    (out / "py" / game_name).write_bytes(game)
+    loaded = probe_stdlib(out / "py" / game_name)
+    stdlib = trimmed_stdlib(loaded)
+    stdlib_name = hashed_name("stdlib.zip", stdlib)
+    (pyo_dir / stdlib_name).write_bytes(stdlib)
+    if verify:
+        probe_stdlib(out / "py" / game_name, pyo_dir / stdlib_name)
+
+    css = (SHELL / "app.css").read_bytes()
+    css_name = hashed_name("app.css", css)
+    (out / css_name).write_bytes(css)
+    js = (SHELL / "app.js").read_bytes()
+    js_name = hashed_name("app.js", js)
+    (out / js_name).write_bytes(js)
+    shutil.copyfile(SHELL / "favicon.svg", out / "favicon.svg")
+    assets = ROOT / "assets"
+    if assets.is_dir() and any(assets.iterdir()):
+        shutil.copytree(assets, out / "assets")
+
+    base = f"/pyodide/{version}/"
+    sizes = {
+        f"{base}pyodide.asm.wasm": (pyo_dir / "pyodide.asm.wasm").stat().st_size,
+        f"{base}pyodide.asm.mjs": (pyo_dir / "pyodide.asm.mjs").stat().st_size,
+        f"{base}{stdlib_name}": len(stdlib),
+        f"/py/{game_name}": len(game),
+    }
+    config = {
+        "api": api_url.rstrip("/"),
+        "pyodide": {
+            "index": base,
+            "mjs": f"{base}pyodide.mjs",
+            "stdlib": f"{base}{stdlib_name}",
+            "lockInfo": lock_info,
+        },
+        "game": {"zip": f"/py/{game_name}", "module": BROWSER_ENTRY},
+        "sizes": sizes,
+        "serviceWorker": "/sw.js",
+    }
+    html = (SHELL / "index.html").read_text()
+    replacements = {
+        "{{CRITICAL_CSS}}": (SHELL / "critical.css").read_text().strip(),
+        "{{APP_CSS}}": f"/{css_name}",
+        "{{APP_JS}}": f"/{js_name}",
+        "{{PYODIDE_MJS}}": f"{base}pyodide.mjs",
+        "{{CONFIG}}": json.dumps(config, separators=(",", ":")).replace("</", "<\\/"),
+    }
+    for key, value in replacements.items():
+        html = html.replace(key, value)
+    (out / "index.html").write_text(html)
+
+    precache = sorted(
+        "/" + p.relative_to(out).as_posix()
+        for p in out.rglob("*")
+        if p.is_file() and p.name != "index.html"
+    )
+    release = sha256("\n".join(precache).encode() + html.encode())[:12]
+    sw = (SHELL / "sw.js").read_text()
+    sw = sw.replace("{{VERSION}}", release).replace("{{PRECACHE}}", json.dumps(["/", *precache]))
+    (out / "sw.js").write_text(sw)
+
+    for path in sorted(out.rglob("*")):
+        if path.is_file() and path.suffix in COMPRESSIBLE:
+            write_compressed(path)
+    manifest: dict[str, dict[str, object]] = {}
+    for path in sorted(out.rglob("*")):
+        if path.is_file():
+            data = path.read_bytes()
+            manifest[path.relative_to(out).as_posix()] = {
+                "bytes": len(data),
+                "sha256": sha256(data),
+            }
+    full_stdlib = PYODIDE / "python_stdlib.zip"
+    stdlib_report = {
+        "full_bytes": full_stdlib.stat().st_size,
+        "full_br_bytes": len(compressed(full_stdlib.read_bytes(), "br")),
+        "trimmed_bytes": len(stdlib),
+        "trimmed_br_bytes": (pyo_dir / (stdlib_name + ".br")).stat().st_size,
+        "modules": sum(1 for p in loaded if p.startswith("/lib/python314.zip/")),
+    }
+    (out / "manifest.json").write_text(
+        json.dumps({"release": release, "files": manifest, "stdlib": stdlib_report}, indent=1)
+    )
+    return DistResult(out, manifest, stdlib_report)

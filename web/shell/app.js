@@ -1,0 +1,293 @@
+// The shell: boots Python (Pyodide, from this site) behind an HTML splash, then runs the
+// frame loop. Python draws; this file only replays its drawing batches on the canvas,
+// forwards input, mirrors the controls as real buttons and keeps the narration log.
+const config = JSON.parse(document.getElementById("lottery-config").textContent);
+const $ = (id) => document.getElementById(id);
+const stats = { frames: 0, pythonMs: [], bootStart: performance.now(), readyMs: null, errors: [] };
+window.lottery = { config, stats, ready: false };
+
+// ---- splash and failure -------------------------------------------------------------
+function setProgress(fraction, text) {
+  const pct = Math.max(3, Math.min(100, Math.round(fraction * 100)));
+  $("bar-fill").style.width = pct + "%";
+  document.querySelector("#splash .bar").setAttribute("aria-valuenow", String(pct));
+  if (text) $("splash-text").textContent = text;
+}
+
+let failed = false;
+function fail(message, error) {
+  if (failed) return;
+  failed = true;
+  if (error) console.warn("boot failed:", error);
+  stats.errors.push(String(message));
+  $("splash").hidden = true;
+  $("failure-text").textContent = message;
+  $("failure").hidden = false;
+  $("failure-retry").onclick = () => location.reload();
+}
+
+function explain(error) {
+  const text = String(error && error.message ? error.message : error);
+  if (/fetch|network|404|load/i.test(text)) {
+    return "A file of the game could not be downloaded. Check your connection and try again.";
+  }
+  return "Something went wrong while starting the game (" + text.slice(0, 160) + "). Please try again.";
+}
+
+// ---- downloads with progress ----------------------------------------------------------
+// Pyodide fetches its own files; wrapping fetch during boot lets the bar show real bytes.
+const expected = config.sizes; // path -> uncompressed bytes
+const received = {};
+const totalBytes = Object.values(expected).reduce((a, b) => a + b, 0);
+function bytesProgress() {
+  const got = Object.values(received).reduce((a, b) => a + b, 0);
+  setProgress(0.05 + 0.8 * (got / totalBytes), "Downloading the game…");
+}
+const plainFetch = window.fetch.bind(window);
+function countingFetch(input, init) {
+  const url = new URL(input instanceof Request ? input.url : String(input), location.href);
+  return plainFetch(input, init).then((response) => {
+    const key = url.pathname;
+    if (!(key in expected) || !response.ok || !response.body) {
+      if (!response.ok && key in expected) {
+        // Pyodide swallows some download errors and would wait forever: fail here, clearly.
+        const error = new Error(`HTTP ${response.status} loading ${key}`);
+        fail(explain(error), error);
+        throw error;
+      }
+      return response;
+    }
+    const reader = response.body.getReader();
+    received[key] = 0;
+    const body = new ReadableStream({
+      async pull(controller) {
+        const { done, value } = await reader.read();
+        if (done) { controller.close(); return; }
+        received[key] += value.byteLength;
+        bytesProgress();
+        controller.enqueue(value);
+      },
+    });
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  });
+}
+
+// ---- drawing ---------------------------------------------------------------------------
+const canvas = $("screen");
+const ctx = canvas.getContext("2d");
+const FONTS = {
+  display: "'Lab Display', 'Arial Black', system-ui, sans-serif",
+  body: "'Lab Body', system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
+};
+const images = {};
+let dpr = 1;
+let size = { width: 0, height: 0 };
+
+function fontString(size, family, bold) {
+  return `${bold ? "700 " : ""}${size}px ${FONTS[family] || FONTS.body}`;
+}
+window.lotteryMeasureText = (s, px, family, bold) => {
+  ctx.font = fontString(px, family, bold);
+  return ctx.measureText(s).width;
+};
+
+function paint(p) {
+  if (p === null || typeof p === "string") return p;
+  const [x0, y0, x1, y1, stops] = p.g;
+  const g = ctx.createLinearGradient(x0, y0, x1, y1);
+  for (const [o, c] of stops) g.addColorStop(o, c);
+  return g;
+}
+
+function finish(fill, stroke, lineWidth) {
+  if (fill !== null) { ctx.fillStyle = paint(fill); ctx.fill(); }
+  if (stroke !== null) { ctx.strokeStyle = stroke; ctx.lineWidth = lineWidth; ctx.stroke(); }
+}
+
+function runBatch(cmds) {
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  ctx.globalAlpha = 1;
+  for (const c of cmds) {
+    switch (c[0]) {
+      case "clear":
+        ctx.fillStyle = paint(c[1]); ctx.fillRect(0, 0, size.width, size.height); break;
+      case "rect":
+        ctx.beginPath();
+        if (c[8] > 0) ctx.roundRect(c[1], c[2], c[3], c[4], c[8]); else ctx.rect(c[1], c[2], c[3], c[4]);
+        finish(c[5], c[6], c[7]); break;
+      case "circle":
+        ctx.beginPath(); ctx.arc(c[1], c[2], c[3], 0, Math.PI * 2); finish(c[4], c[5], c[6]); break;
+      case "path": {
+        const pts = c[1];
+        ctx.beginPath(); ctx.moveTo(pts[0], pts[1]);
+        for (let i = 2; i < pts.length; i += 2) ctx.lineTo(pts[i], pts[i + 1]);
+        if (c[5]) ctx.closePath();
+        finish(c[5] ? c[2] : null, c[3], c[4]); break;
+      }
+      case "text":
+        ctx.font = fontString(c[4], c[5], c[6]); ctx.fillStyle = c[7];
+        ctx.textAlign = c[8]; ctx.textBaseline = c[9]; ctx.fillText(c[1], c[2], c[3]); break;
+      case "image": {
+        const img = images[c[1]];
+        if (img && img.complete) ctx.drawImage(img, c[2], c[3], c[4], c[5]);
+        break;
+      }
+      case "save": ctx.save(); break;
+      case "restore": ctx.restore(); break;
+      case "translate": ctx.translate(c[1], c[2]); break;
+      case "scale": ctx.scale(c[1], c[2]); break;
+      case "rotate": ctx.rotate(c[1]); break;
+      case "alpha": ctx.globalAlpha *= c[1]; break;
+      case "clip": ctx.beginPath(); ctx.rect(c[1], c[2], c[3], c[4]); ctx.clip(); break;
+      default: throw new Error("unknown drawing command " + c[0]);
+    }
+  }
+}
+
+// ---- input and the accessibility mirror ------------------------------------------------
+const queue = [];
+function fitCanvas() {
+  const box = $("stage").getBoundingClientRect();
+  dpr = window.devicePixelRatio || 1;
+  size = { width: box.width, height: box.height };
+  canvas.width = Math.round(box.width * dpr);
+  canvas.height = Math.round(box.height * dpr);
+  queue.push({ type: "resize", width: box.width, height: box.height });
+}
+new ResizeObserver(fitCanvas).observe($("stage"));
+
+function pointer(kind) {
+  return (e) => {
+    const r = canvas.getBoundingClientRect();
+    queue.push({ type: kind, x: e.clientX - r.left, y: e.clientY - r.top });
+  };
+}
+canvas.addEventListener("pointerdown", pointer("down"));
+canvas.addEventListener("pointermove", pointer("move"));
+canvas.addEventListener("pointerup", pointer("up"));
+window.addEventListener("keydown", (e) => {
+  // A focused mirror button turns Enter/Space into its own click; do not send them twice.
+  if (e.target instanceof HTMLButtonElement && (e.key === "Enter" || e.key === " ")) return;
+  if (e.key === "Tab") return;
+  queue.push({ type: "key", key: e.key });
+  if (e.key === " ") e.preventDefault();
+});
+
+const mirrorButtons = new Map();
+function mirror(controls) {
+  const seen = new Set();
+  for (const c of controls) {
+    seen.add(c.id);
+    let b = mirrorButtons.get(c.id);
+    if (!b) {
+      b = document.createElement("button");
+      b.type = "button";
+      b.dataset.control = c.id;
+      b.addEventListener("click", () => queue.push({ type: "activate", control: c.id }));
+      $("mirror").appendChild(b);
+      mirrorButtons.set(c.id, b);
+    }
+    b.textContent = c.label;
+    b.setAttribute("aria-label", c.label);
+    b.disabled = !c.enabled;
+    const [x, y, w, h] = c.rect;
+    Object.assign(b.style, { left: x + "px", top: y + "px", width: w + "px", height: h + "px" });
+  }
+  for (const [id, b] of mirrorButtons) {
+    if (!seen.has(id)) { b.remove(); mirrorButtons.delete(id); }
+  }
+}
+
+function narrate(lines) {
+  const log = $("log");
+  for (const line of lines) {
+    const p = document.createElement("p");
+    p.textContent = line;
+    log.appendChild(p);
+  }
+  while (log.childElementCount > 50) log.firstElementChild.remove();
+}
+
+// ---- the frame loop ----------------------------------------------------------------------
+function loop(pyFrame) {
+  function tick(now) {
+    const events = queue.splice(0, queue.length);
+    let out;
+    try {
+      out = JSON.parse(pyFrame(now, JSON.stringify(events)));
+    } catch (error) {
+      console.error(error);
+      fail("The game stopped unexpectedly. Your play is safe: reload to continue.", error);
+      return;
+    }
+    if (out.cmds) runBatch(out.cmds);
+    if (out.controls) mirror(out.controls);
+    if (out.say.length) narrate(out.say);
+    stats.frames += 1;
+    if (out.cmds) stats.pythonMs.push(out.ms);
+    if (stats.pythonMs.length > 2000) stats.pythonMs.splice(0, 1000);
+    if (!window.lottery.ready) {
+      window.lottery.ready = true;
+      stats.readyMs = performance.now();
+      performance.mark("lottery-ready");
+      $("splash").hidden = true;
+      document.body.dataset.ready = "1";
+      registerServiceWorker();
+    }
+    requestAnimationFrame(tick);
+  }
+  requestAnimationFrame(tick);
+}
+
+function registerServiceWorker() {
+  if ("serviceWorker" in navigator && location.protocol !== "file:" && config.serviceWorker) {
+    navigator.serviceWorker.register(config.serviceWorker).catch((e) => console.warn("service worker:", e));
+  }
+}
+
+async function boot() {
+  if (typeof WebAssembly !== "object" || typeof ReadableStream !== "function") {
+    fail("This browser cannot run the game (it lacks WebAssembly). Please update it or use another browser.");
+    return;
+  }
+  setProgress(0.04, "Downloading the game…");
+  window.fetch = countingFetch;
+  let pyodide;
+  try {
+    const { loadPyodide } = await import(config.pyodide.mjs);
+    const gameZip = countingFetch(config.game.zip).then((r) => {
+      if (!r.ok) throw new Error(`HTTP ${r.status} loading ${config.game.zip}`);
+      return r.arrayBuffer();
+    });
+    pyodide = await loadPyodide({
+      indexURL: config.pyodide.index,
+      stdLibURL: config.pyodide.stdlib,
+      lockFileContents: JSON.stringify({ info: config.pyodide.lockInfo, packages: {} }),
+      env: { HOME: "/home/pyodide" },
+    });
+    setProgress(0.9, "Starting the game…");
+    pyodide.FS.writeFile("/lottery.zip", new Uint8Array(await gameZip));
+  } catch (error) {
+    fail(explain(error), error);
+    return;
+  } finally {
+    window.fetch = plainFetch;
+  }
+  try {
+    pyodide.runPython("import sys; sys.path.insert(0, '/lottery.zip')");
+    const browser = pyodide.pyimport(config.game.module);
+    const params = Object.fromEntries(new URLSearchParams(location.search));
+    params.api = config.api;
+    const box = $("stage").getBoundingClientRect();
+    browser.start(box.width, box.height, JSON.stringify(params));
+    loop(browser.frame);
+  } catch (error) {
+    fail(explain(error), error);
+  }
+}
+
+window.addEventListener("unhandledrejection", (e) => stats.errors.push(String(e.reason)));
+setTimeout(() => {
+  if (!window.lottery.ready) fail("The game is taking too long to start. Check your connection and try again.");
+}, config.bootTimeoutMs || 90000);
+boot();
