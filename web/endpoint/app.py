@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable
 from typing import Annotated, Any
 
+import anyio
 from fastapi import Depends, FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
@@ -21,7 +22,7 @@ from web.endpoint.database import Database
 from web.endpoint.errors import ApiError, not_found_play
 from web.endpoint.guards import BodyLimit, RateLimit
 from web.endpoint.keys import load_keyring, write_secret_once
-from web.endpoint.ledger import Account, Ledger
+from web.endpoint.ledger import MAX_DRAW_ATTEMPTS, Account, Ledger, PoolExhausted
 from web.endpoint.pools import LayOut, PoolFiles
 from web.endpoint.settings import Settings
 
@@ -113,7 +114,16 @@ def create_app(
         )
         return _error(ApiError(422, "invalid_request", f"The request is not valid ({where})."))
 
-    def maybe_sweep() -> None:
+    async def call(fn: Callable[..., Any], *args: Any) -> Any:
+        # SQLite work is short and serialized anyway: run it on the event loop, no thread hop.
+        if ledger.db.is_sqlite:
+            return fn(*args)
+        return await anyio.to_thread.run_sync(fn, *args)
+
+    async def slow(fn: Callable[..., Any], *args: Any) -> Any:
+        return await anyio.to_thread.run_sync(fn, *args)
+
+    async def maybe_sweep() -> None:
         now = clock()
         if now - sweep["last"] < settings.sweep_interval_seconds:  # type: ignore[operator]
             return
@@ -121,11 +131,11 @@ def create_app(
         if lock.acquire(blocking=False):
             try:
                 sweep["last"] = now
-                plays.finish_expired(ledger)
+                await slow(plays.finish_expired, ledger)
             finally:
                 lock.release()
 
-    def authenticate(request: Request, authorization: str | None) -> Account:
+    async def authenticate(request: Request, authorization: str | None) -> Account:
         credential = request.cookies.get(settings.cookie_name, "")
         if authorization:
             scheme, _, value = authorization.partition(" ")
@@ -142,18 +152,18 @@ def create_app(
             raise ApiError(401, "unauthenticated", "The session is invalid or expired.") from None
         if not limiter.allow(public_id):
             raise ApiError(429, "rate_limited", "Too many requests; slow down.")
-        maybe_sweep()
+        await maybe_sweep()
         return account
 
     app.state.authenticate = authenticate
 
     @app.post("/api/session", status_code=201)
-    def new_session(request: Request) -> JSONResponse:
+    async def new_session(request: Request) -> JSONResponse:
         """Create a guest account with the demo balance and a session credential."""
         host = request.client.host if request.client else "unknown"
         if not limiter.allow("ip:" + host):
             raise ApiError(429, "rate_limited", "Too many new sessions; slow down.")
-        account = ledger.create_account(settings.demo_balance_pence)
+        account = await call(ledger.create_account, settings.demo_balance_pence)
         credential = tokens.issue_session(secret, f"{account.pk}/{account.public_id}", int(clock()))
         body = {
             "account": account.public_id,
@@ -173,71 +183,84 @@ def create_app(
         return response
 
     @app.get("/api/wallet")
-    def wallet(account: Caller) -> dict[str, int]:
+    async def wallet(account: Caller) -> dict[str, int]:
         """The account's balance, derived from its transactions."""
-        return {"balance_pence": ledger.balance(account)}
+        return {"balance_pence": await call(ledger.balance, account)}
 
     @app.get("/api/games")
-    def games() -> dict[str, Any]:
+    async def games() -> dict[str, Any]:
         """Every game on sale: price, odds, payout, top prize and prize table."""
         return catalogue
 
     @app.get("/api/keys")
-    def keys() -> dict[str, Any]:
+    async def keys() -> dict[str, Any]:
         """The public keys outcome tokens are signed with (JWK set; the active key first)."""
         return ring.jwks()
 
     @app.post("/api/plays", status_code=201)
-    def purchase(
+    async def purchase(
         body: GameBody,
         account: Caller,
         idempotency_key: Annotated[str | None, Header(max_length=128)] = None,
-    ) -> dict[str, Any]:
+    ) -> JSONResponse:
         """Buy a play: debit the price, draw the pool's next entry, return its signed token."""
         if not idempotency_key:
             raise ApiError(400, "idempotency_key_required", "Send an Idempotency-Key header.")
-        return ledger.purchase(account, body.game, idempotency_key)
+        for _ in range(MAX_DRAW_ATTEMPTS):
+            try:
+                result = await call(ledger.try_purchase, account, body.game, idempotency_key)
+                return JSONResponse(result, status_code=201)
+            except PoolExhausted as exhausted:
+                await slow(ledger.ensure_pool, body.game, exhausted.args[0])
+        raise ApiError(503, "pool_unavailable", "No pool could be laid out; try again.")
 
     @app.get("/api/plays")
-    def my_games(
+    async def my_games(
         account: Caller,
         cursor: Annotated[str | None, Query(max_length=32)] = None,
         status: Annotated[str | None, Query(max_length=16)] = None,
         limit: Annotated[int, Query(ge=1, le=100)] = plays.PAGE_SIZE,
     ) -> dict[str, Any]:
         """My Games: the account's plays, newest first (status=unfinished to resume)."""
-        return plays.my_games(ledger, account, cursor, status, limit)
+        result: dict[str, Any] = await call(plays.my_games, ledger, account, cursor, status, limit)
+        return result
 
     @app.get("/api/plays/{play_number}")
-    def play(play_number: str, account: Caller) -> dict[str, Any]:
+    async def play(play_number: str, account: Caller) -> dict[str, Any]:
         """One of the account's plays, with its token, pool entry, Merkle proof and root."""
-        return plays.play_detail(ledger, account, _number(play_number))
+        result: dict[str, Any] = await call(
+            plays.play_detail, ledger, account, _number(play_number)
+        )
+        return result
 
     @app.post("/api/plays/{play_number}/finish")
-    def finish(play_number: str, account: Caller) -> dict[str, Any]:
+    async def finish(play_number: str, account: Caller) -> JSONResponse:
         """Finish a play and credit its prize once; a repeat returns the same answer."""
-        return plays.finish(ledger, account, _number(play_number))
+        return JSONResponse(await call(plays.finish, ledger, account, _number(play_number)))
 
     @app.post("/api/tokens/verify")
-    def verify(body: TokenBody, account: Caller) -> dict[str, Any]:
+    async def verify(body: TokenBody, account: Caller) -> dict[str, Any]:
         """Check an outcome token against the keys, the account and the recorded play."""
-        return plays.verify_token(ledger, account, body.token)
+        result: dict[str, Any] = await call(plays.verify_token, ledger, account, body.token)
+        return result
 
     @app.get("/api/pools/{game}")
-    def pool(game: str) -> dict[str, Any]:
+    async def pool(game: str) -> dict[str, Any]:
         """The game's current pool: id, size, sold count and Merkle root."""
-        return ledger.pool_status(game)
+        result: dict[str, Any] = await slow(ledger.pool_status, game)
+        return result
 
     if settings.test_mode:
 
         @app.post("/api/test/next-entry")
-        def next_entry(body: NextEntryBody, account: Caller) -> dict[str, Any]:
+        async def next_entry(body: NextEntryBody, account: Caller) -> dict[str, Any]:
             """TEST MODE ONLY: the account's next purchase of the game takes a matching entry."""
             if body.prize_pence is None and body.composition is None:
                 raise ApiError(422, "invalid_request", "Give prize_pence or composition.")
-            return plays.reserve_next(
-                ledger, account, body.game, body.prize_pence, body.composition
+            result: dict[str, Any] = await slow(
+                plays.reserve_next, ledger, account, body.game, body.prize_pence, body.composition
             )
+            return result
 
     if settings.cors_origins:
         app.add_middleware(
@@ -252,9 +275,11 @@ def create_app(
     return app
 
 
-def caller(request: Request, authorization: Annotated[str | None, Header()] = None) -> Account:
+async def caller(
+    request: Request, authorization: Annotated[str | None, Header()] = None
+) -> Account:
     """The account a request's session credential (bearer token or cookie) names."""
-    account: Account = request.app.state.authenticate(request, authorization)
+    account: Account = await request.app.state.authenticate(request, authorization)
     return account
 
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Row, func, insert, select, update
+from sqlalchemy import Connection, func, insert, select
 
 from engine.math import GAMES, load_table
 from web.endpoint import tokens
@@ -17,6 +17,7 @@ from web.endpoint.database import Database
 from web.endpoint.errors import ApiError, unknown_game
 from web.endpoint.keys import KeyRing
 from web.endpoint.pools import PoolFiles
+from web.endpoint.prepared import PoolRow, Statements
 from web.endpoint.schema import accounts, plays, pools, reservations, transactions
 
 PLAY_NUMBER_BASE = 10**8  # Play Number = pool sequence × 10^8 + entry index + 1
@@ -54,6 +55,7 @@ class Ledger:
         self.clock = clock
         self.play_timeout_ms = play_timeout_seconds * 1000
         self.test_mode = test_mode
+        self.sql = Statements(db.engine.dialect)
         self._layout_locks = {game: threading.Lock() for game in GAMES}
 
     def now_ms(self) -> int:
@@ -89,11 +91,10 @@ class Ledger:
 
     # -- pools -----------------------------------------------------------------------------
 
-    def current_pool(self, conn: Connection, game: str) -> Row[Any] | None:
+    def current_pool(self, conn: Connection, game: str) -> PoolRow | None:
         """The newest pool of a game."""
-        return conn.execute(
-            select(pools).where(pools.c.game == game).order_by(pools.c.id.desc()).limit(1)
-        ).first()
+        row = self.sql.current_pool.row(conn, game=game)
+        return None if row is None else PoolRow(*row)
 
     def ensure_pool(self, game: str, exhausted_ref: int | None = None) -> None:
         """Make sure the game has a pool with unsold entries; lay one out and commit its root."""
@@ -144,39 +145,40 @@ class Ledger:
 
     def purchase(self, account: Account, game: str, key: str | None) -> dict[str, Any]:
         """Buy a play: debit, draw the next entry, record and sign it, all in one transaction."""
-        table = check_game(game)
         for _ in range(MAX_DRAW_ATTEMPTS):
             try:
-                with self.db.begin() as conn:
-                    return self._purchase(conn, account, game, table.price_pence, key)
+                return self.try_purchase(account, game, key)
             except PoolExhausted as exhausted:
                 self.ensure_pool(game, exhausted.args[0] if exhausted.args else None)
         raise ApiError(503, "pool_unavailable", "No pool could be laid out; try again.")
 
+    def try_purchase(self, account: Account, game: str, key: str | None) -> dict[str, Any]:
+        """One purchase attempt; raises PoolExhausted (having changed nothing) if a pool is due."""
+        table = check_game(game)
+        with self.db.begin() as conn:
+            return self._purchase(conn, account, game, table.price_pence, key)
+
     def _purchase(
         self, conn: Connection, account: Account, game: str, price: int, key: str | None
     ) -> dict[str, Any]:
+        sql = self.sql
         if key is not None:
-            done = conn.execute(
-                select(plays).where(
-                    plays.c.account_id == account.pk, plays.c.idempotency_key == key
-                )
-            ).first()
+            done = sql.play_by_key.row(conn, account=account.pk, key=key)
             if done is not None:
-                if done.game != game:
+                if done[0] != game:
                     raise ApiError(
                         409, "idempotency_conflict", "This Idempotency-Key bought another game."
                     )
-                return self._bought(conn, account, done)
+                balance = sql.balance(conn, account=account.pk).scalar_one()
+                return {
+                    "play_number": done.play_number,
+                    "token": done.token,
+                    "balance_pence": int(balance),
+                }
         pool = self.current_pool(conn, game)
         if pool is None:
             raise PoolExhausted(None)
-        balance = conn.execute(
-            update(accounts)
-            .where(accounts.c.id == account.pk, accounts.c.balance_pence >= price)
-            .values(balance_pence=accounts.c.balance_pence - price)
-            .returning(accounts.c.balance_pence)
-        ).scalar()
+        balance = sql.debit.value(conn, account=account.pk, price=price)
         if balance is None:
             raise ApiError(402, "insufficient_funds", "The balance does not cover this play.")
         index = self._draw(conn, account, pool)
@@ -184,6 +186,7 @@ class Ledger:
         now = self.now_ms()
         play_number = pool.id * PLAY_NUMBER_BASE + index + 1
         composition = entry.composition.to_json()
+        seed = entry.seed.hex()
         payload = {
             "account": account.public_id,
             "game": game,
@@ -193,53 +196,43 @@ class Ledger:
             "index": index,
             "prize_pence": entry.prize_pence,
             "composition": composition,
-            "seed": entry.seed.hex(),
+            "seed": seed,
             "iat": now // 1000,
         }
         token = tokens.sign(self.ring, payload)
-        conn.execute(
-            insert(plays).values(
-                play_number=play_number,
-                account_id=account.pk,
-                game=game,
-                model=pool.model,
-                pool_ref=pool.id,
-                pool_index=index,
-                prize_pence=entry.prize_pence,
-                composition=json.dumps(composition, separators=(",", ":")),
-                seed=entry.seed.hex(),
-                status="purchased",
-                token=token,
-                idempotency_key=key,
-                purchased_at=now,
-            )
+        sql.add_play.run(
+            conn,
+            play_number=play_number,
+            account_id=account.pk,
+            game=game,
+            model=pool.model,
+            pool_ref=pool.id,
+            pool_index=index,
+            prize_pence=entry.prize_pence,
+            composition=json.dumps(composition, separators=(",", ":")),
+            seed=seed,
+            status="purchased",
+            token=token,
+            idempotency_key=key,
+            purchased_at=now,
+            finished_at=None,
+            finished_by=None,
         )
-        conn.execute(
-            insert(transactions).values(
-                account_id=account.pk,
-                kind="purchase",
-                amount_pence=-price,
-                play_number=play_number,
-                created_at=now,
-            )
+        sql.add_transaction.run(
+            conn,
+            account_id=account.pk,
+            kind="purchase",
+            amount_pence=-price,
+            play_number=play_number,
+            created_at=now,
         )
         return {"play_number": play_number, "token": token, "balance_pence": int(balance)}
 
-    def _bought(self, conn: Connection, account: Account, play: Row[Any]) -> dict[str, Any]:
-        balance = conn.execute(
-            select(accounts.c.balance_pence).where(accounts.c.id == account.pk)
-        ).scalar_one()
-        return {"play_number": play.play_number, "token": play.token, "balance_pence": balance}
-
-    def _draw(self, conn: Connection, account: Account, pool: Row[Any]) -> int:
+    def _draw(self, conn: Connection, account: Account, pool: PoolRow) -> int:
         """Take the reserved entry (test mode) or the next unsold entry of the pool."""
-        held = conn.execute(
-            select(reservations.c.pool_index).where(
-                reservations.c.account_id == account.pk,
-                reservations.c.game == pool.game,
-                reservations.c.pool_ref == pool.id,
-            )
-        ).scalar()
+        held = None
+        if self.test_mode:
+            held = self.sql.reserved.value(conn, account=account.pk, game=pool.game, pool=pool.id)
         if held is not None:
             conn.execute(
                 reservations.delete().where(
@@ -249,12 +242,7 @@ class Ledger:
             return int(held)
         while True:
             # The row lock on the pool serializes draws across processes (PostgreSQL).
-            taken = conn.execute(
-                update(pools)
-                .where(pools.c.id == pool.id, pools.c.next_index < pools.c.size)
-                .values(next_index=pools.c.next_index + 1)
-                .returning(pools.c.next_index)
-            ).scalar()
+            taken = self.sql.next_index.value(conn, pool=pool.id)
             if taken is None:
                 raise PoolExhausted(pool.id)
             index = int(taken) - 1

@@ -13,7 +13,7 @@ from web.endpoint import tokens
 from web.endpoint.errors import ApiError, not_found_play
 from web.endpoint.ledger import Account, Ledger, check_game, entry_taken
 from web.endpoint.pools import composition_key
-from web.endpoint.schema import accounts, plays, pools, reservations, transactions
+from web.endpoint.schema import plays, pools, reservations
 
 PAGE_SIZE = 20
 SWEEP_BATCH = 500
@@ -30,19 +30,13 @@ def iso(ms: int | None) -> str | None:
 def finish(ledger: Ledger, account: Account, play_number: int) -> dict[str, Any]:
     """Mark a play finished and credit its prize exactly once; a repeat credits nothing."""
     with ledger.db.begin() as conn:
-        done = _finish(conn, account.pk, play_number, ledger.now_ms(), "player")
+        done = _finish(ledger, conn, account.pk, play_number, ledger.now_ms(), "player")
         if done is None:
-            row = conn.execute(
-                select(plays.c.prize_pence, plays.c.status).where(
-                    plays.c.play_number == play_number, plays.c.account_id == account.pk
-                )
-            ).first()
+            row = ledger.sql.play_outcome.row(conn, number=play_number, account=account.pk)
             if row is None:
                 raise not_found_play()
-            done = int(row.prize_pence)
-        balance = conn.execute(
-            select(accounts.c.balance_pence).where(accounts.c.id == account.pk)
-        ).scalar_one()
+            done = int(row[0])
+        balance = ledger.sql.balance.value(conn, account=account.pk)
     return {
         "play_number": play_number,
         "prize_pence": done,
@@ -51,35 +45,24 @@ def finish(ledger: Ledger, account: Account, play_number: int) -> dict[str, Any]
     }
 
 
-def _finish(conn: Connection, account_pk: int, play_number: int, now: int, by: str) -> int | None:
+def _finish(
+    ledger: Ledger, conn: Connection, account_pk: int, play_number: int, now: int, by: str
+) -> int | None:
     """Finish a purchased play and credit it; None if it is not a purchased play of the account."""
-    prize = conn.execute(
-        update(plays)
-        .where(
-            plays.c.play_number == play_number,
-            plays.c.account_id == account_pk,
-            plays.c.status == "purchased",
-        )
-        .values(status="finished", finished_at=now, finished_by=by)
-        .returning(plays.c.prize_pence)
-    ).scalar()
+    sql = ledger.sql
+    prize = sql.finish.value(conn, number=play_number, account=account_pk, now=now, by=by)
     if prize is None:
         return None
     if prize > 0:
-        conn.execute(
-            update(accounts)
-            .where(accounts.c.id == account_pk)
-            .values(balance_pence=accounts.c.balance_pence + prize)
-        )
+        sql.credit.run(conn, account=account_pk, amount=prize)
         # unique (play_number, kind): a second prize credit for one play cannot be recorded
-        conn.execute(
-            insert(transactions).values(
-                account_id=account_pk,
-                kind="prize",
-                amount_pence=prize,
-                play_number=play_number,
-                created_at=now,
-            )
+        sql.add_transaction.run(
+            conn,
+            account_id=account_pk,
+            kind="prize",
+            amount_pence=prize,
+            play_number=play_number,
+            created_at=now,
         )
     return int(prize)
 
@@ -98,7 +81,7 @@ def finish_expired(ledger: Ledger, account: Account | None = None) -> int:
         with ledger.db.begin() as conn:
             rows = conn.execute(query.limit(SWEEP_BATCH)).all()
             for row in rows:
-                if _finish(conn, row.account_id, row.play_number, now, "auto") is not None:
+                if _finish(ledger, conn, row.account_id, row.play_number, now, "auto") is not None:
                     count += 1
         if len(rows) < SWEEP_BATCH:
             return count

@@ -1,0 +1,193 @@
+"""Endpoint benchmark: purchases and finishes a second, with latency, on SQLite and PostgreSQL.
+
+The endpoint runs in a uvicorn subprocess on loopback; 32 clients, each its own account,
+buy Lab Riches plays back to back over keep-alive HTTP/1.1 connections (a minimal asyncio
+client, so the clients cost as little CPU as possible on the same machine), then finish them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import psycopg
+
+ROOT = Path(__file__).resolve().parent.parent
+CLIENTS = 32
+WORKERS = 1
+SECONDS = 5.0
+PG_URL = "postgresql://postgres@127.0.0.1:5432/test"
+
+
+class Conn:
+    """One keep-alive HTTP/1.1 connection."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader = reader
+        self.writer = writer
+
+    async def call(
+        self, method: str, path: str, body: dict[str, Any] | None, headers: dict[str, str]
+    ) -> tuple[int, dict[str, Any]]:
+        """Send one request and read the whole response."""
+        data = json.dumps(body).encode() if body is not None else b""
+        lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", f"Content-Length: {len(data)}"]
+        if body is not None:
+            lines.append("Content-Type: application/json")
+        lines += [f"{k}: {v}" for k, v in headers.items()]
+        self.writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + data)
+        head = await self.reader.readuntil(b"\r\n\r\n")
+        status = int(head.split(b" ", 2)[1])
+        length = 0
+        for line in head.split(b"\r\n"):
+            if line.lower().startswith(b"content-length:"):
+                length = int(line.split(b":", 1)[1])
+        payload = await self.reader.readexactly(length)
+        return status, json.loads(payload) if payload else {}
+
+
+async def player(port: int) -> tuple[Conn, dict[str, str]]:
+    """Open a connection, start a session and buy one play (the first lays out the pool)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    conn = Conn(reader, writer)
+    status, me = await conn.call("POST", "/api/session", None, {})
+    assert status == 201, me
+    auth = {"Authorization": f"Bearer {me['token']}"}
+    status, first = await conn.call(
+        "POST", "/api/plays", {"game": "lab-riches"}, {**auth, "Idempotency-Key": "warm"}
+    )
+    assert status == 201, first
+    return conn, auth
+
+
+async def buy_until(conn: Conn, auth: dict[str, str], end: float, times: list[float]) -> list[int]:
+    """Buy plays back to back until the end time; returns their Play Numbers."""
+    bought: list[int] = []
+    while time.perf_counter() < end:
+        headers = {**auth, "Idempotency-Key": secrets.token_hex(8)}
+        start = time.perf_counter()
+        status, play = await conn.call("POST", "/api/plays", {"game": "lab-riches"}, headers)
+        times.append(time.perf_counter() - start)
+        assert status == 201, play
+        bought.append(play["play_number"])
+    return bought
+
+
+async def finish_all(
+    conn: Conn, auth: dict[str, str], numbers: list[int], times: list[float]
+) -> None:
+    """Finish each play."""
+    for number in numbers:
+        start = time.perf_counter()
+        status, done = await conn.call("POST", f"/api/plays/{number}/finish", None, auth)
+        times.append(time.perf_counter() - start)
+        assert status == 200, done
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    """The value below which `fraction` of the sorted values lie, in milliseconds."""
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] * 1000, 2)
+
+
+async def drive(port: int) -> dict[str, float]:
+    """Run the clients against a started endpoint and compute the figures."""
+    players = await asyncio.gather(*(player(port) for _ in range(CLIENTS)))
+    buys: list[float] = []
+    end = time.perf_counter() + SECONDS
+    bought = await asyncio.gather(*(buy_until(c, a, end, buys) for c, a in players))
+    finishes: list[float] = []
+    start = time.perf_counter()
+    pairs = zip(players, bought, strict=True)
+    await asyncio.gather(*(finish_all(c, a, n, finishes) for (c, a), n in pairs))
+    finish_seconds = time.perf_counter() - start
+    for conn, _ in players:
+        conn.writer.close()
+    return {
+        "purchases_per_second": round(len(buys) / SECONDS, 1),
+        "finishes_per_second": round(len(finishes) / finish_seconds, 1),
+        "p50_ms": percentile(buys, 0.50),
+        "p99_ms": percentile(buys, 0.99),
+        "finish_p50_ms": percentile(finishes, 0.50),
+        "finish_p99_ms": percentile(finishes, 0.99),
+        "purchases": len(buys),
+        "clients": CLIENTS,
+    }
+
+
+def free_port() -> int:
+    """An unused loopback port."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def measure(database_url: str) -> dict[str, float]:
+    """Start the endpoint on a database in a subprocess and benchmark it."""
+    port = free_port()
+    with tempfile.TemporaryDirectory() as var:
+        env = {
+            **os.environ,
+            "PYTHONPATH": str(ROOT),
+            "LOTTERY_VAR_DIR": var,
+            "DATABASE_URL": database_url,
+            "LOTTERY_DEMO_BALANCE_PENCE": str(10**9),
+            "LOTTERY_RATE_PER_SECOND": "100000",
+            "LOTTERY_RATE_BURST": "100000",
+        }
+        server = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "--factory", "web.endpoint.app:create_app",
+             "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
+             "--no-access-log", "--timeout-keep-alive", "120", "--workers", str(WORKERS)],
+            cwd=ROOT,
+            env=env,
+        )  # fmt: skip
+        try:
+            deadline = time.time() + 60
+            while True:
+                try:
+                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                    break
+                except OSError:
+                    if time.time() > deadline or server.poll() is not None:
+                        raise RuntimeError("the endpoint did not start") from None
+                    time.sleep(0.1)
+            return asyncio.run(drive(port))
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+
+
+def fresh_schema(url: str) -> tuple[str, str]:
+    """A new PostgreSQL schema and the URL that uses it."""
+    schema = "endpoint_bench_" + secrets.token_hex(4)
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    sep = "&" if "?" in url else "?"
+    return schema, f"{url}{sep}options=-csearch_path%3D{schema}"
+
+
+def run() -> dict[str, Any]:
+    """The figures for SQLite and (when reachable) PostgreSQL."""
+    results: dict[str, Any] = {"sqlite": measure("")}
+    url = os.environ.get("DATABASE_URL") or PG_URL
+    try:
+        schema, scoped = fresh_schema(url)
+    except psycopg.Error as error:
+        results["postgresql"] = {"error": f"PostgreSQL unavailable: {error}"}
+        return results
+    try:
+        results["postgresql"] = measure(scoped)
+    finally:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+    return results

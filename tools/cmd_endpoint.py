@@ -1,0 +1,30 @@
+"""`build.py endpoint [--host H] [--port P] [--workers N]`: run the signing endpoint alone.
+
+Configuration comes from LOTTERY_* variables and DATABASE_URL (docs/endpoint.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import uvicorn
+
+
+def main(argv: list[str]) -> int:
+    """Serve web.endpoint.app:create_app with uvicorn."""
+    parser = argparse.ArgumentParser(prog="build.py endpoint")
+    parser.add_argument("--host", default="127.0.0.1", help="interface to listen on")
+    parser.add_argument("--port", type=int, default=8001, help="port to listen on")
+    parser.add_argument("--workers", type=int, default=1, help="worker processes")
+    parser.add_argument("--log-level", default="info", help="uvicorn log level")
+    args = parser.parse_args(argv)
+    uvicorn.run(
+        "web.endpoint.app:create_app",
+        factory=True,
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
+        log_level=args.log_level,
+        proxy_headers=True,
+    )
+    return 0

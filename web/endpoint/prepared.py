@@ -1,0 +1,143 @@
+"""Core statements compiled once per dialect, for the hot paths (purchase, finish).
+
+Building and cache-keying a Core expression costs more than SQLite takes to run it, so the
+statements a purchase runs are built once, compiled for the engine's dialect, and executed
+as driver SQL with their parameters.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection, bindparam, insert, select, update
+from sqlalchemy.engine import Dialect
+from sqlalchemy.sql import ClauseElement
+
+from web.endpoint.schema import accounts, plays, pools, reservations, transactions
+
+
+class Prepared:
+    """One statement compiled for one dialect."""
+
+    def __init__(self, statement: ClauseElement, dialect: Dialect) -> None:
+        compiled = statement.compile(dialect=dialect)
+        self.sql = str(compiled)
+        self.defaults = dict(compiled.params)
+        positional = getattr(compiled, "positional", False)
+        self.order: list[str] | None = compiled.positiontup if positional else None  # type: ignore[attr-defined]
+
+    def __call__(self, conn: Connection, **values: Any) -> Any:
+        """Execute on the connection's DBAPI cursor with these values; returns the cursor."""
+        params = {**self.defaults, **values}
+        cursor = conn.connection.cursor()
+        if self.order is not None:
+            cursor.execute(self.sql, tuple(params[name] for name in self.order))
+        else:
+            cursor.execute(self.sql, params)
+        return cursor
+
+    def run(self, conn: Connection, **values: Any) -> None:
+        """Execute for the effect only."""
+        self(conn, **values).close()
+
+    def row(self, conn: Connection, **values: Any) -> Any:
+        """The first row (a tuple), or None."""
+        cursor = self(conn, **values)
+        row = cursor.fetchone()
+        cursor.close()
+        return row
+
+    def value(self, conn: Connection, **values: Any) -> Any:
+        """The first column of the first row, or None."""
+        row = self.row(conn, **values)
+        return None if row is None else row[0]
+
+
+@dataclass(frozen=True)
+class PoolRow:
+    """A row of the pools table."""
+
+    id: int
+    pool_id: str
+    game: str
+    model: str
+    size: int
+    root: str
+    next_index: int
+    created_at: int
+
+
+class Statements:
+    """The hot statements of the ledger, compiled for one dialect."""
+
+    def __init__(self, dialect: Dialect) -> None:
+        p = bindparam
+        self.play_by_key = Prepared(
+            select(plays.c.game, plays.c.play_number, plays.c.token).where(
+                plays.c.account_id == p("account"), plays.c.idempotency_key == p("key")
+            ),
+            dialect,
+        )
+        self.current_pool = Prepared(
+            select(pools).where(pools.c.game == p("game")).order_by(pools.c.id.desc()).limit(1),
+            dialect,
+        )
+        self.debit = Prepared(
+            update(accounts)
+            .where(accounts.c.id == p("account"), accounts.c.balance_pence >= p("price"))
+            .values(balance_pence=accounts.c.balance_pence - p("price"))
+            .returning(accounts.c.balance_pence),
+            dialect,
+        )
+        self.credit = Prepared(
+            update(accounts)
+            .where(accounts.c.id == p("account"))
+            .values(balance_pence=accounts.c.balance_pence + p("amount")),
+            dialect,
+        )
+        self.balance = Prepared(
+            select(accounts.c.balance_pence).where(accounts.c.id == p("account")), dialect
+        )
+        self.reserved = Prepared(
+            select(reservations.c.pool_index).where(
+                reservations.c.account_id == p("account"),
+                reservations.c.game == p("game"),
+                reservations.c.pool_ref == p("pool"),
+            ),
+            dialect,
+        )
+        self.next_index = Prepared(
+            update(pools)
+            .where(pools.c.id == p("pool"), pools.c.next_index < pools.c.size)
+            .values(next_index=pools.c.next_index + 1)
+            .returning(pools.c.next_index),
+            dialect,
+        )
+        self.add_play = Prepared(
+            insert(plays).values({c.name: p(c.name) for c in plays.columns if c.name != "id"}),
+            dialect,
+        )
+        self.add_transaction = Prepared(
+            insert(transactions).values(
+                {c.name: p(c.name) for c in transactions.columns if c.name != "id"}
+            ),
+            dialect,
+        )
+        self.finish = Prepared(
+            update(plays)
+            .where(
+                plays.c.play_number == p("number"),
+                plays.c.account_id == p("account"),
+                plays.c.status == "purchased",
+            )
+            .values(status="finished", finished_at=p("now"), finished_by=p("by"))
+            .returning(plays.c.prize_pence),
+            dialect,
+        )
+        self.play_outcome = Prepared(
+            select(plays.c.prize_pence, plays.c.status).where(
+                plays.c.play_number == p("number"), plays.c.account_id == p("account")
+            ),
+            dialect,
+        )
