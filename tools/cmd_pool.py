@@ -24,13 +24,14 @@ from tqdm import tqdm
 from engine.math import GAMES, Pool, load_table, verify_proof
 
 
-def peak_memory_mb() -> float | None:
-    """The process's peak resident memory in MB, where the platform says."""
+def peak_memory_mb(children: bool = False) -> float | None:
+    """Peak resident memory in MB of this process (or its largest child), where known."""
     try:
         import resource
     except ImportError:
         return None
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    who = resource.RUSAGE_CHILDREN if children else resource.RUSAGE_SELF
+    peak = resource.getrusage(who).ru_maxrss
     return round(peak / (1 << 20 if sys.platform == "darwin" else 1 << 10), 1)
 
 
@@ -108,6 +109,7 @@ def main(argv: list[str]) -> int:
         "seconds": round(elapsed, 2),
         "workers": args.workers,
         "peak_memory_mb": peak_memory_mb(),
+        "worker_peak_memory_mb": peak_memory_mb(children=True),
         "proof_ms": time_proofs(pool),
     }
     print(json.dumps(figures))
