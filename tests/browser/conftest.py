@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, Playwright, ViewportSize, sync_playwright
 
-from tools.dist import ROOT, build
+from tools.dist import ROOT
 
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM_ARGS = [
@@ -38,14 +38,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
-
-
-@pytest.fixture(scope="session")
-def dist_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The site built once for the session."""
-    out = tmp_path_factory.mktemp("dist")
-    build(out)
-    return out
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,90 @@
+"""The static site build: what is in dist/, its names, hashes and compressed copies."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import re
+import zipfile
+from pathlib import Path
+
+import brotli
+
+from tools.dist import COMPRESSIBLE
+
+
+def manifest(dist: Path) -> dict[str, object]:
+    data: dict[str, object] = json.loads((dist / "manifest.json").read_text())
+    return data
+
+
+def test_the_site_has_its_files(dist_dir: Path) -> None:
+    names = set(manifest(dist_dir)["files"])  # type: ignore[arg-type]
+    assert {"index.html", "sw.js", "favicon.svg"} <= names
+    assert any(re.fullmatch(r"app\.[0-9a-f]{10}\.js", n) for n in names)
+    assert any(re.fullmatch(r"app\.[0-9a-f]{10}\.css", n) for n in names)
+    assert any(re.fullmatch(r"py/game\.[0-9a-f]{10}\.zip", n) for n in names)
+    pyodide = {n.rsplit("/", 1)[1] for n in names if n.startswith("pyodide/")}
+    assert {"pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm"} <= pyodide
+    # Only what the game needs from Pyodide: no full stdlib, no package lock, no consoles.
+    assert not any(n.endswith(("python_stdlib.zip", "pyodide-lock.json", ".html")) for n in pyodide)
+
+
+def test_hashed_names_match_their_content(dist_dir: Path) -> None:
+    for path in dist_dir.rglob("*"):
+        match = re.fullmatch(r".+\.([0-9a-f]{10})\.[a-z]+", path.name)
+        if match:
+            assert hashlib.sha256(path.read_bytes()).hexdigest()[:10] == match.group(1), path
+
+
+def test_manifest_hashes_are_true(dist_dir: Path) -> None:
+    files: dict[str, dict[str, object]] = manifest(dist_dir)["files"]  # type: ignore[assignment]
+    for name, info in files.items():
+        data = (dist_dir / name).read_bytes()
+        assert info == {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}, name
+
+
+def test_compressed_copies_decompress_to_the_originals(dist_dir: Path) -> None:
+    originals = [
+        p
+        for p in dist_dir.rglob("*")
+        if p.is_file() and p.suffix in COMPRESSIBLE and p.name != "manifest.json"
+    ]
+    assert any(p.suffix == ".wasm" for p in originals)
+    for path in originals:
+        data = path.read_bytes()
+        assert brotli.decompress(path.with_name(path.name + ".br").read_bytes()) == data
+        assert gzip.decompress(path.with_name(path.name + ".gz").read_bytes()) == data
+
+
+def test_index_points_at_files_that_exist(dist_dir: Path) -> None:
+    html = (dist_dir / "index.html").read_text()
+    for ref in re.findall(r'(?:href|src)="(/[^"]+)"', html):
+        assert (dist_dir / ref.lstrip("/")).is_file(), ref
+    config = json.loads(re.search(r'id="lottery-config"[^>]*>(.+?)</script>', html).group(1))  # type: ignore[union-attr]
+    for url in [config["pyodide"]["mjs"], config["pyodide"]["stdlib"], config["game"]["zip"]]:
+        assert (dist_dir / url.lstrip("/")).is_file(), url
+    for url, size in config["sizes"].items():
+        assert (dist_dir / url.lstrip("/")).stat().st_size == size
+
+
+def test_the_trimmed_stdlib_is_smaller_and_holds_what_the_game_imports(dist_dir: Path) -> None:
+    report = manifest(dist_dir)["stdlib"]
+    assert isinstance(report, dict)
+    assert report["trimmed_br_bytes"] < report["full_br_bytes"] / 2
+    html = (dist_dir / "index.html").read_text()
+    stdlib = re.search(r'"stdlib":"(/[^"]+)"', html).group(1)  # type: ignore[union-attr]
+    with zipfile.ZipFile(dist_dir / stdlib.lstrip("/")) as archive:
+        names = set(archive.namelist())
+    assert {"json/__init__.py", "dataclasses.py", "traceback.py"} <= names
+    assert "tkinter/__init__.py" not in names
+
+
+def test_the_service_worker_precaches_the_release(dist_dir: Path) -> None:
+    sw = (dist_dir / "sw.js").read_text()
+    assert "{{" not in sw
+    precache = json.loads(re.search(r"const PRECACHE = (\[.*?\]);", sw).group(1))  # type: ignore[union-attr]
+    assert "/" in precache
+    for url in precache[1:]:
+        assert (dist_dir / url.lstrip("/")).is_file(), url
