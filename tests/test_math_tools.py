@@ -39,7 +39,7 @@ def test_par_report_has_tables_figures_and_plots(tmp_path: Path) -> None:
     assert "meter £250,000.00" in text
     assert "row £5,000.00 (boosts=3 colour=pink)" in text
     assert "DIFFERS" not in text
-    assert "Feature rates" in text
+    assert text.count("No certification report yet") == 2
     pytest.importorskip("matplotlib")
     assert text.count("<svg") == 4
 
@@ -58,3 +58,18 @@ def test_pool_check_prints_an_entry_and_its_proof(
     assert report["root"] == pool.root.hex() and report["proof_verifies"] is True
     entry = PoolEntry.from_json(report["entry"])
     assert verify_proof(report["root"], entry, report["proof"])
+
+
+def test_par_report_shows_certified_feature_rates(tmp_path: Path) -> None:
+    report = {
+        "game": "power-puck-shot",
+        "plays": 1000,
+        "mismatches": 0,
+        "feature_rates": {"bonus_games": 0.125},
+        "losing_feature_rates": {"bonus_games": None},
+    }
+    saved = tmp_path / "elsewhere.json"
+    saved.write_text("[build] a bootstrap line\n" + json.dumps(report), encoding="utf-8")
+    text = par_report.write_report(tmp_path / "par", [saved]).read_text(encoding="utf-8")
+    assert "12.50% (1 in 8.00)" in text
+    assert text.count("No certification report yet") == 1

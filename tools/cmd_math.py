@@ -32,6 +32,14 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="build.py math")
     parser.add_argument("--json", action="store_true", help="print the tables as a JSON list")
     parser.add_argument("--report", type=Path, metavar="DIR", help="write the PAR sheet here")
+    parser.add_argument(
+        "--certify",
+        type=Path,
+        nargs="*",
+        default=[],
+        metavar="FILE",
+        help="`build.py certify --json` reports to include in the PAR sheet",
+    )
     args = parser.parse_args(argv)
     if args.json:
         print(json.dumps([load_table(game).as_json() for game in GAMES], indent=1))
@@ -40,7 +48,7 @@ def main(argv: list[str]) -> int:
     if args.report:
         from tools.par_report import write_report
 
-        path = write_report(args.report)
+        path = write_report(args.report, args.certify)
         if not args.json:
             print(f"PAR report: {path}")
     return 0

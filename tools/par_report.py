@@ -1,16 +1,16 @@
 """The PAR sheet: one HTML page an operator or a test lab reads, with both games' tables,
 exact figures and plots (matplotlib, imported lazily; without it the page says so).
 
-Feature rates (bonus games, near misses...) come from certification: if a module
-`tools.feature_rates` defines `feature_rates(game_id) -> dict[str, object]`, its figures are
-shown in each game's "Feature rates" section; otherwise the section says where they will come from.
+Feature rates (bonus games, near misses...) come from certification: the JSON reports that
+`build.py certify --game G --plays N --json` prints, passed with `--certify FILE` or saved in the
+report directory as certify-<game>.json, fill each game's "Certification and feature rates".
 """
 
 from __future__ import annotations
 
 import html
-import importlib
 import io
+import json
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from pathlib import Path
@@ -104,17 +104,33 @@ def plots(table: PrizeTable) -> str:
     return "".join(out)
 
 
-def feature_rates(game_id: str) -> Mapping[str, Any] | None:
-    """Certified feature rates from tools.feature_rates, if that module exists yet."""
-    try:
-        module = importlib.import_module("tools.feature_rates")
-    except ImportError:
-        return None
-    rates: Mapping[str, Any] = module.feature_rates(game_id)
-    return rates
+def certification(report: Mapping[str, Any] | None) -> str:
+    """The certification section of a game: its sampled figures and feature rates."""
+    if report is None:
+        return (
+            "<p><em>No certification report yet: run <code>build.py certify --game GAME --plays N "
+            "--json &gt; DIR/certify-GAME.json</code> and write the sheet again.</em></p>"
+        )
+    keys = ("plays", "mismatches", "violations", "odds_one_in", "rtp_percent", "books_per_second")
+    figures = [(key.replace("_", " "), report.get(key, "—")) for key in keys]
+    rates = report.get("feature_rates") or {}
+    losing = report.get("losing_feature_rates") or {}
+    rows = [
+        (name.replace("_", " "), show_rate(rate), show_rate(losing.get(name)))
+        for name, rate in rates.items()
+    ]
+    head = ("Feature", "Share of plays", "Share of losing plays")
+    return table_html(("Sampled", "Value"), figures, (1,)) + table_html(head, rows, (1, 2))
 
 
-def game_section(table: PrizeTable) -> str:
+def show_rate(rate: object) -> str:
+    """A share of plays as a percentage and as 1 in N."""
+    if not isinstance(rate, int | float) or rate <= 0:
+        return "—" if rate is None else "0"
+    return f"{rate * 100:.2f}% (1 in {1 / rate:,.2f})"
+
+
+def game_section(table: PrizeTable, certified: Mapping[str, Any] | None = None) -> str:
     """The PAR section of one game."""
     odds, rtp_percent = published_figures(table.game)
     odds_ok = show2(table.odds_one_in) == show2(odds)
@@ -166,22 +182,16 @@ def game_section(table: PrizeTable) -> str:
             ("Feature", "Paid per pool", "Share of payout", "Payout %"), feature_rows, (1, 2, 3)
         ),
         plots(table),
-        "<h3>Feature rates</h3>",
+        "<h3>Certification and feature rates</h3>",
+        certification(certified),
     ]
-    rates = feature_rates(table.game)
-    if rates is None:
-        parts.append(
-            "<p><em>Not yet provided: certification will report how often each feature occurs "
-            "(tools.feature_rates.feature_rates(game_id)).</em></p>"
-        )
-    else:
-        parts.append(table_html(("Feature", "Rate"), rates.items()))
     return "".join(parts)
 
 
-def render() -> str:
-    """The whole PAR sheet as HTML text."""
-    sections = "".join(game_section(load_table(game)) for game in GAMES)
+def render(certified: Mapping[str, Mapping[str, Any]] | None = None) -> str:
+    """The whole PAR sheet as HTML text, with certification reports by game id."""
+    found = certified or {}
+    sections = "".join(game_section(load_table(game), found.get(game)) for game in GAMES)
     return (
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
         f"<title>PAR sheet</title><style>{STYLE}</style></head><body>"
@@ -192,9 +202,23 @@ def render() -> str:
     )
 
 
-def write_report(directory: Path) -> Path:
-    """Write the PAR sheet to directory/index.html and return its path."""
+def read_certify(path: Path) -> Mapping[str, Any]:
+    """A `build.py certify --json` report (lines before its JSON, e.g. [build] ones, skipped)."""
+    text = path.read_text(encoding="utf-8")
+    start = text.find("\n{") + 1 if not text.startswith("{") else 0
+    report: Mapping[str, Any] = json.loads(text[start:])
+    if not isinstance(report, Mapping) or "game" not in report:
+        raise ValueError(f"{path}: not a certification report")
+    return report
+
+
+def write_report(directory: Path, certify: Iterable[Path] = ()) -> Path:
+    """Write the PAR sheet to directory/index.html (with any certification reports)."""
     directory.mkdir(parents=True, exist_ok=True)
+    certified: dict[str, Mapping[str, Any]] = {}
+    for path in [*sorted(directory.glob("certify-*.json")), *certify]:
+        report = read_certify(path)
+        certified[str(report["game"])] = report
     path = directory / "index.html"
-    path.write_text(render(), encoding="utf-8")
+    path.write_text(render(certified), encoding="utf-8")
     return path
