@@ -2,26 +2,238 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from tests.endpoint.conftest import bearer, buy, session
+from engine.math import GAMES, PoolEntry, load_table, verify_proof
+from tests.endpoint.conftest import Clock, bearer, buy, session
+from web.endpoint.schema import transactions
 
 
 def test_session_creates_a_guest_with_the_demo_balance(client: TestClient) -> None:
-    body = session(client)
+    response = client.post("/api/session")
+    assert response.status_code == 201
+    body = response.json()
     assert body["balance_pence"] == 5_000
-    assert client.get("/api/wallet").json() == {"balance_pence": 5_000}
+    cookie = response.headers["set-cookie"].lower()
+    assert "httponly" in cookie and "samesite=lax" in cookie
+    assert client.get("/api/wallet").json() == {"balance_pence": 5_000}  # by cookie
     fresh = TestClient(client.app)
     assert fresh.get("/api/wallet", headers=bearer(body["token"])).json()["balance_pence"] == 5_000
 
 
-def test_purchase_then_finish(client: TestClient) -> None:
+def test_demo_balance_is_configurable(make_app: Callable[..., FastAPI]) -> None:
+    client = TestClient(make_app(demo_balance_pence=1_234))
+    assert session(client)["balance_pence"] == 1_234
+    assert client.get("/api/wallet").json() == {"balance_pence": 1_234}
+
+
+def test_missing_forged_and_expired_credentials_are_401(client: TestClient, clock: Clock) -> None:
+    token = session(client)["token"]
+    bare = TestClient(client.app)
+    assert bare.get("/api/wallet").status_code == 401
+    forged = token[:-2] + ("AA" if not token.endswith("AA") else "BB")
+    for credential in (forged, "nonsense", token + "x"):
+        response = bare.get("/api/wallet", headers=bearer(credential))
+        assert response.status_code == 401
+        assert response.json()["error"]["code"] == "unauthenticated"
+    clock.advance(31 * 24 * 3600)
+    assert bare.get("/api/wallet", headers=bearer(token)).status_code == 401
+
+
+def test_games_lists_the_engine_math(client: TestClient) -> None:
+    games = client.get("/api/games").json()["games"]
+    assert [g["id"] for g in games] == list(GAMES)
+    for game in games:
+        table = load_table(game["id"])
+        assert game == table.as_json()
+        assert game["name"] == table.name and game["price_pence"] == table.price_pence
+        assert {"odds_one_in", "rtp_percent", "top_prize_pence", "tiers"} <= set(game)
+
+
+def test_purchase_records_a_committed_entry_and_finish_pays_it(client: TestClient) -> None:
     me = session(client)
     bought = buy(client, me["token"])
     assert bought.status_code == 201, bought.text
     play = bought.json()
-    assert play["balance_pence"] == 4_700
+    assert play["balance_pence"] == 5_000 - 300
     detail = client.get(f"/api/plays/{play['play_number']}").json()
-    assert detail["status"] == "purchased"
-    done = client.post(f"/api/plays/{play['play_number']}/finish").json()
-    assert done["balance_pence"] == 4_700 + detail["prize_pence"]
+    assert detail["status"] == "purchased" and detail["token"] == play["token"]
+    entry = PoolEntry.from_json(detail["entry"])
+    assert entry.prize_pence == detail["prize_pence"]
+    assert verify_proof(detail["pool"]["root"], entry, detail["proof"])
+    pool = client.get("/api/pools/lab-riches").json()
+    assert pool["root"] == detail["pool"]["root"] and pool["sold"] == 1
+    assert pool["size"] == load_table("lab-riches").base_pool_size
+    done = client.post(f"/api/plays/{play['play_number']}/finish")
+    assert done.status_code == 200
+    assert done.json() == {
+        "play_number": play["play_number"],
+        "prize_pence": entry.prize_pence,
+        "balance_pence": 4_700 + entry.prize_pence,
+        "status": "finished",
+    }
+
+
+def test_finish_twice_credits_once(client: TestClient, app: FastAPI) -> None:
+    token = session(client)["token"]
+    numbers = [buy(client, token).json()["play_number"] for _ in range(8)]
+    first = [client.post(f"/api/plays/{n}/finish").json() for n in numbers]
+    again = [client.post(f"/api/plays/{n}/finish").json() for n in numbers]
+    won = sum(f["prize_pence"] for f in first)
+    balance = 5_000 - 8 * 300 + won
+    assert [a["prize_pence"] for a in again] == [f["prize_pence"] for f in first]
+    assert all(a["balance_pence"] == balance for a in again)
+    assert client.get("/api/wallet").json()["balance_pence"] == balance
+    with app.state.ledger.db.begin() as conn:
+        kinds = [r.kind for r in conn.execute(transactions.select()).all()]
+    assert kinds.count("prize") == sum(1 for f in first if f["prize_pence"] > 0)
+
+
+def test_idempotency_key_returns_the_same_play_and_charges_once(client: TestClient) -> None:
+    token = session(client)["token"]
+    first = buy(client, token, key="retry-me")
+    second = buy(client, token, key="retry-me")
+    assert first.status_code == second.status_code == 201
+    assert first.json() == second.json()
+    assert client.get("/api/wallet").json()["balance_pence"] == 4_700
+    other = buy(client, token, game="power-puck-shot", key="retry-me")
+    assert other.status_code == 409
+    headers = bearer(token)
+    assert (
+        client.post("/api/plays", json={"game": "lab-riches"}, headers=headers).status_code == 400
+    )
+
+
+def test_insufficient_funds_is_402_and_changes_nothing(make_app: Callable[..., FastAPI]) -> None:
+    client = TestClient(make_app(demo_balance_pence=400))
+    token = session(client)["token"]
+    assert buy(client, token).status_code == 201
+    refused = buy(client, token)
+    assert refused.status_code == 402
+    assert refused.json()["error"]["code"] == "insufficient_funds"
+    assert client.get("/api/wallet").json()["balance_pence"] == 100
+    assert len(client.get("/api/plays").json()["plays"]) == 1
+
+
+def test_bad_input_gets_a_clear_error(client: TestClient) -> None:
+    token = session(client)["token"]
+    headers = {**bearer(token), "Idempotency-Key": "k"}
+    as_json = {**headers, "Content-Type": "application/json"}
+    cases = [
+        (client.post("/api/plays", json={"game": "bingo"}, headers=headers), 404, "game_not_found"),
+        (client.post("/api/plays", content=b"{not json", headers=headers), 400, "malformed_json"),
+        (client.post("/api/plays", content=b"{no", headers=as_json), 400, "malformed_json"),
+        (client.post("/api/plays", json=["lab-riches"], headers=headers), 400, "malformed_json"),
+        (client.post("/api/plays", json={}, headers=headers), 422, "invalid_request"),
+        (client.post("/api/plays", json={"game": "x" * 20_000}, headers=headers), 413, None),
+        (client.get("/api/pools/bingo"), 404, "game_not_found"),
+        (client.get("/api/plays/12345"), 404, "play_not_found"),
+        (client.get("/api/plays/abc"), 404, "play_not_found"),
+        (client.post("/api/plays/999/finish"), 404, "play_not_found"),
+        (client.get("/api/plays?cursor=zz"), 400, "invalid_cursor"),
+        (client.get("/api/nowhere"), 404, "not_found"),
+    ]
+    for response, status, code in cases:
+        assert response.status_code == status, response.text
+        assert set(response.json()["error"]) == {"code", "message"}
+        if code:
+            assert response.json()["error"]["code"] == code
+    assert client.get("/api/wallet").json()["balance_pence"] == 5_000
+
+
+def test_someone_elses_play_is_indistinguishable_from_none(client: TestClient) -> None:
+    mine = buy(client, session(client)["token"]).json()["play_number"]
+    thief = TestClient(client.app)
+    thief.post("/api/session")
+    for response in (
+        thief.get(f"/api/plays/{mine}"),
+        thief.post(f"/api/plays/{mine}/finish"),
+    ):
+        assert response.status_code == 404
+        assert response.json() == thief.get(f"/api/plays/{mine + 1}").json()
+    assert client.get(f"/api/plays/{mine}").json()["status"] == "purchased"
+
+
+def test_my_games_newest_first_with_a_cursor(client: TestClient) -> None:
+    token = session(client)["token"]
+    numbers = [buy(client, token).json()["play_number"] for _ in range(5)]
+    client.post(f"/api/plays/{numbers[0]}/finish")
+    page = client.get("/api/plays?limit=3").json()
+    assert [p["play_number"] for p in page["plays"]] == numbers[::-1][:3]
+    rest = client.get(f"/api/plays?limit=3&cursor={page['next_cursor']}").json()
+    assert [p["play_number"] for p in rest["plays"]] == numbers[::-1][3:]
+    assert rest["next_cursor"] is None
+    unfinished = client.get("/api/plays?status=unfinished").json()["plays"]
+    assert [p["play_number"] for p in unfinished] == numbers[1:][::-1]
+    first = page["plays"][0]
+    assert set(first) == {
+        "play_number",
+        "game",
+        "status",
+        "prize_pence",
+        "purchased_at",
+        "finished_at",
+    }
+
+
+def test_an_unfinished_play_past_its_time_is_paid(client: TestClient, clock: Clock) -> None:
+    token = session(client)["token"]
+    numbers = [buy(client, token).json()["play_number"] for _ in range(6)]
+    prizes = [client.get(f"/api/plays/{n}").json()["prize_pence"] for n in numbers]
+    clock.advance(24 * 3600 - 5)
+    assert len(client.get("/api/plays?status=unfinished").json()["plays"]) == 6
+    clock.advance(10)
+    assert client.get("/api/plays?status=unfinished").json()["plays"] == []
+    assert client.get("/api/wallet").json()["balance_pence"] == 5_000 - 6 * 300 + sum(prizes)
+    detail = client.get(f"/api/plays/{numbers[0]}").json()
+    assert detail["status"] == "finished" and detail["finished_by"] == "auto"
+    assert client.post(f"/api/plays/{numbers[0]}/finish").json()["balance_pence"] == (
+        5_000 - 6 * 300 + sum(prizes)
+    )
+
+
+def test_the_sweep_pays_other_accounts_too(make_app: Callable[..., FastAPI], clock: Clock) -> None:
+    app = make_app(play_timeout_seconds=60, sweep_interval_seconds=1)
+    sleeper, other = TestClient(app), TestClient(app)
+    number = buy(sleeper, session(sleeper)["token"]).json()["play_number"]
+    prize = sleeper.get(f"/api/plays/{number}").json()["prize_pence"]
+    session(other)
+    clock.advance(61)
+    other.get("/api/wallet")  # any caller's request runs the periodic sweep
+    with app.state.ledger.db.begin() as conn:
+        rows = conn.execute(transactions.select()).all()
+    assert sum(r.amount_pence for r in rows if r.kind == "prize") == prize
+    assert sleeper.get("/api/wallet").json()["balance_pence"] == 4_700 + prize
+
+
+def test_rate_limit_is_per_account(make_app: Callable[..., FastAPI]) -> None:
+    app = make_app(rate_per_second=0.001, rate_burst=3)
+    client, other = TestClient(app), TestClient(app)
+    session(client)
+    statuses = [client.get("/api/wallet").status_code for _ in range(4)]
+    assert statuses == [200, 200, 200, 429]
+    other.post("/api/session")
+    assert other.get("/api/wallet").status_code == 200
+
+
+def test_openapi_is_published_and_every_route_is_under_api(client: TestClient) -> None:
+    spec = client.get("/api/openapi.json").json()
+    assert spec["openapi"].startswith("3.")
+    assert all(path.startswith("/api/") for path in spec["paths"])
+    assert "/api/plays/{play_number}/finish" in spec["paths"]
+    assert all(route.path.startswith("/api") for route in client.app.routes)  # type: ignore[attr-defined]
+
+
+def test_cors_allows_only_configured_origins(make_app: Callable[..., FastAPI]) -> None:
+    client = TestClient(make_app(cors_origins=("https://games.example",)))
+    ask = {
+        "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "authorization",
+    }
+    ok = client.options("/api/plays", headers={"Origin": "https://games.example", **ask})
+    assert ok.headers["access-control-allow-origin"] == "https://games.example"
+    bad = client.options("/api/plays", headers={"Origin": "https://evil.example", **ask})
+    assert "access-control-allow-origin" not in bad.headers

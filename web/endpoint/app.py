@@ -90,6 +90,7 @@ def create_app(
         version="1",
         openapi_url="/api/openapi.json",
         docs_url="/api/docs",
+        swagger_ui_oauth2_redirect_url="/api/docs/oauth2-redirect",
         redoc_url=None,
     )
     app.state.ledger = ledger
@@ -107,8 +108,11 @@ def create_app(
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, error: RequestValidationError) -> JSONResponse:
         problems = error.errors()
-        if any(p.get("type") == "json_invalid" for p in problems):
-            return _error(ApiError(400, "malformed_json", "The request body is not valid JSON."))
+        if any(
+            p.get("type") == "json_invalid" or tuple(p.get("loc", ())) == ("body",)
+            for p in problems
+        ):
+            return _error(ApiError(400, "malformed_json", "The body must be a JSON object."))
         where = ", ".join(
             f"{'.'.join(str(x) for x in p.get('loc', ()))}: {p.get('msg')}" for p in problems[:5]
         )

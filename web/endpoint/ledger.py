@@ -169,10 +169,10 @@ class Ledger:
                     raise ApiError(
                         409, "idempotency_conflict", "This Idempotency-Key bought another game."
                     )
-                balance = sql.balance(conn, account=account.pk).scalar_one()
+                balance = sql.balance.value(conn, account=account.pk)
                 return {
-                    "play_number": done.play_number,
-                    "token": done.token,
+                    "play_number": done[1],
+                    "token": done[2],
                     "balance_pence": int(balance),
                 }
         pool = self.current_pool(conn, game)
