@@ -75,17 +75,33 @@ def game_files() -> dict[str, bytes]:
     return files
 
 
-def probe_stdlib(game_zip: Path, stdlib_zip: Path | None = None) -> list[str]:
-    """Boot Pyodide in Node.js with the game and list the stdlib files Python loaded."""
-    cmd = ["node", str(ROOT / "tools" / "stdlib_probe.mjs"), str(game_zip)]
-    if stdlib_zip is not None:
-        cmd.append(str(stdlib_zip))
+def pyodide_tool(*args: str) -> str:
+    """Run tools/pyodide_tool.mjs (Pyodide in Node.js) and return what it printed."""
+    cmd = ["node", str(ROOT / "tools" / "pyodide_tool.mjs"), *args]
     result = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=False)
     if result.returncode != 0:
         tail = result.stderr.strip().splitlines()[-12:]
-        raise RuntimeError("the game does not start in Pyodide:\n" + "\n".join(tail))
-    loaded: list[str] = json.loads(result.stdout.strip().splitlines()[-1])
+        raise RuntimeError(f"pyodide_tool {args[0]} failed:\n" + "\n".join(tail))
+    return result.stdout
+
+
+def probe_stdlib(game_zip: Path, stdlib_zip: Path | None = None) -> list[str]:
+    """Boot Pyodide in Node.js with the game and list the stdlib files Python loaded."""
+    extra = [str(stdlib_zip)] if stdlib_zip is not None else []
+    out = pyodide_tool("probe", str(game_zip), *extra)
+    loaded: list[str] = json.loads(out.strip().splitlines()[-1])
     return loaded
+
+
+def precompiled(zip_bytes: bytes, work: Path, *, keep_source: bool) -> bytes:
+    """The zip with every .py byte-compiled by Pyodide's own CPython (saves boot time)."""
+    source, target = work / "source.zip", work / "compiled.zip"
+    source.write_bytes(zip_bytes)
+    pyodide_tool("compile", str(source), str(target), *(["keep-source"] if keep_source else []))
+    data = target.read_bytes()
+    source.unlink()
+    target.unlink()
+    return data
 
 
 def trimmed_stdlib(loaded: list[str]) -> bytes:
@@ -131,12 +147,12 @@ def build(out: Path, api_url: str = "", *, verify: bool = True) -> DistResult:
     for name in PYODIDE_FILES:
         shutil.copyfile(PYODIDE / name, pyo_dir / name)
 
-    game = stored_zip(game_files())
     (out / "py").mkdir()
+    game = precompiled(stored_zip(game_files()), out, keep_source=True)
     game_name = hashed_name("game.zip", game)
     (out / "py" / game_name).write_bytes(game)
     loaded = probe_stdlib(out / "py" / game_name)
-    stdlib = trimmed_stdlib(loaded)
+    stdlib = precompiled(trimmed_stdlib(loaded), out, keep_source=False)
     stdlib_name = hashed_name("stdlib.zip", stdlib)
     (pyo_dir / stdlib_name).write_bytes(stdlib)
     if verify:
@@ -156,7 +172,6 @@ def build(out: Path, api_url: str = "", *, verify: bool = True) -> DistResult:
     base = f"/pyodide/{version}/"
     sizes = {
         f"{base}pyodide.asm.wasm": (pyo_dir / "pyodide.asm.wasm").stat().st_size,
-        f"{base}pyodide.asm.mjs": (pyo_dir / "pyodide.asm.mjs").stat().st_size,
         f"{base}{stdlib_name}": len(stdlib),
         f"/py/{game_name}": len(game),
     }
@@ -212,6 +227,7 @@ def build(out: Path, api_url: str = "", *, verify: bool = True) -> DistResult:
         "trimmed_bytes": len(stdlib),
         "trimmed_br_bytes": (pyo_dir / (stdlib_name + ".br")).stat().st_size,
         "modules": sum(1 for p in loaded if p.startswith("/lib/python314.zip/")),
+        "precompiled": 1,
     }
     (out / "manifest.json").write_text(
         json.dumps({"release": release, "files": manifest, "stdlib": stdlib_report}, indent=1)

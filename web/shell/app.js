@@ -57,18 +57,19 @@ function countingFetch(input, init) {
       }
       return response;
     }
-    const reader = response.body.getReader();
+    // Count bytes on a clone and hand Pyodide the original response: a response keeps its
+    // URL, so Chromium can reuse its compiled-WebAssembly cache on the next visit.
+    const reader = response.clone().body.getReader();
     received[key] = 0;
-    const body = new ReadableStream({
-      async pull(controller) {
+    (async () => {
+      for (;;) {
         const { done, value } = await reader.read();
-        if (done) { controller.close(); return; }
+        if (done) return;
         received[key] += value.byteLength;
         bytesProgress();
-        controller.enqueue(value);
-      },
-    });
-    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+      }
+    })().catch(() => {});
+    return response;
   });
 }
 
