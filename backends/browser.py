@@ -2,7 +2,10 @@
 
 The shell calls `start(width, height, params_json)` once and then `frame(now_ms,
 events_json)` each animation frame; `frame` returns one JSON string
-{"cmds": [...], "controls": [...] | null, "say": [...], "ms": python_ms}.
+{"cmds": [...], "controls": [...] | null, "say": [...], "requests": [...], "ms": python_ms}.
+`requests` are operations the shell performs for Python (network, signature check, storage:
+docs/drawing.md); their answers come back as {"type": "reply", "id", "ok", "body"} events.
+The query parameters choose the first scene (engine/ui/games.py).
 """
 
 from __future__ import annotations
@@ -12,8 +15,8 @@ import time
 
 from backends.canvas import CommandCanvas
 from engine.ui.app import App
+from engine.ui.games import first_scene
 from engine.ui.input import Event, Resize, event_from_json
-from engine.ui.scenes.check import CheckScene
 
 _app: App | None = None
 _canvas: CommandCanvas | None = None
@@ -28,9 +31,9 @@ def _measure_with_js(s: str, size: float, family: str, bold: bool) -> float:
 def start(width: float, height: float, params_json: str = "{}") -> None:
     """Create the app at the given logical size with the page's query parameters."""
     global _app, _canvas
-    json.loads(params_json)
+    params = json.loads(params_json)
     _canvas = CommandCanvas(width, height, _measure_with_js)
-    _app = App(CheckScene(), width, height)
+    _app = App(first_scene(params if isinstance(params, dict) else {}), width, height)
 
 
 def frame(now_ms: float, events_json: str = "[]") -> str:
@@ -49,6 +52,9 @@ def frame(now_ms: float, events_json: str = "[]") -> str:
     result = _app.frame(now_ms, events, _canvas)
     cmds = _canvas.flush() if result.drew else "null"
     controls = None if result.controls is None else [c.to_json() for c in result.controls]
-    tail = json.dumps({"controls": controls, "say": result.narration}, separators=(",", ":"))
+    tail = json.dumps(
+        {"controls": controls, "say": result.narration, "requests": result.requests},
+        separators=(",", ":"),
+    )
     ms = (time.perf_counter() - began) * 1000.0
     return f'{{"cmds":{cmds},"ms":{ms:.3f},{tail[1:]}'

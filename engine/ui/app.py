@@ -8,12 +8,12 @@ the narration for the accessibility mirror. Scenes change only through `App.swit
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from engine.ui.draw import Canvas
-from engine.ui.input import Activate, Control, Event, Pointer, Resize
+from engine.ui.input import Activate, Control, Event, Pointer, Reply, Resize
 
 MAX_STEP_S = 0.1  # a long pause (tab hidden) must not fast-forward an animation
 
@@ -48,6 +48,7 @@ class FrameResult:
     drew: bool
     controls: list[Control] | None  # None when unchanged since the last frame
     narration: list[str] = field(default_factory=list)
+    requests: list[dict[str, Any]] = field(default_factory=list)
 
 
 class App:
@@ -63,6 +64,9 @@ class App:
         self._controls: list[Control] = []
         self._published: list[dict[str, object]] | None = None
         self._narration: list[str] = []
+        self._requests: list[dict[str, Any]] = []
+        self._waiting: dict[str, Callable[[Reply], None]] = {}
+        self._next_request = 0
         scene.enter(self)
 
     def switch(self, scene: Scene) -> None:
@@ -76,11 +80,25 @@ class App:
         """Queue a sentence for the aria-live log."""
         self._narration.append(text)
 
+    def request(self, op: str, data: dict[str, Any], on_reply: Callable[[Reply], None]) -> str:
+        """Ask the shell to perform an operation (I/O stays out of Python); returns its id."""
+        self._next_request += 1
+        rid = f"r{self._next_request}"
+        self._requests.append({"id": rid, "op": op, **data})
+        self._waiting[rid] = on_reply
+        return rid
+
     def invalidate(self) -> None:
         """Ask for a redraw on the next frame."""
         self._dirty = True
 
     def _route(self, event: Event) -> None:
+        if isinstance(event, Reply):
+            callback = self._waiting.pop(event.id, None)
+            if callback is not None:
+                self._dirty = True
+                callback(event)
+            return
         if isinstance(event, Resize):
             self.width, self.height = event.width, event.height
         elif isinstance(event, Pointer):
@@ -118,4 +136,5 @@ class App:
         changed = published != self._published
         self._published = published
         narration, self._narration = self._narration, []
-        return FrameResult(drew, list(self._controls) if changed else None, narration)
+        requests, self._requests = self._requests, []
+        return FrameResult(drew, list(self._controls) if changed else None, narration, requests)

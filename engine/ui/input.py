@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 PointerKind = Literal["down", "move", "up"]
 
@@ -39,7 +39,16 @@ class Resize:
     height: float
 
 
-Event = Pointer | Key | Activate | Resize
+@dataclass(frozen=True)
+class Reply:
+    """The shell's answer to a request a frame carried (network, signature check, storage)."""
+
+    id: str
+    ok: bool
+    body: dict[str, Any]
+
+
+Event = Pointer | Key | Activate | Resize | Reply
 
 
 @dataclass(frozen=True)
@@ -79,4 +88,7 @@ def event_from_json(data: dict[str, object]) -> Event | None:
         return Activate(str(data["control"]))
     if kind == "resize":
         return Resize(float(data["width"]), float(data["height"]))  # type: ignore[arg-type]
+    if kind == "reply":
+        body = data.get("body")
+        return Reply(str(data["id"]), bool(data.get("ok")), body if isinstance(body, dict) else {})
     return None

@@ -11,7 +11,7 @@ PHONE: ViewportSize = {"width": 390, "height": 844}
 
 
 def test_python_draws_and_reacts_to_a_mirrored_button(browser: Browser, server: str) -> None:
-    page, watch = open_game(browser, server, viewport=DESKTOP)
+    page, watch = open_game(browser, server, viewport=DESKTOP, query="?scene=check")
     expect(page.locator("#splash")).to_be_hidden()
     expect(page.locator("#log")).to_contain_text("Python is ready")
     # The canvas really holds Python's drawing: its centre pixel is not the blank page.
@@ -33,7 +33,7 @@ def test_python_draws_and_reacts_to_a_mirrored_button(browser: Browser, server: 
 
 
 def test_phone_portrait_is_sharp_and_mirrored(browser: Browser, server: str) -> None:
-    page, watch = open_game(browser, server, viewport=PHONE)
+    page, watch = open_game(browser, server, viewport=PHONE, query="?scene=check")
     size = page.evaluate("() => [screen.width, document.getElementById('screen').width]")
     assert size[1] == PHONE["width"] * 2  # backing store at devicePixelRatio 2
     box = page.get_by_role("button", name="TAP").bounding_box()

@@ -1,0 +1,91 @@
+"""Drawing the Bonus Game Play Window: five rows of segments, the light cycling, then resting."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.lab_riches import rules as R
+from engine.lab_riches.replay import BonusState
+from engine.money import format_pounds
+from engine.ui.draw import Canvas, Font, fit_text
+from engine.ui.lab_riches import art
+from engine.ui.lab_riches.common import panel
+from engine.ui.lab_riches.layout import Layout
+
+Event = Mapping[str, Any]
+REST_AT = 0.7  # the light cycles for this share of a bonus_row event, then rests
+CYCLES = 18
+
+
+def area(lay: Layout) -> tuple[float, float, float, float]:
+    """The rectangle of the Bonus Game rows."""
+    x = lay.meter[0]
+    w = lay.prize_x + lay.prize_w - x
+    return x, lay.top_row_y, w, lay.grid_y + 5 * lay.cell - lay.top_row_y
+
+
+def segment(c: Canvas, kind: str, value: int, x: float, y: float, s: float) -> None:
+    """One Bonus Symbol by its kind and value."""
+    if kind == R.UP:
+        art.up_arrow(c, x, y, s)
+    elif kind == R.SEGMENTS:
+        art.meter_symbol(c, x, y, s, value)
+    elif kind == R.EXTRA_GOES:
+        art.extra_goes(c, x, y, s, value)
+    else:
+        art.cash(c, x, y, s, format_pounds(value, always_pence=False))
+
+
+def lit_segment(landed: int, count: int, p: float) -> int:
+    """Which segment the light is on at progress p: it slows down and rests on `landed`."""
+    q = min(1.0, p / REST_AT)
+    eased = 1 - (1 - q) ** 2
+    return (landed - (CYCLES - int(eased * CYCLES))) % count
+
+
+def draw(c: Canvas, lay: Layout, bonus: BonusState, e: Event | None, p: float) -> None:
+    """The window: the current row lit, the rows below faded, the light moving or resting."""
+    x, y, w, h = area(lay)
+    panel(c, x - 6, y - 6, w + 12, h + 12, glow=True)
+    title = Font(min(lay.cell * 0.4, 28.0), "display", True)
+    row_h = (h - title.size * 1.8) / R.BONUS_ROWS
+    c.text("BONUS GAME", x + w / 2, y + title.size * 0.8, title, fill=art.GOLD)
+    moving = e is not None and e["type"] == "bonus_row"
+    current = int(e["row"]) if moving and e is not None else bonus.row
+    if not moving and bonus.landed and bonus.award is None:
+        current = bonus.row + 1  # after an up arrow the next row waits for GO
+    for row, layout in enumerate(R.BONUS_ROW_LAYOUTS):
+        ry = y + h - (row + 1) * row_h
+        n = len(layout)
+        sw = w / n
+        c.save()
+        if row < current:
+            c.alpha(0.35)
+        lit = -1
+        if row == current and moving and e is not None:
+            lit = lit_segment(int(e["landed"]), n, p)
+        elif row < len(bonus.landed) and row <= current:
+            lit = bonus.landed[row]
+        for k, (kind, value) in enumerate(layout):
+            sx = x + k * sw
+            on = k == lit
+            c.rect(sx + 2, ry + 2, sw - 4, row_h - 4, fill="#fff3c4" if on else "#123a60",
+                   stroke=art.GOLD if on else ("#7fd4ff" if row == current else "#2d5a85"),
+                   line_width=3 if on else 1.5, radius=8)  # fmt: skip
+            segment(c, kind, value, sx + sw / 2, ry + row_h / 2, min(sw, row_h) * 0.8)
+        c.restore()
+    if moving and e is not None and e["award"] != R.UP and p > REST_AT + 0.05:
+        won(c, lay, str(e["award"]), int(e["value"]))
+
+
+def won(c: Canvas, lay: Layout, award: str, value: int) -> None:
+    """'BONUS GAME', the Bonus Symbol awarded and 'YOU HAVE WON'."""
+    w, h = min(lay.width * 0.9, 420.0), min(lay.height * 0.5, 300.0)
+    x, y = (lay.width - w) / 2, (lay.height - h) / 2
+    panel(c, x, y, w, h, glow=True)
+    big = Font(min(40.0, w * 0.1), "display", True)
+    c.text("BONUS GAME", x + w / 2, y + h * 0.16, fit_text(c, "BONUS GAME", big, w - 20),
+           fill=art.GOLD)  # fmt: skip
+    segment(c, award, value, x + w / 2, y + h * 0.5, h * 0.38)
+    c.text("YOU HAVE WON", x + w / 2, y + h * 0.85, fit_text(c, "YOU HAVE WON", big, w - 20))

@@ -1,0 +1,126 @@
+"""Where everything goes on the Main Game and Bonus Game windows, from the canvas size.
+
+Landscape (desktop, 1280 × 720 and up): meter | Top Row over the grid | Prize Boxes | GO
+column. Portrait (phone, 390 × 844): the same row of meter, grid and Prize Boxes, with the
+totals, GO and GOES stacked below. Every control is at least 44 px on each side.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+from engine.lab_riches import rules as R
+
+Rect = tuple[float, float, float, float]
+MIN_TARGET = 44.0
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Rectangles (x, y, w, h) and sizes of one window size."""
+
+    width: float
+    height: float
+    portrait: bool
+    cell: float
+    header: Rect
+    top_row_y: float
+    grid_x: float
+    grid_y: float
+    meter: Rect
+    prize_x: float
+    prize_w: float
+    go: Rect
+    goes: Rect
+    total_won: Rect
+    instant_wins: Rect
+    rules: Rect
+    speed: Rect
+    cable: tuple[tuple[float, float], ...]
+
+    def square(self, row: int, col: int) -> tuple[float, float]:
+        """Centre of a grid square."""
+        return self.grid_x + (col + 0.5) * self.cell, self.grid_y + (row + 0.5) * self.cell
+
+    def top(self, col: int) -> tuple[float, float]:
+        """Centre of a Top Row square."""
+        return self.grid_x + (col + 0.5) * self.cell, self.top_row_y + self.cell / 2
+
+    def prize_box(self, row: int) -> Rect:
+        """A row's Prize Box."""
+        pad = self.cell * 0.08
+        return (self.prize_x, self.grid_y + row * self.cell + pad, self.prize_w,
+                self.cell - 2 * pad)  # fmt: skip
+
+    def meter_box(self, box: int) -> Rect:
+        """One of the meter's 7 boxes; box 0 is at the bottom."""
+        x, y, w, h = self.meter
+        bh = h / len(R.METER_BOXES)
+        return x, y + h - (box + 1) * bh, w, bh
+
+
+def layout(width: float, height: float) -> Layout:
+    """The layout for a canvas of this size."""
+    w, h = max(width, 320.0), max(height, 400.0)
+    portrait = w < h * 1.1
+    margin = max(8.0, min(w, h) * 0.02)
+    header_h = max(52.0, h * (0.075 if portrait else 0.1))
+    if portrait:
+        cell = min((w - 2 * margin) / 6.5, (h - header_h) * 0.55 / 6.3)
+        meter_w, prize_w = cell * 0.95, cell * 1.2
+    else:
+        cell = min((h - header_h - 2 * margin) / 7.2, (w - 2 * margin) / 10.5)
+        meter_w, prize_w = cell * 1.25, cell * 1.4
+    gap = cell * 0.15
+    row_w = meter_w + gap + 4 * cell + gap + prize_w
+    left = (w - row_w) / 2 if portrait else max(margin, (w - row_w - 2.6 * cell) / 2)
+    top_row_y = header_h + margin
+    grid_y = top_row_y + cell * 1.15
+    grid_x = left + meter_w + gap
+    meter = (left, top_row_y, meter_w, grid_y + 5 * cell - top_row_y)
+    prize_x = grid_x + 4 * cell + gap
+    below = grid_y + 5 * cell + gap
+    boxes_h = max(MIN_TARGET, cell * 0.8)
+    if portrait:
+        half = (row_w - gap) / 2
+        total_won = (left, below, half, boxes_h)
+        instant = (left + half + gap, below, half, boxes_h)
+        go_size = max(MIN_TARGET, min(cell * 1.45, (h - below - boxes_h) * 0.35))
+        go = (w / 2 - go_size, below + boxes_h + gap * 2, go_size * 2, go_size)
+        goes = (w / 2 - go_size * 0.75, go[1] + go_size + gap, go_size * 1.5, boxes_h)
+        foot_y = min(h - margin - MIN_TARGET, goes[1] + boxes_h + gap * 2)
+        rules = (left, foot_y, half, MIN_TARGET)
+        speed = (left + half + gap, foot_y, half, MIN_TARGET)
+    else:
+        total_won = (grid_x, below, 4 * cell, boxes_h)
+        side_x = prize_x + prize_w + cell * 0.5
+        side_w = max(MIN_TARGET * 2, min(cell * 2.2, w - side_x - margin))
+        go = (side_x, grid_y + cell * 0.2, side_w, max(MIN_TARGET, cell * 1.2))
+        goes = (side_x, go[1] + go[3] + gap, side_w, boxes_h)
+        instant = (side_x, goes[1] + boxes_h + cell * 0.6, side_w, boxes_h * 1.2)
+        rules = (side_x, below, side_w, MIN_TARGET)
+        speed = (margin, h - margin - MIN_TARGET, max(160.0, cell * 2.2), MIN_TARGET)
+    cx = meter[0] + meter_w / 2
+    cable_y = header_h + margin * 0.4
+    cable_x = prize_x + prize_w + gap * 0.6
+    cable = ((cable_x, top_row_y + cell / 2), (cable_x, cable_y), (cx, cable_y), (cx, meter[1]))
+    return Layout(
+        w, h, portrait, cell, (0.0, 0.0, w, header_h), top_row_y, grid_x, grid_y, meter,
+        prize_x, prize_w, go, goes, total_won, instant, rules, speed, cable,
+    )  # fmt: skip
+
+
+def along(points: tuple[tuple[float, float], ...], t: float) -> tuple[float, float]:
+    """The point a fraction t (0..1) of the way along a polyline."""
+    lengths = [
+        ((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5
+        for (ax, ay), (bx, by) in itertools.pairwise(points)
+    ]
+    goal = max(0.0, min(1.0, t)) * sum(lengths)
+    for (ax, ay), (bx, by), length in zip(points, points[1:], lengths, strict=False):
+        if goal <= length and length > 0:
+            f = goal / length
+            return ax + (bx - ax) * f, ay + (by - ay) * f
+        goal -= length
+    return points[-1]

@@ -1,0 +1,217 @@
+"""Drawing the Main Game Play Window: any replay state, plus the animation of one event.
+
+`p` is the current event's progress (0..1); with no current event (at rest) p is 1. Each
+event type has one animation here, keyed by its type, drawn over the state after it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from engine.lab_riches import rules as R
+from engine.lab_riches.replay import State
+from engine.money import format_pounds
+from engine.ui.draw import Canvas, Font, LinearGradient, fit_text
+from engine.ui.lab_riches import art
+from engine.ui.lab_riches.common import label_box
+from engine.ui.lab_riches.layout import Layout, along
+
+Event = Mapping[str, Any]
+
+
+def _square_bg(c: Canvas, x: float, y: float, s: float, fill: str, stroke: str) -> None:
+    pad = s * 0.05
+    c.rect(x + pad, y + pad, s - 2 * pad, s - 2 * pad, fill=fill, stroke=stroke, line_width=2,
+           radius=s * 0.14)  # fmt: skip
+
+
+def _reveal(c: Canvas, name: str, cx: float, cy: float, s: float, scale: float) -> None:
+    if scale >= 0.999:
+        art.draw_square(c, name, cx, cy, s)
+        return
+    c.save()
+    c.translate(cx, cy)
+    c.scale(1.0, max(0.05, scale))
+    art.draw_square(c, name, 0, 0, s)
+    c.restore()
+
+
+def header(c: Canvas, lay: Layout, balance: int | None) -> None:
+    """The title bar with the balance."""
+    x, y, w, h = lay.header
+    c.rect(x, y, w, h, fill=LinearGradient(0, 0, 0, h, ((0.0, "#0e3a66"), (1.0, "#092a4b"))))
+    title = Font(h * 0.45, "display", True)
+    art.draw_square(c, "flask", 12 + h * 0.35, h / 2, h * 0.7)
+    c.text("LAB RICHES", 16 + h * 0.75, h / 2, title, fill=art.GOLD, align="left")
+    if balance is not None:
+        text = f"Balance {format_pounds(balance)}"
+        font = fit_text(c, text, Font(h * 0.3, "body", True), w * 0.4)
+        c.text(text, w - 12, h / 2, font, fill="#ffffff", align="right")
+
+
+def grid(c: Canvas, lay: Layout, s: State, e: Event | None, p: float) -> None:
+    """The Top Row and the 4 × 5 grid, with reveals, the column sweep, locks and row wins."""
+    cell = lay.cell
+    kind = e["type"] if e is not None else ""
+    flip = min(1.0, p / 0.3) if kind == "go" else 1.0
+    sweep = int((p - 0.3) / 0.7 * 4) if kind == "go" and p > 0.3 else -1
+    c.rect(lay.grid_x - 6, lay.top_row_y - 6, 4 * cell + 12, lay.grid_y + 5 * cell - lay.top_row_y
+           + 12, fill="#06182c", stroke="#7fd4ff", line_width=2, radius=12)  # fmt: skip
+    for col in range(R.COLUMNS):
+        x = lay.grid_x + col * cell
+        lit = col == sweep
+        if lit:
+            c.rect(x + 2, lay.top_row_y, cell - 4, lay.grid_y + 5 * cell - lay.top_row_y,
+                   fill="#38b6ff40", radius=10)  # fmt: skip
+        _square_bg(c, x, lay.top_row_y, cell, "#223f5e" if s.top_active else "#1a2d42",
+                   art.GOLD if lit else "#4d7aa5")  # fmt: skip
+        cx, cy = lay.top(col)
+        if not s.top_active:
+            c.save()
+            c.alpha(0.45)
+            art.draw_square(c, s.top[col], cx, cy, cell * 0.8)
+            c.restore()
+        else:
+            _reveal(c, s.top[col], cx, cy, cell * 0.8, flip)
+    won = set(s.won_rows)
+    for row in range(R.ROWS):
+        for col in range(R.COLUMNS):
+            x, y = lay.grid_x + col * cell, lay.grid_y + row * cell
+            locked = (row, col) in s.locks
+            fill = "#fff3c4" if locked else "#e9f4ff"
+            _square_bg(c, x, y, cell, fill, "#39d98a" if row in won else "#9cc3e6")
+            cx, cy = x + cell / 2, y + cell / 2
+            scale = 1.0 if locked else flip
+            _reveal(c, s.grid[row][col], cx, cy, cell * 0.74, scale)
+            if locked:
+                pop = 1.0
+                if kind == "lock" and (e or {}).get("row") == row and (e or {}).get("col") == col:
+                    pop = 1.0 + 0.8 * (1 - p)
+                art.lock(c, x + cell * 0.8, y + cell * 0.22, cell * 0.32 * pop)
+    if kind == "row_win" and e is not None:
+        glow = 0.5 + 0.5 * math.sin(p * math.pi * 6)
+        y = lay.grid_y + int(e["row"]) * cell
+        c.rect(lay.grid_x, y, 4 * cell, cell, stroke=art.GOLD, line_width=3 + 4 * glow, radius=10)
+
+
+def prize_boxes(c: Canvas, lay: Layout, s: State, e: Event | None, p: float) -> None:
+    """The Prize Boxes: 'PRIZE' with a gold arrow until GO 1, then their amounts."""
+    kind = e["type"] if e is not None else ""
+    won = set(s.won_rows)
+    for row in range(R.ROWS):
+        x, y, w, h = lay.prize_box(row)
+        flash = kind == "row_win" and e is not None and int(e["row"]) == row
+        lit = row in won and (not flash or math.sin(p * math.pi * 6) > 0)
+        edge = art.GOLD if lit else "#7fd4ff"
+        c.rect(x, y, w, h, fill="#3a2a00" if lit else "#0d2c4c", stroke=edge,
+               line_width=3 if lit else 2, radius=8)  # fmt: skip
+        if s.prize_boxes is None:
+            ax = x + h * 0.15
+            c.path([(ax, y + h / 2), (ax + h * 0.35, y + h * 0.25), (ax + h * 0.35, y + h * 0.75)],
+                   fill=art.GOLD)  # fmt: skip
+            font = fit_text(c, "PRIZE", Font(h * 0.34, "display", True), w - h * 0.65)
+            c.text("PRIZE", x + w / 2 + h * 0.2, y + h / 2, font, fill=art.GOLD)
+            continue
+        amount = format_pounds(s.prize_boxes[row], always_pence=False)
+        scale = min(1.0, p / 0.6) if kind == "prize_boxes" else 1.0
+        font = fit_text(c, amount, Font(h * 0.42, "display", True), w * 0.86)
+        c.save()
+        c.translate(x + w / 2, y + h / 2)
+        c.scale(max(0.05, scale), 1.0)
+        c.text(amount, 0, 0, font, fill=art.GOLD if lit else "#ffffff")
+        c.restore()
+
+
+def _short(pence: int, narrow: bool) -> str:
+    if narrow and pence >= 100_000:
+        return f"£{pence // 100_000}K"
+    return format_pounds(pence, always_pence=False)
+
+
+def meter(c: Canvas, lay: Layout, s: State, e: Event | None, p: float) -> None:
+    """The Power Surge Prize Meter: 7 boxes of segments and amounts, the lit box glowing."""
+    kind = e["type"] if e is not None else ""
+    x, y, w, h = lay.meter
+    c.rect(x - 3, y - 3, w + 6, h + 6, fill="#06182c", stroke=art.BLUE, line_width=2, radius=8)
+    fresh = range(s.meter - int(e["count"]) + 1, s.meter + 1) if kind == "segments" and e else ()
+    flash_on = p > 0.55 and int(p * 12) % 2 == 0
+    narrow = lay.portrait
+    for box, (first, last, pence) in enumerate(R.METER_BOXES):
+        bx, by, bw, bh = lay.meter_box(box)
+        lit = s.meter_box == box
+        if kind == "meter_box" and lit:
+            lit = int(p * 8) % 2 == 0 or p > 0.8
+        c.rect(bx + 1, by + 1, bw - 2, bh - 2, fill="#3a2a00" if lit else "#0b2340",
+               stroke=art.GOLD if lit else "#2d5a85", line_width=2, radius=5)  # fmt: skip
+        n = last - first + 1
+        seg_h = (bh - 8) / n
+        for k in range(n):
+            segment = first + k
+            sy = by + bh - 4 - (k + 1) * seg_h
+            filled = segment <= s.meter and not (segment in fresh and not flash_on and p < 0.9)
+            c.rect(bx + 5, sy + 1, bw * 0.3, max(1.0, seg_h - 2),
+                   fill=art.BLUE if filled else "#1c3957", radius=2)  # fmt: skip
+        label = _short(pence, narrow) if pence else f"{last}"
+        font = fit_text(c, label, Font(min(bh * 0.32, w * 0.24), "display", True), bw * 0.6)
+        dim = s.meter_box is not None and box < s.meter_box
+        colour = art.GOLD if lit else ("#7890a8" if dim or not pence else "#ffffff")
+        c.text(label, bx + bw * 0.68, by + bh / 2, font, fill=colour)
+
+
+def cable(c: Canvas, lay: Layout) -> None:
+    """The Power Cable from the right of the grid round to the meter."""
+    c.path(lay.cable, stroke="#222f3d", line_width=max(6.0, lay.cell * 0.12), closed=False)
+    c.path(lay.cable, stroke="#f0a500", line_width=2, closed=False)
+
+
+def flying(c: Canvas, lay: Layout, s: State, e: Event | None, p: float) -> None:
+    """Numbers on the move: segments along the Power Cable, extra goes to the GOES counter."""
+    if e is None:
+        return
+    kind = e["type"]
+    if kind == "segments":
+        start = lay.top(int(e["col"])) if e["source"] == "top" else (lay.width / 2, lay.height / 2)
+        route = (start, *lay.cable, (lay.meter[0] + lay.meter[2] / 2, lay.meter[1] + lay.meter[3]))
+        x, y = along(route, min(1.0, p / 0.55))
+        c.path(route[: 2 + int(min(1.0, p / 0.55) * (len(route) - 2))], stroke="#ffffffaa",
+               line_width=3, closed=False)  # fmt: skip
+        c.circle(x, y, lay.cell * 0.3, fill=art.BLUE, stroke="#ffffff", line_width=3)
+        c.text(str(e["count"]), x, y, Font(lay.cell * 0.34, "display", True))
+    elif kind == "extra_goes":
+        start = lay.top(int(e["col"])) if e["source"] == "top" else (lay.width / 2, lay.height / 2)
+        gx, gy, gw, gh = lay.goes
+        q = min(1.0, p / 0.8)
+        x = start[0] + (gx + gw / 2 - start[0]) * q
+        y = start[1] + (gy + gh / 2 - start[1]) * q - math.sin(q * math.pi) * lay.cell
+        art.extra_goes(c, x, y, lay.cell * 0.8, int(e["count"]))
+    elif kind == "instant":
+        ix, iy, iw, ih = lay.instant_wins
+        q = min(1.0, p / 0.8)
+        x = lay.width / 2 + (ix + iw / 2 - lay.width / 2) * q
+        y = lay.height / 2 + (iy + ih / 2 - lay.height / 2) * q
+        art.cash(c, x, y, lay.cell, format_pounds(int(e["pence"]), always_pence=False))
+
+
+def boxes(c: Canvas, lay: Layout, s: State) -> None:
+    """GOES, TOTAL WON and INSTANT WINS."""
+    label_box(c, lay.goes, "GOES", str(s.goes_left))
+    label_box(c, lay.total_won, "TOTAL WON", format_pounds(s.total), glow=s.total > 0)
+    label_box(c, lay.instant_wins, "INSTANT WINS", format_pounds(s.instant_pence),
+              glow=s.instant_pence > 0)  # fmt: skip
+
+
+def banner(c: Canvas, lay: Layout, lines: tuple[str, ...], p: float) -> None:
+    """A message across the middle of the window (BONUS GAME ACTIVATED...)."""
+    w, h = lay.width, lay.height
+    grow = min(1.0, p / 0.2)
+    bh = h * 0.22 * grow
+    c.rect(0, h / 2 - bh / 2, w, bh, fill="#000000aa")
+    c.rect(0, h / 2 - bh / 2, w, bh, stroke=art.GOLD, line_width=3)
+    if grow < 1.0:
+        return
+    size = min(h * 0.06, w * 0.08)
+    for k, line in enumerate(lines):
+        font = fit_text(c, line, Font(size, "display", True), w * 0.9)
+        c.text(line, w / 2, h / 2 + (k - (len(lines) - 1) / 2) * size * 1.3, font, fill=art.GOLD)
