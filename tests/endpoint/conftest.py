@@ -12,6 +12,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -166,9 +167,9 @@ def buy(client: TestClient, token: str, game: str = "lab-riches", key: str = "")
     return client.post("/api/plays", json={"game": game}, headers=headers)
 
 
-@pytest.fixture
-def live_url(app: FastAPI) -> Iterator[str]:
-    """The app served by a real uvicorn on a free loopback port."""
+@contextmanager
+def serve(app: FastAPI) -> Iterator[str]:
+    """Serve an app with a real uvicorn on a free loopback port; yields its base URL."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -180,6 +181,8 @@ def live_url(app: FastAPI) -> Iterator[str]:
     while not server.started:
         assert time.time() < deadline, "uvicorn did not start"
         time.sleep(0.01)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)

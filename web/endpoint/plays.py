@@ -12,7 +12,6 @@ from engine.outcome import Composition
 from web.endpoint import tokens
 from web.endpoint.errors import ApiError, not_found_play
 from web.endpoint.ledger import Account, Ledger, check_game, entry_taken
-from web.endpoint.pools import composition_key
 from web.endpoint.schema import plays, pools, reservations
 
 PAGE_SIZE = 20
@@ -182,7 +181,7 @@ def reserve_next(
     wanted = None
     if composition is not None:
         try:
-            wanted = composition_key(Composition.from_json(composition))
+            wanted = Composition.from_json(composition)
         except (ValueError, KeyError, TypeError, AttributeError) as error:
             raise ApiError(422, "invalid_composition", f"Bad composition: {error}.") from None
     ledger.ensure_pool(game)

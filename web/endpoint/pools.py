@@ -6,7 +6,6 @@ first sale; the entries themselves live in the pool's saved files, shared by eve
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -30,7 +29,6 @@ class PoolFiles:
         self.size = size
         self._lay_out = lay_out or default_lay_out
         self._pools: dict[str, Pool] = {}
-        self._by_prize: dict[str, dict[tuple[int, str], list[int]]] = {}
         self._lock = threading.Lock()
 
     def size_for(self, table: PrizeTable) -> int:
@@ -75,29 +73,8 @@ class PoolFiles:
                 self._pools[pool_id] = pool
         return pool
 
-    def matching(self, pool_id: str, prize_pence: int | None, composition: str | None) -> list[int]:
-        """Indices of a pool's entries with this prize (and composition JSON), in order."""
-        with self._lock:
-            index = self._by_prize.get(pool_id)
-        if index is None:
-            pool = self.get(pool_id)
-            index = {}
-            for i in range(pool.size):
-                entry = pool.entry(i)
-                key = (entry.prize_pence, composition_key(entry.composition))
-                index.setdefault(key, []).append(i)
-            with self._lock:
-                self._by_prize[pool_id] = index
-        found: list[int] = []
-        for (prize, comp), indices in index.items():
-            if prize_pence is not None and prize != prize_pence:
-                continue
-            if composition is not None and comp != composition:
-                continue
-            found.extend(indices)
-        return sorted(found)
-
-
-def composition_key(composition: Composition) -> str:
-    """A canonical string of a composition, to compare compositions."""
-    return json.dumps(composition.to_json(), sort_keys=True, separators=(",", ":"))
+    def matching(
+        self, pool_id: str, prize_pence: int | None, composition: Composition | None
+    ) -> list[int]:
+        """Indices of a pool's entries with this prize and/or composition, in order."""
+        return self.get(pool_id).indices(prize_pence, composition)
