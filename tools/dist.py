@@ -135,8 +135,31 @@ def write_compressed(path: Path) -> None:
         path.with_name(f"{path.name}.{kind}").write_bytes(compressed(data, kind))
 
 
-def build(out: Path, api_url: str = "", *, verify: bool = True) -> DistResult:
-    """Build the static site into out (replacing it) and return its manifest."""
+def inputs_fingerprint(api_url: str) -> str:
+    """A hash of everything a build reads, so an unchanged tree is not rebuilt."""
+    digest = hashlib.sha256(api_url.encode())
+    sources = [ROOT / "package-lock.json", Path(__file__), ROOT / "tools" / "pyodide_tool.mjs"]
+    for folder in (*GAME_PACKAGES, "web/shell", "assets"):
+        sources += sorted(p for p in (ROOT / folder).rglob("*") if p.is_file())
+    for path in sources:
+        if "__pycache__" in path.parts or not path.exists():
+            continue
+        digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0")
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def build(out: Path, api_url: str = "", *, verify: bool = True, force: bool = False) -> DistResult:
+    """Build the static site into out (replacing it) and return its manifest.
+
+    When out already holds a build of the same inputs, it is kept as it is.
+    """
+    stamp = inputs_fingerprint(api_url)
+    stamp_file = out / ".build-stamp"
+    manifest_file = out / "manifest.json"
+    if not force and stamp_file.exists() and stamp_file.read_text() == stamp:
+        kept = json.loads(manifest_file.read_text())
+        return DistResult(out, kept["files"], kept["stdlib"])
     if out.exists():
         shutil.rmtree(out)
     out.mkdir(parents=True)
@@ -232,4 +255,5 @@ def build(out: Path, api_url: str = "", *, verify: bool = True) -> DistResult:
     (out / "manifest.json").write_text(
         json.dumps({"release": release, "files": manifest, "stdlib": stdlib_report}, indent=1)
     )
+    stamp_file.write_text(stamp)
     return DistResult(out, manifest, stdlib_report)
