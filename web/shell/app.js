@@ -391,6 +391,7 @@ async function boot() {
   let pyodide;
   try {
     const { loadPyodide } = await import(config.pyodide.mjs);
+    performance.mark("lottery-pyodide-module");
     const gameZip = countingFetch(config.game.zip).then((r) => {
       if (!r.ok) throw new Error(`HTTP ${r.status} loading ${config.game.zip}`);
       return r.arrayBuffer();
@@ -401,6 +402,7 @@ async function boot() {
       lockFileContents: JSON.stringify({ info: config.pyodide.lockInfo, packages: {} }),
       env: { HOME: "/home/pyodide" },
     });
+    performance.mark("lottery-python-started");
     setProgress(0.9, "Starting the game…");
     pyodide.FS.writeFile("/lottery.zip", new Uint8Array(await gameZip));
   } catch (error) {
@@ -412,6 +414,7 @@ async function boot() {
   try {
     pyodide.runPython("import sys; sys.path.insert(0, '/lottery.zip')");
     const browser = pyodide.pyimport(config.game.module);
+    performance.mark("lottery-game-imported");
     const params = Object.fromEntries(new URLSearchParams(location.search));
     params.api = config.api;
     if (window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches) params.reducedMotion = "1";
