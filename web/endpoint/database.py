@@ -31,9 +31,7 @@ class Database:
             self.engine = create_engine(url, pool_size=pool_size, max_overflow=8)
             _sqlite_pragmas(self.engine)
         else:
-            self.engine = create_engine(
-                url, pool_size=pool_size, max_overflow=8, pool_pre_ping=True
-            )
+            self.engine = create_engine(url, pool_size=pool_size, max_overflow=8, pool_recycle=1800)
 
     @contextmanager
     def begin(self) -> Iterator[Connection]:

@@ -56,6 +56,7 @@ class Ledger:
         self.play_timeout_ms = play_timeout_seconds * 1000
         self.test_mode = test_mode
         self.sql = Statements(db.engine.dialect)
+        self._pools: dict[str, PoolRow] = {}  # the pool each game is selling from (immutable)
         self._layout_locks = {game: threading.Lock() for game in GAMES}
 
     def now_ms(self) -> int:
@@ -155,29 +156,43 @@ class Ledger:
     def try_purchase(self, account: Account, game: str, key: str | None) -> dict[str, Any]:
         """One purchase attempt; raises PoolExhausted (having changed nothing) if a pool is due."""
         table = check_game(game)
+        try:
+            with self.db.begin() as conn:
+                return self._purchase(conn, account, game, table.price_pence, key)
+        except PoolExhausted:
+            self._pools.pop(game, None)
+            raise
+        except ApiError as error:
+            if key is None or error.status != 402:
+                raise
+            with self.db.begin() as conn:  # a retry of a purchase made is not refused for funds
+                if self.sql.play_by_key.row(conn, account=account.pk, key=key) is None:
+                    raise
+        except Exception as error:
+            # A retry with a used Idempotency-Key trips the unique index; all was rolled back.
+            if key is None or "idempotency" not in repr(error).lower():
+                raise
         with self.db.begin() as conn:
-            return self._purchase(conn, account, game, table.price_pence, key)
+            return self._repeat(conn, account, game, key)
+
+    def _repeat(self, conn: Connection, account: Account, game: str, key: str) -> dict[str, Any]:
+        """The answer to a purchase already made with this Idempotency-Key."""
+        done = self.sql.play_by_key.row(conn, account=account.pk, key=key)
+        if done is None:
+            raise ApiError(409, "idempotency_conflict", "This Idempotency-Key is in use.")
+        if done[0] != game:
+            raise ApiError(409, "idempotency_conflict", "This Idempotency-Key bought another game.")
+        balance = self.sql.balance.value(conn, account=account.pk)
+        return {"play_number": done[1], "token": done[2], "balance_pence": int(balance)}
 
     def _purchase(
         self, conn: Connection, account: Account, game: str, price: int, key: str | None
     ) -> dict[str, Any]:
         sql = self.sql
-        if key is not None:
-            done = sql.play_by_key.row(conn, account=account.pk, key=key)
-            if done is not None:
-                if done[0] != game:
-                    raise ApiError(
-                        409, "idempotency_conflict", "This Idempotency-Key bought another game."
-                    )
-                balance = sql.balance.value(conn, account=account.pk)
-                return {
-                    "play_number": done[1],
-                    "token": done[2],
-                    "balance_pence": int(balance),
-                }
-        pool = self.current_pool(conn, game)
+        pool = self._pools.get(game) or self.current_pool(conn, game)
         if pool is None:
             raise PoolExhausted(None)
+        self._pools[game] = pool
         balance = sql.debit.value(conn, account=account.pk, price=price)
         if balance is None:
             raise ApiError(402, "insufficient_funds", "The balance does not cover this play.")
