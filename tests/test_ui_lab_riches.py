@@ -1,0 +1,190 @@
+"""Lab Riches screens natively: whole plays driven by books, replies fed as a shell would, PNGs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from backends.canvas import CommandCanvas
+from backends.native import render_frames
+from engine.lab_riches.generator import build_book
+from engine.money import format_pounds
+from engine.outcome import Composition
+from engine.ui.app import App, FrameResult
+from engine.ui.games import first_scene
+from engine.ui.input import Activate, Event, Key, Reply
+from engine.ui.lab_riches.flow import TokenRejected, book_from_payload
+from engine.ui.lab_riches.layout import MIN_TARGET
+
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+SIZES = {"desktop": (1280, 720), "phone": (390, 844)}
+CASES = {
+    "losing": [],
+    "meter": [{"feature": "meter", "pence": 400}],
+    "row": [{"feature": "row", "pence": 300}],
+    "instant": [{"feature": "instant", "pence": 500}],
+    "top": [{"feature": "meter", "pence": 25_000_000}],
+}
+
+
+def payload(composition: list[dict[str, Any]], seed: int = 7) -> dict[str, Any]:
+    """A token payload as the shell hands it over after checking its signature."""
+    book = build_book("lab-riches/1", Composition.from_json(composition), seed.to_bytes(16, "big"))
+    return {
+        "game": "lab-riches",
+        "model": "lab-riches/1",
+        "composition": composition,
+        "seed": book.seed,
+        "prize_pence": book.prize_pence,
+        "play_number": 100_000_042,
+    }
+
+
+class Shell:
+    """Answers the frame's requests the way web/shell/app.js does, from fixed data."""
+
+    def __init__(self, size: tuple[int, int], body: dict[str, Any]) -> None:
+        self.app = App(first_scene({"fast": "1"}), *size)
+        self.canvas = CommandCanvas(size[0], size[1], lambda s, px, f, b: len(s) * px * 0.55)
+        self.body = body
+        self.now = 0.0
+        self.pending: list[Event] = []
+        self.said: list[str] = []
+        self.saved: list[int] = []
+        self.last: FrameResult | None = None
+
+    def answer(self, request: dict[str, Any]) -> Reply:
+        op = request["op"]
+        if op == "session":
+            return Reply(request["id"], True, {"balance_pence": 5_000})
+        if op == "resume":
+            return Reply(request["id"], True, {"found": False})
+        if op == "purchase":
+            return Reply(request["id"], True, {"balance_pence": 4_700, "token": "t", **self.body})
+        if op == "save":
+            self.saved.append(request["index"])
+        if op == "finish":
+            prize = self.body["payload"]["prize_pence"]
+            body = {"prize_pence": prize, "balance_pence": 4_700 + prize}
+            return Reply(request["id"], True, body)
+        return Reply(request["id"], True, {})
+
+    def frame(self, *events: Event) -> FrameResult:
+        self.now += 1000 / 60
+        result = self.app.frame(self.now, [*self.pending, *events], self.canvas)
+        self.canvas.flush()
+        self.pending = [self.answer(r) for r in result.requests]
+        self.said += result.narration
+        self.last = result
+        return result
+
+    def press(self, control: str) -> None:
+        for _ in range(3000):
+            enabled = {c.id for c in self.app.scene.controls() if c.enabled}
+            if control in enabled:
+                self.frame(Activate(control))
+                return
+            self.frame()
+        raise AssertionError(f"{control} never became enabled")
+
+    def controls(self) -> set[str]:
+        return {c.id for c in self.app.scene.controls()}
+
+
+def play(size: tuple[int, int], composition: list[dict[str, Any]]) -> Shell:
+    shell = Shell(size, {"play_number": 100_000_042, "payload": payload(composition)})
+    shell.frame()
+    shell.press("play")
+    for _ in range(20_000):
+        if "finish" in shell.controls():
+            break
+        enabled = {c.id for c in shell.app.scene.controls() if c.enabled}
+        shell.frame(*([Activate("go")] if "go" in enabled else []))
+        for control in shell.app.scene.controls():
+            assert control.w >= MIN_TARGET and control.h >= MIN_TARGET, control
+            assert control.x >= 0 and control.x + control.w <= size[0] + 0.5, control
+            assert control.y >= 0 and control.y + control.h <= size[1] + 0.5, control
+    shell.press("finish")
+    shell.frame()
+    return shell
+
+
+@pytest.mark.parametrize("view", SIZES)
+@pytest.mark.parametrize("case", CASES)
+def test_a_whole_play_narrates_its_prize_and_finishes(view: str, case: str) -> None:
+    shell = play(SIZES[view], CASES[case])
+    prize = sum(int(str(p["pence"])) for p in CASES[case])
+    totals = [line for line in shell.said if line.startswith("Total won")]
+    assert totals == [f"Total won {format_pounds(prize)}"]
+    assert shell.app.scene.name == "outcome"
+    assert f"Balance {format_pounds(4_700 + prize)}" in shell.said
+    assert shell.saved and shell.saved == sorted(shell.saved)
+
+
+def test_a_bonus_game_says_what_it_won() -> None:
+    shell = play(SIZES["phone"], CASES["instant"])
+    assert "BONUS GAME ACTIVATED. Press GO to start the Bonus Game." in shell.said
+    assert any("YOU HAVE WON" in line for line in shell.said)
+    assert "Instant Prize £5.00 added to INSTANT WINS." in shell.said
+
+
+def test_keys_press_go() -> None:
+    shell = Shell(SIZES["desktop"], {"play_number": 1, "payload": payload([])})
+    shell.frame()
+    shell.press("play")
+    shell.frame()
+    shell.frame(Key(" "))
+    assert any(line.startswith("Go 1:") for line in shell.said)
+
+
+def test_a_payload_that_does_not_add_up_is_refused() -> None:
+    forged = {**payload([]), "prize_pence": 25_000_000}
+    with pytest.raises(TokenRejected):
+        book_from_payload(forged)
+    with pytest.raises(TokenRejected):
+        book_from_payload({**payload([]), "game": "power-puck-shot"})
+    shell = Shell(SIZES["desktop"], {"play_number": 1, "payload": forged})
+    shell.frame()
+    shell.press("play")
+    shell.frame()
+    assert "This play could not be verified, so it cannot be shown." in shell.said
+    assert shell.app.scene.name == "splash"
+
+
+def _png_steps(composition: list[dict[str, Any]], presses: list[str]) -> list[list[Event]]:
+    """Frames for render_frames: the session and resume replies, then one press (or '') each."""
+    body = {"play_number": 100_000_042, "token": "t", "payload": payload(composition)}
+    steps: list[list[Event]] = [
+        [],
+        [Reply("r1", True, {"balance_pence": 5_000})],
+        [Reply("r2", True, {"found": False})],
+    ]
+    for press in presses:
+        steps.append([Activate(press)] if press else [])
+        if press == "play":
+            steps.append([Reply("r3", True, {"balance_pence": 4_700, **body})])
+    return steps
+
+
+SCREENS: dict[str, list[str]] = {
+    "splash": [""],
+    "how-to-play-1": ["howto", ""],
+    "how-to-play-5": ["howto", "next", "next", "next", "next", ""],
+    "rules": ["rules", ""],
+    "prizes": ["rules", "next", ""],
+    "main-start": ["play", ""],
+    "main-go-1": ["play", "", "go", *[""] * 30],
+    "main-rest": ["play", "", "go", *[""] * 400],
+}
+
+
+@pytest.mark.parametrize("view", SIZES)
+@pytest.mark.parametrize("screen", SCREENS)
+def test_screens_render_through_pygame(view: str, screen: str) -> None:
+    out = ARTIFACTS / f"native-{view}-{screen}.png"
+    render_frames(
+        first_scene({}), SIZES[view], out, steps=_png_steps(CASES["instant"], SCREENS[screen])
+    )
+    assert out.stat().st_size > 10_000  # a drawn scene, not a blank frame
