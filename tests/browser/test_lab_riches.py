@@ -21,7 +21,9 @@ DESKTOP: ViewportSize = {"width": 1280, "height": 720}
 PHONE: ViewportSize = {"width": 390, "height": 844}
 VIEWPORTS = {"desktop": DESKTOP, "phone": PHONE}
 PRICE = 300
-MIRROR = "() => [...document.querySelectorAll('#mirror button')].map(b => [b.textContent, !b.disabled])"
+MIRROR = (
+    "() => [...document.querySelectorAll('#mirror button')].map(b => [b.textContent, !b.disabled])"
+)
 TOTAL = re.compile(r"Total won £([\d,]+)\.(\d\d)")
 
 
