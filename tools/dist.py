@@ -24,6 +24,11 @@ PYODIDE = ROOT / "node_modules" / "pyodide"
 SHELL = ROOT / "web" / "shell"
 CACHE = ROOT / ".cache" / "compress"
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm")
+# Web fonts (SIL Open Font License) from the @fontsource packages pinned in package.json.
+FONTS = {
+    "fredoka": ("fredoka-latin-700-normal.woff2",),
+    "nunito": ("nunito-latin-400-normal.woff2", "nunito-latin-700-normal.woff2"),
+}
 COMPRESSIBLE = {".html", ".js", ".mjs", ".css", ".json", ".svg", ".wasm", ".zip", ".txt", ".woff"}
 GAME_PACKAGES = ("engine", "backends")
 NATIVE_ONLY = {"backends/native.py", "backends/pygame_backend.py"}
@@ -149,6 +154,16 @@ def inputs_fingerprint(api_url: str) -> str:
     return digest.hexdigest()
 
 
+def copy_fonts(target: Path) -> None:
+    """The web fonts app.css names, with each family's licence, from their npm packages."""
+    target.mkdir(parents=True, exist_ok=True)
+    for package, files in FONTS.items():
+        source = ROOT / "node_modules" / "@fontsource" / package
+        for name in files:
+            shutil.copyfile(source / "files" / name, target / name)
+        shutil.copyfile(source / "LICENSE", target / f"{package}-LICENSE.txt")
+
+
 def build(out: Path, api_url: str = "", *, verify: bool = True, force: bool = False) -> DistResult:
     """Build the static site into out (replacing it) and return its manifest.
 
@@ -191,6 +206,7 @@ def build(out: Path, api_url: str = "", *, verify: bool = True, force: bool = Fa
     assets = ROOT / "assets"
     if assets.is_dir() and any(assets.iterdir()):
         shutil.copytree(assets, out / "assets")
+    copy_fonts(out / "assets" / "fonts")
 
     base = f"/pyodide/{version}/"
     sizes = {

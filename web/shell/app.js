@@ -412,6 +412,9 @@ async function boot() {
     window.fetch = plainFetch;
   }
   try {
+    // The canvas measures text in Python: the web fonts must be ready before the first frame.
+    await Promise.all(["700 20px 'Lab Display'", "400 20px 'Lab Body'", "700 20px 'Lab Body'"]
+      .map((font) => document.fonts.load(font))).catch((e) => console.warn("fonts:", e));
     pyodide.runPython("import sys; sys.path.insert(0, '/lottery.zip')");
     const browser = pyodide.pyimport(config.game.module);
     performance.mark("lottery-game-imported");
