@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
@@ -96,3 +97,26 @@ def test_a_spent_pool_is_followed_by_a_new_one_committed_first(
     assert detail["pool"]["id"] == rows[1].pool_id and detail["entry"]["index"] == 0
     assert client.get("/api/pools/lab-riches").json()["pool_id"] == rows[1].pool_id
     assert client.get(f"/api/plays/{first['play_number']}").json()["pool"]["id"] == rows[0].pool_id
+
+
+def test_the_next_pool_is_laid_out_ahead_and_used_when_one_is_spent(
+    make_app: Callable[..., FastAPI],
+) -> None:
+    app = make_app()
+    client = TestClient(app)
+    token = session(client)["token"]
+    buy(client, token)
+    size = load_table("lab-riches").base_pool_size
+    with app.state.ledger.db.begin() as conn:
+        conn.execute(update(pools).values(next_index=size - size // 50))
+    buy(client, token)  # this sale leaves 1/50 of the pool: the spare is laid out meanwhile
+    spares = app.state.ledger.pool_files._spares
+    deadline = time.time() + 120
+    while "lab-riches" not in spares:
+        assert time.time() < deadline, "no spare pool was laid out"
+        time.sleep(0.1)
+    spare = spares["lab-riches"].pool_id
+    with app.state.ledger.db.begin() as conn:
+        conn.execute(update(pools).values(next_index=size))
+    buy(client, token)
+    assert client.get("/api/pools/lab-riches").json()["pool_id"] == spare

@@ -16,6 +16,7 @@ def test_defaults_keep_state_under_var_with_sqlite() -> None:
     assert settings.db_url.startswith("sqlite:///") and "var" in settings.db_url
     assert settings.pools_path == settings.var_dir / "pools"
     assert not settings.test_mode and settings.cors_origins == ()
+    assert settings.warm_pools
 
 
 def test_environment_overrides(tmp_path: Path) -> None:

@@ -85,6 +85,9 @@ def create_app(
     catalogue = {"games": [load_table(game).as_json() for game in GAMES]}
     sweep = {"last": clock(), "lock": threading.Lock()}
 
+    if settings.warm_pools:
+        threading.Thread(target=ledger.warm, name="warm-pools", daemon=True).start()
+
     app = FastAPI(
         title="Lottery signing endpoint",
         version="1",
@@ -279,10 +282,9 @@ def create_app(
     return app
 
 
-async def caller(
-    request: Request, authorization: Annotated[str | None, Header()] = None
-) -> Account:
+async def caller(request: Request) -> Account:
     """The account a request's session credential (bearer token or cookie) names."""
+    authorization = request.headers.get("authorization")
     account: Account = await request.app.state.authenticate(request, authorization)
     return account
 

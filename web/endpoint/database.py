@@ -76,4 +76,4 @@ def _sqlite_pragmas(engine: Engine) -> None:
     @event.listens_for(engine, "begin")
     def on_begin(conn: Connection) -> None:
         # IMMEDIATE takes the write lock up front, so other processes wait instead of failing.
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
+        conn.connection.driver_connection.execute("BEGIN IMMEDIATE")  # type: ignore[union-attr]

@@ -23,6 +23,7 @@ from web.endpoint.schema import accounts, plays, pools, reservations, transactio
 PLAY_NUMBER_BASE = 10**8  # Play Number = pool sequence × 10^8 + entry index + 1
 POOL_LOCK_BASE = 74_281_000  # PostgreSQL advisory lock ids for laying out a game's pool
 MAX_DRAW_ATTEMPTS = 3
+SPARE_AT = 50  # lay out the next pool when 1/50 of the current one is left
 
 
 class PoolExhausted(Exception):
@@ -121,6 +122,11 @@ class Ledger:
                         created_at=self.now_ms(),
                     )
                 )
+
+    def warm(self) -> None:
+        """Make sure every game has a committed pool (run at start, in a background thread)."""
+        for game in GAMES:
+            self.ensure_pool(game)
 
     def pool_status(self, game: str) -> dict[str, Any]:
         """The current pool of a game: id, size, sold count and root."""
@@ -261,6 +267,10 @@ class Ledger:
             if taken is None:
                 raise PoolExhausted(pool.id)
             index = int(taken) - 1
+            if index == pool.size - pool.size // SPARE_AT:
+                threading.Thread(
+                    target=self.pool_files.prepare_spare, args=(pool.game,), daemon=True
+                ).start()
             # Only test mode sells entries out of order; otherwise the unique (pool, index)
             # constraint is the guard.
             if not self.test_mode or not entry_taken(conn, pool.id, index):

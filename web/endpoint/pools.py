@@ -29,6 +29,8 @@ class PoolFiles:
         self.size = size
         self._lay_out = lay_out or default_lay_out
         self._pools: dict[str, Pool] = {}
+        self._spares: dict[str, Pool] = {}
+        self._preparing: set[str] = set()
         self._lock = threading.Lock()
 
     def size_for(self, table: PrizeTable) -> int:
@@ -42,7 +44,30 @@ class PoolFiles:
         return size
 
     def lay_out(self, game: str) -> Pool:
-        """Lay out and save a new pool for a game (not yet committed to the database)."""
+        """A new saved pool for a game (not yet committed): the spare if one is ready."""
+        with self._lock:
+            pool = self._spares.pop(game, None)
+        if pool is None:
+            pool = self._make(game)
+        with self._lock:
+            self._pools[pool.pool_id] = pool
+        return pool
+
+    def prepare_spare(self, game: str) -> None:
+        """Lay out the game's next pool ahead of need (run in a background thread)."""
+        with self._lock:
+            if game in self._spares or game in self._preparing:
+                return
+            self._preparing.add(game)
+        try:
+            pool = self._make(game)
+            with self._lock:
+                self._spares[game] = pool
+        finally:
+            with self._lock:
+                self._preparing.discard(game)
+
+    def _make(self, game: str) -> Pool:
         table = load_table(game)
         pool = self._lay_out(table, self.size_for(table))
         target = self.directory / pool.pool_id
@@ -51,8 +76,6 @@ class PoolFiles:
             partial = self.directory / f".{pool.pool_id}.partial"
             pool.save(partial)
             partial.rename(target)
-        with self._lock:
-            self._pools[pool.pool_id] = pool
         return pool
 
     def get(self, pool_id: str) -> Pool:

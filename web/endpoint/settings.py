@@ -56,6 +56,7 @@ class Settings:
     max_body_bytes: int = 16_384
     db_pool_size: int = 16
     test_mode: bool = False
+    warm_pools: bool = False
 
     def __post_init__(self) -> None:
         if self.demo_balance_pence < 0:
@@ -114,4 +115,5 @@ class Settings:
             max_body_bytes=_int(e, "LOTTERY_MAX_BODY_BYTES", 16_384),
             db_pool_size=_int(e, "LOTTERY_DB_POOL_SIZE", 16),
             test_mode=e.get("LOTTERY_TEST_MODE", "").lower() in TRUE,
+            warm_pools=e.get("LOTTERY_WARM_POOLS", "1").lower() in TRUE,
         )
