@@ -17,12 +17,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException
 
 from engine.math import GAMES, load_table
-from web.endpoint import plays, tokens
+from web.endpoint import hot, plays, tokens
 from web.endpoint.database import Database
-from web.endpoint.errors import ApiError, not_found_play
+from web.endpoint.errors import ApiError
 from web.endpoint.guards import BodyLimit, RateLimit
 from web.endpoint.keys import load_keyring, write_secret_once
-from web.endpoint.ledger import MAX_DRAW_ATTEMPTS, Account, Ledger, PoolExhausted
+from web.endpoint.ledger import Account, Ledger
 from web.endpoint.pools import LayOut, PoolFiles
 from web.endpoint.settings import Settings
 
@@ -122,10 +122,7 @@ def create_app(
         return _error(ApiError(422, "invalid_request", f"The request is not valid ({where})."))
 
     async def call(fn: Callable[..., Any], *args: Any) -> Any:
-        # SQLite work is short and serialized anyway: run it on the event loop, no thread hop.
-        if ledger.db.is_sqlite:
-            return fn(*args)
-        return await anyio.to_thread.run_sync(fn, *args)
+        return await hot.on_db(ledger, fn, *args)
 
     async def slow(fn: Callable[..., Any], *args: Any) -> Any:
         return await anyio.to_thread.run_sync(fn, *args)
@@ -211,15 +208,8 @@ def create_app(
         idempotency_key: Annotated[str | None, Header(max_length=128)] = None,
     ) -> JSONResponse:
         """Buy a play: debit the price, draw the pool's next entry, return its signed token."""
-        if not idempotency_key:
-            raise ApiError(400, "idempotency_key_required", "Send an Idempotency-Key header.")
-        for _ in range(MAX_DRAW_ATTEMPTS):
-            try:
-                result = await call(ledger.try_purchase, account, body.game, idempotency_key)
-                return JSONResponse(result, status_code=201)
-            except PoolExhausted as exhausted:
-                await slow(ledger.ensure_pool, body.game, exhausted.args[0])
-        raise ApiError(503, "pool_unavailable", "No pool could be laid out; try again.")
+        result = await hot.buy(ledger, account, body.game, idempotency_key)
+        return JSONResponse(result, status_code=201)
 
     @app.get("/api/plays")
     async def my_games(
@@ -236,14 +226,14 @@ def create_app(
     async def play(play_number: str, account: Caller) -> dict[str, Any]:
         """One of the account's plays, with its token, pool entry, Merkle proof and root."""
         result: dict[str, Any] = await call(
-            plays.play_detail, ledger, account, _number(play_number)
+            plays.play_detail, ledger, account, hot.play_number(play_number)
         )
         return result
 
     @app.post("/api/plays/{play_number}/finish")
     async def finish(play_number: str, account: Caller) -> JSONResponse:
         """Finish a play and credit its prize once; a repeat returns the same answer."""
-        return JSONResponse(await call(plays.finish, ledger, account, _number(play_number)))
+        return JSONResponse(await call(plays.finish, ledger, account, hot.play_number(play_number)))
 
     @app.post("/api/tokens/verify")
     async def verify(body: TokenBody, account: Caller) -> dict[str, Any]:
@@ -269,6 +259,7 @@ def create_app(
             )
             return result
 
+    app.router.routes[0:0] = hot.ROUTES  # matched first; see web/endpoint/hot.py
     if settings.cors_origins:
         app.add_middleware(
             CORSMiddleware,
@@ -290,9 +281,3 @@ async def caller(request: Request) -> Account:
 
 
 Caller = Annotated[Account, Depends(caller)]
-
-
-def _number(text: str) -> int:
-    if not text.isdigit() or len(text) > 18:
-        raise not_found_play()
-    return int(text)
