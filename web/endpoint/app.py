@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import secrets
 import threading
 import time
@@ -260,6 +261,7 @@ def create_app(
             return result
 
     app.router.routes[0:0] = hot.ROUTES  # matched first; see web/endpoint/hot.py
+    gc.freeze()  # what start-up built lives on: keep it out of every full collection
     if settings.cors_origins:
         app.add_middleware(
             CORSMiddleware,

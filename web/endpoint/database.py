@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -14,6 +15,7 @@ from sqlalchemy import Connection, create_engine, event
 from sqlalchemy.engine import Engine
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+CHECKPOINT_SECONDS = 1.0
 MIGRATION_LOCK = 74_280_001  # PostgreSQL advisory lock id: one migrator at a time
 
 
@@ -24,12 +26,18 @@ class Database:
         self.url = url
         self.is_sqlite = url.startswith("sqlite")
         self._lock = threading.Lock() if self.is_sqlite else None
+        self._stop = threading.Event()
         if self.is_sqlite:
             path = url.split("///", 1)[1] if "///" in url else ""
             if path and path != ":memory:":
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
             self.engine = create_engine(url, pool_size=pool_size, max_overflow=8)
             _sqlite_pragmas(self.engine)
+            if path and path != ":memory:":
+                self._checkpointer = threading.Thread(
+                    target=self._checkpoint, args=(path,), name="wal-checkpoint", daemon=True
+                )
+                self._checkpointer.start()
         else:
             self.engine = create_engine(url, pool_size=pool_size, max_overflow=8, pool_recycle=1800)
 
@@ -59,7 +67,20 @@ class Database:
 
     def dispose(self) -> None:
         """Close every pooled connection."""
+        self._stop.set()
         self.engine.dispose()
+
+    def _checkpoint(self, path: str) -> None:
+        # Serving connections never checkpoint (wal_autocheckpoint=0): a commit that did would
+        # stall the event loop on fsync. This thread copies the WAL back every second instead.
+        conn = sqlite3.connect(path, check_same_thread=False)
+        try:
+            while not self._stop.wait(CHECKPOINT_SECONDS):
+                conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        except sqlite3.Error:
+            pass  # the database went away (tests); nothing left to checkpoint
+        finally:
+            conn.close()
 
 
 def _sqlite_pragmas(engine: Engine) -> None:
@@ -71,6 +92,7 @@ def _sqlite_pragmas(engine: Engine) -> None:
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA busy_timeout=10000")
+        cursor.execute("PRAGMA wal_autocheckpoint=0")
         cursor.close()
 
     @event.listens_for(engine, "begin")
