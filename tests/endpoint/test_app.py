@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
@@ -239,3 +240,15 @@ def test_cors_allows_only_configured_origins(make_app: Callable[..., FastAPI]) -
     assert ok.headers["access-control-allow-origin"] == "https://games.example"
     bad = client.options("/api/plays", headers={"Origin": "https://evil.example", **ask})
     assert "access-control-allow-origin" not in bad.headers
+
+
+def test_a_credential_for_another_database_is_refused(
+    make_app: Callable[..., FastAPI], tmp_path: Path
+) -> None:
+    first = TestClient(make_app())
+    token = session(first)["token"]
+    # same var/ (same session secret), a fresh database: account 1 there is someone else
+    other = TestClient(make_app(database_url=f"sqlite:///{tmp_path / 'other.sqlite3'}"))
+    session(other)
+    assert other.get("/api/wallet", headers=bearer(token)).status_code == 401
+    assert first.get("/api/wallet", headers=bearer(token)).status_code == 200

@@ -81,7 +81,8 @@ def create_app(
     )
     pool_files = PoolFiles(settings.pools_path, settings.pool_size, lay_out)
     ledger = Ledger(db, pool_files, ring, clock, settings.play_timeout_seconds, settings.test_mode)
-    secret = _session_secret(settings)
+    # Bound to this database: a credential made for another (or a deleted) one never matches.
+    secret = _session_secret(settings) + b"/" + db.instance_id().encode()
     limiter = RateLimit(settings.rate_per_second, settings.rate_burst, clock)
     catalogue = {"games": [load_table(game).as_json() for game in GAMES]}
     sweep = {"last": clock(), "lock": threading.Lock()}
@@ -103,6 +104,10 @@ def create_app(
     @app.exception_handler(ApiError)
     async def api_error(_request: Request, error: ApiError) -> JSONResponse:
         return _error(error)
+
+    @app.exception_handler(FileNotFoundError)
+    async def pool_missing(_request: Request, error: FileNotFoundError) -> JSONResponse:
+        return _error(ApiError(503, "pool_files_missing", str(error)))
 
     @app.exception_handler(HTTPException)
     async def http_error(_request: Request, error: HTTPException) -> JSONResponse:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -11,8 +12,10 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, create_engine, event
+from sqlalchemy import Connection, create_engine, event, insert, select
 from sqlalchemy.engine import Engine
+
+from web.endpoint.schema import meta
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 CHECKPOINT_SECONDS = 1.0
@@ -64,6 +67,16 @@ class Database:
             self.advisory_lock(conn, MIGRATION_LOCK)
             config.attributes["connection"] = conn
             command.upgrade(config, "head")
+
+    def instance_id(self) -> str:
+        """This database's random id, made on first use: credentials of another database fail."""
+        with self.begin() as conn:
+            self.advisory_lock(conn, MIGRATION_LOCK)
+            found = conn.execute(select(meta.c.value).where(meta.c.key == "instance")).scalar()
+            if found is None:
+                found = secrets.token_hex(16)
+                conn.execute(insert(meta).values(key="instance", value=found))
+        return str(found)
 
     def dispose(self) -> None:
         """Close every pooled connection."""

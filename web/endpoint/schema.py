@@ -95,3 +95,11 @@ reservations = Table(
     Column("pool_index", Integer, nullable=False),
     UniqueConstraint("pool_ref", "pool_index", name="uq_reservations_entry"),
 )
+
+# Facts about this database, e.g. its random instance id (sessions are bound to it).
+meta = Table(
+    "meta",
+    metadata,
+    Column("key", String(64), primary_key=True),
+    Column("value", String(256), nullable=False),
+)
