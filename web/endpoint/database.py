@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import anyio
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Connection, create_engine, event, insert, select
@@ -25,11 +26,13 @@ MIGRATION_LOCK = 74_280_001  # PostgreSQL advisory lock id: one migrator at a ti
 class Database:
     """One engine, and `begin()` for a transaction; SQLite writers are serialized in-process."""
 
-    def __init__(self, url: str, pool_size: int = 16) -> None:
+    def __init__(self, url: str, pool_size: int = 8) -> None:
         self.url = url
         self.is_sqlite = url.startswith("sqlite")
         self._lock = threading.Lock() if self.is_sqlite else None
         self._stop = threading.Event()
+        # Threads doing PostgreSQL work at once: more only queue on locks and the GIL.
+        self.limiter = anyio.CapacityLimiter(pool_size)
         if self.is_sqlite:
             path = url.split("///", 1)[1] if "///" in url else ""
             if path and path != ":memory:":

@@ -27,7 +27,7 @@ async def on_db(ledger: Ledger, fn: Callable[..., Any], *args: Any) -> Any:
     """Run database work: inline for SQLite (short, serialized), in a thread for PostgreSQL."""
     if ledger.db.is_sqlite:
         return fn(*args)
-    return await anyio.to_thread.run_sync(fn, *args)
+    return await anyio.to_thread.run_sync(fn, *args, limiter=ledger.db.limiter)
 
 
 async def buy(ledger: Ledger, account: Account, game: str, key: str | None) -> dict[str, Any]:

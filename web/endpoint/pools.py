@@ -72,7 +72,7 @@ class PoolFiles:
         pool = self._lay_out(table, self.size_for(table))
         target = self.directory / pool.pool_id
         if not target.exists():
-            self.directory.mkdir(parents=True, exist_ok=True)
+            self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)  # future outcomes
             partial = self.directory / f".{pool.pool_id}.partial"
             pool.save(partial)
             partial.rename(target)

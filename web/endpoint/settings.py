@@ -54,7 +54,7 @@ class Settings:
     rate_per_second: float = 20.0
     rate_burst: int = 60
     max_body_bytes: int = 16_384
-    db_pool_size: int = 16
+    db_pool_size: int = 8
     test_mode: bool = False
     warm_pools: bool = False
 
@@ -113,7 +113,7 @@ class Settings:
             rate_per_second=_float(e, "LOTTERY_RATE_PER_SECOND", 20.0),
             rate_burst=_int(e, "LOTTERY_RATE_BURST", 60),
             max_body_bytes=_int(e, "LOTTERY_MAX_BODY_BYTES", 16_384),
-            db_pool_size=_int(e, "LOTTERY_DB_POOL_SIZE", 16),
+            db_pool_size=_int(e, "LOTTERY_DB_POOL_SIZE", 8),
             test_mode=e.get("LOTTERY_TEST_MODE", "").lower() in TRUE,
             warm_pools=e.get("LOTTERY_WARM_POOLS", "1").lower() in TRUE,
         )
