@@ -27,7 +27,7 @@ from engine.math import GAMES, Pool, PrizeTable, load_table
 from web.endpoint.app import create_app
 from web.endpoint.settings import Settings
 
-BACKENDS = ("sqlite", "postgresql")
+BACKENDS = ("sqlite", pytest.param("postgresql", marks=pytest.mark.postgres))
 
 
 class Clock:
@@ -80,7 +80,7 @@ def postgres_url() -> str:
     pytest.skip("DATABASE_URL does not name a PostgreSQL database")
 
 
-@pytest.fixture(params=BACKENDS)
+@pytest.fixture(params=BACKENDS, ids=("sqlite", "postgresql"))
 def database_url(request: pytest.FixtureRequest) -> Iterator[str]:
     """A fresh database: a SQLite file, or a new schema in the PostgreSQL of DATABASE_URL."""
     if request.param == "sqlite":

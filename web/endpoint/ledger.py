@@ -150,17 +150,12 @@ class Ledger:
 
     # -- purchase --------------------------------------------------------------------------
 
-    def purchase(self, account: Account, game: str, key: str | None) -> dict[str, Any]:
-        """Buy a play: debit, draw the next entry, record and sign it, all in one transaction."""
-        for _ in range(MAX_DRAW_ATTEMPTS):
-            try:
-                return self.try_purchase(account, game, key)
-            except PoolExhausted as exhausted:
-                self.ensure_pool(game, exhausted.args[0] if exhausted.args else None)
-        raise ApiError(503, "pool_unavailable", "No pool could be laid out; try again.")
-
     def try_purchase(self, account: Account, game: str, key: str | None) -> dict[str, Any]:
-        """One purchase attempt; raises PoolExhausted (having changed nothing) if a pool is due."""
+        """Buy a play: debit, draw the next entry, record and sign it, all in one transaction.
+
+        Raises PoolExhausted, having changed nothing, when a pool must be laid out first
+        (web.endpoint.hot.buy does that and retries).
+        """
         table = check_game(game)
         try:
             with self.db.begin() as conn:
