@@ -216,32 +216,35 @@ class Ledger:
             "iat": now // 1000,
         }
         token = tokens.sign(self.ring, payload)
-        sql.add_play.run(
-            conn,
-            play_number=play_number,
-            account_id=account.pk,
-            game=game,
-            model=pool.model,
-            pool_ref=pool.id,
-            pool_index=index,
-            prize_pence=entry.prize_pence,
-            composition=json.dumps(composition, separators=(",", ":")),
-            seed=seed,
-            status="purchased",
-            token=token,
-            idempotency_key=key,
-            purchased_at=now,
-            finished_at=None,
-            finished_by=None,
-        )
-        sql.add_transaction.run(
-            conn,
-            account_id=account.pk,
-            kind="purchase",
-            amount_pence=-price,
-            play_number=play_number,
-            created_at=now,
-        )
+        sale = {
+            "play_number": play_number,
+            "account_id": account.pk,
+            "game": game,
+            "model": pool.model,
+            "pool_ref": pool.id,
+            "pool_index": index,
+            "prize_pence": entry.prize_pence,
+            "composition": json.dumps(composition, separators=(",", ":")),
+            "seed": seed,
+            "status": "purchased",
+            "token": token,
+            "idempotency_key": key,
+            "purchased_at": now,
+            "finished_at": None,
+            "finished_by": None,
+        }
+        if sql.add_sale is not None:
+            sql.add_sale.run(conn, amount_pence=-price, **sale)
+        else:
+            sql.add_play.run(conn, **sale)
+            sql.add_transaction.run(
+                conn,
+                account_id=account.pk,
+                kind="purchase",
+                amount_pence=-price,
+                play_number=play_number,
+                created_at=now,
+            )
         return {"play_number": play_number, "token": token, "balance_pence": int(balance)}
 
     def _draw(self, conn: Connection, account: Account, pool: PoolRow) -> int:
