@@ -7,15 +7,22 @@ into Activate.
 
 from __future__ import annotations
 
+import base64
+import json
 import os
+import uuid
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
+import httpx
 import pygame
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from backends.pygame_backend import PygameCanvas
 from engine.ui.app import App, FrameResult, Scene
-from engine.ui.input import Event, Key, Pointer, Resize
+from engine.ui.input import Event, Key, Pointer, Reply, Resize
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 KEY_NAMES = {
@@ -72,15 +79,109 @@ def render_frames(
     return results
 
 
-def run_window(make_scene: Callable[[], Scene], size: tuple[int, int] = (1280, 720)) -> None:
+def _b64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+class EndpointShell:
+    """The shell's requests (docs/drawing.md) performed natively against a running endpoint."""
+
+    def __init__(self, client: httpx.Client) -> None:
+        self.client = client
+        self.keys: dict[str, Ed25519PublicKey] = {}
+        self.purchase_key: str | None = None
+        self.progress: dict[str, Any] = {}
+
+    def _call(self, method: str, path: str, body: Any = None, **headers: str) -> dict[str, Any]:
+        response = self.client.request(method, path, json=body, headers=headers)
+        data: dict[str, Any] = response.json() if response.content else {}
+        if response.status_code == 402:
+            raise ValueError("Insufficient funds: your balance does not cover this play.")
+        if response.is_error:
+            raise ValueError(data.get("error", {}).get("message", f"HTTP {response.status_code}"))
+        return data
+
+    def verify(self, token: str) -> dict[str, Any]:
+        """The payload of an outcome token whose Ed25519 signature checks out against /api/keys."""
+        head, body, signature = token.split(".")
+        kid = json.loads(_b64(head)).get("kid")
+        if not self.keys:
+            for jwk in self._call("GET", "/api/keys").get("keys", []):
+                self.keys[jwk["kid"]] = Ed25519PublicKey.from_public_bytes(_b64(jwk["x"]))
+        try:
+            self.keys[kid].verify(_b64(signature), f"{head}.{body}".encode())
+        except (KeyError, InvalidSignature):
+            raise ValueError("This play could not be verified, so it cannot be shown.") from None
+        payload: dict[str, Any] = json.loads(_b64(body))
+        return payload
+
+    def perform(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Do one request; raises ValueError with a sentence for the player."""
+        op = request["op"]
+        if op == "session":
+            try:
+                return self._call("GET", "/api/wallet")
+            except ValueError:
+                made = self._call("POST", "/api/session", {})
+                self.client.headers["Authorization"] = f"Bearer {made['token']}"
+                return {"balance_pence": made["balance_pence"]}
+        if op == "purchase":
+            self.purchase_key = self.purchase_key or uuid.uuid4().hex
+            bought = self._call(
+                "POST",
+                "/api/plays",
+                {"game": request["game"]},
+                **{"Idempotency-Key": self.purchase_key},
+            )
+            payload = self.verify(bought["token"])
+            self.purchase_key = None
+            self.progress = {
+                "play_number": bought["play_number"],
+                "token": bought["token"],
+                "index": 0,
+            }
+            return {**bought, "payload": payload}
+        if op == "resume":
+            plays = self._call("GET", "/api/plays?status=unfinished").get("plays", [])
+            mine = next((p for p in plays if p["game"] == request["game"]), None)
+            if mine is None:
+                return {"found": False}
+            token = self._call("GET", f"/api/plays/{mine['play_number']}")["token"]
+            index = self.progress.get("index", 0) if self.progress.get("token") == token else 0
+            body = {"play_number": mine["play_number"], "token": token, "index": index}
+            return {"found": True, **body, "payload": self.verify(token)}
+        if op == "save":
+            self.progress["index"] = request["index"]
+        if op == "finish":
+            return self._call("POST", f"/api/plays/{request['play_number']}/finish", {})
+        return {}
+
+    def answer(self, requests: list[dict[str, Any]]) -> list[Event]:
+        """Replies to a frame's requests, as the browser shell would send them."""
+        replies: list[Event] = []
+        for request in requests:
+            try:
+                replies.append(Reply(request["id"], True, self.perform(request)))
+            except (ValueError, httpx.HTTPError) as error:
+                message = str(error) if isinstance(error, ValueError) else "The connection failed."
+                replies.append(Reply(request["id"], False, {"message": message}))
+        return replies
+
+
+def run_window(
+    make_scene: Callable[[], Scene],
+    size: tuple[int, int] = (1280, 720),
+    shell: EndpointShell | None = None,
+) -> None:
     """A resizable desktop window running the scenes until it is closed."""
     pygame.init()
     pygame.display.set_caption("Lab Riches")
     screen = pygame.display.set_mode(size, pygame.RESIZABLE)
     app = App(make_scene(), *size)
     clock = pygame.time.Clock()
+    replies: list[Event] = []
     while True:
-        events: list[Event] = []
+        events, replies = replies, []
         for raw in pygame.event.get():
             if raw.type == pygame.QUIT:
                 pygame.quit()
@@ -92,9 +193,10 @@ def run_window(make_scene: Callable[[], Scene], size: tuple[int, int] = (1280, 7
                 )
             if event is not None:
                 events.append(event)
-        for text in app.frame(
-            pygame.time.get_ticks(), events, PygameCanvas(screen, 1.0, ASSETS)
-        ).narration:
+        result = app.frame(pygame.time.get_ticks(), events, PygameCanvas(screen, 1.0, ASSETS))
+        for text in result.narration:
             print(text, flush=True)
+        if shell is not None:
+            replies = shell.answer(result.requests)
         pygame.display.flip()
         clock.tick(60)

@@ -1,11 +1,17 @@
-"""`build.py play-native [--width W --height H]`: the game in a desktop window (pygame-ce)."""
+"""`build.py play-native [--width W --height H] [--api URL] [--scene check]`: a desktop window.
+
+The game talks to a running endpoint (`build.py serve` starts one; default
+http://127.0.0.1:8000) for its session, purchases and finishes, as the browser does.
+"""
 
 from __future__ import annotations
 
 import argparse
 
-from backends.native import run_window
-from engine.ui.scenes.check import CheckScene
+import httpx
+
+from backends.native import EndpointShell, run_window
+from engine.ui.games import first_scene
 
 
 def main(argv: list[str]) -> int:
@@ -13,6 +19,11 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="build.py play-native")
     parser.add_argument("--width", type=int, default=1280)
     parser.add_argument("--height", type=int, default=720)
+    parser.add_argument("--api", default="http://127.0.0.1:8000", help="the endpoint's base URL")
+    parser.add_argument("--scene", default="", help="'check' for the system check")
+    parser.add_argument("--fast", action="store_true", help="faster animations")
     args = parser.parse_args(argv)
-    run_window(CheckScene, (args.width, args.height))
+    params = {"scene": args.scene, "fast": "1" if args.fast else ""}
+    with httpx.Client(base_url=args.api, timeout=30) as client:
+        run_window(lambda: first_scene(params), (args.width, args.height), EndpointShell(client))
     return 0

@@ -69,14 +69,16 @@ def _microscope(c: Canvas, x: float, y: float, s: float) -> None:
     c.rect(x - 2.4 * u, y + 1.2 * u, 4 * u, 0.7 * u, fill=INK)
 
 
+_RING = tuple((math.cos(t * math.pi / 6), math.sin(t * math.pi / 6)) for t in range(12))
+
+
 def _atom(c: Canvas, x: float, y: float, s: float) -> None:
     u = s / 10
     for k in range(3):
         c.save()
         c.translate(x, y)
         c.rotate(k * math.pi / 3)
-        ring = [(4.2 * u * math.cos(t * math.pi / 9), 1.6 * u * math.sin(t * math.pi / 9))
-                for t in range(18)]  # fmt: skip
+        ring = [(4.2 * u * cx, 1.6 * u * cy) for cx, cy in _RING]
         c.path(ring, stroke="#1e88e5", line_width=max(1.5, u * 0.55))
         c.restore()
     c.circle(x, y, 1.2 * u, fill="#ff5d73", stroke=INK, line_width=max(1.0, u * 0.3))
@@ -110,9 +112,9 @@ def _magnet(c: Canvas, x: float, y: float, s: float) -> None:
 
 def _dna(c: Canvas, x: float, y: float, s: float) -> None:
     u = s / 10
-    a = [(x + 2 * u * math.sin(t * 0.5), y - 4 * u + t * 0.5 * u) for t in range(17)]
-    b = [(x - 2 * u * math.sin(t * 0.5), y - 4 * u + t * 0.5 * u) for t in range(17)]
-    for k in range(1, 16, 2):
+    a = [(x + 2 * u * math.sin(t), y - 4 * u + t * u) for t in range(9)]
+    b = [(x - 2 * u * math.sin(t), y - 4 * u + t * u) for t in range(9)]
+    for k in (1, 3, 5, 7):
         c.path([a[k], b[k]], stroke="#8aa4bd", line_width=max(1.0, u * 0.4), closed=False)
     c.path(a, stroke="#00b894", line_width=max(1.5, u * 0.7), closed=False)
     c.path(b, stroke="#6c5ce7", line_width=max(1.5, u * 0.7), closed=False)

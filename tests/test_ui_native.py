@@ -1,0 +1,64 @@
+"""The native backend's shell against the real endpoint app: a whole play, a forged token."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from backends.canvas import CommandCanvas
+from backends.native import EndpointShell
+from engine.ui.app import App
+from engine.ui.games import first_scene
+from engine.ui.input import Activate, Event
+from web.endpoint.app import create_app
+from web.endpoint.settings import Settings
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> TestClient:
+    var: Path = tmp_path_factory.mktemp("var")
+    return TestClient(create_app(Settings(var_dir=var, test_mode=True)))
+
+
+def run(shell: EndpointShell, presses: list[str], frames: int = 20_000) -> tuple[App, list[str]]:
+    """Frames at 60 fps; each named control is pressed as soon as it is enabled, in order."""
+    app = App(first_scene({"fast": "1"}), 1280, 720)
+    canvas = CommandCanvas(1280, 720, lambda s, px, f, b: len(s) * px * 0.55)
+    said: list[str] = []
+    pending: list[Event] = []
+    for i in range(frames):
+        enabled = {c.id for c in app.scene.controls() if c.enabled}
+        events = list(pending)
+        if presses and presses[0] in enabled:
+            events.append(Activate(presses.pop(0)))
+        elif not presses and enabled & {"go", "finish"}:
+            events.append(Activate(min(enabled & {"go", "finish"})))
+        result = app.frame(i * 1000 / 60, events, canvas)
+        canvas.flush()
+        said += result.narration
+        pending = shell.answer(result.requests)
+        if app.scene.name == "outcome":
+            break
+    return app, said
+
+
+def test_a_native_play_is_bought_verified_played_and_finished(client: TestClient) -> None:
+    shell = EndpointShell(client)
+    shell.perform({"op": "session"})
+    reserve = {"game": "lab-riches", "composition": [{"feature": "row", "pence": 500}]}
+    assert client.post("/api/test/next-entry", json=reserve).status_code == 200
+    app, said = run(shell, ["play"])
+    assert "Total won £5.00" in said
+    assert app.scene.name == "outcome"
+    assert client.get("/api/wallet").json()["balance_pence"] == 5_000 - 300 + 500
+
+
+def test_a_forged_token_is_refused(client: TestClient) -> None:
+    shell = EndpointShell(client)
+    shell.perform({"op": "session"})
+    token = client.post("/api/plays", json={"game": "lab-riches"}, headers={"Idempotency-Key": "x"})
+    head, body, signature = token.json()["token"].split(".")
+    with pytest.raises(ValueError, match="could not be verified"):
+        shell.verify(f"{head}.{body[:-2]}AA.{signature}")
