@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import logging
 import secrets
 import threading
 import time
@@ -107,7 +108,9 @@ def create_app(
 
     @app.exception_handler(FileNotFoundError)
     async def pool_missing(_request: Request, error: FileNotFoundError) -> JSONResponse:
-        return _error(ApiError(503, "pool_files_missing", str(error)))
+        logging.getLogger("web.endpoint").error("%s", error)  # the path, for the operator only
+        message = "This server is missing the pool's files; see docs/endpoint.md (pools)."
+        return _error(ApiError(503, "pool_files_missing", message))
 
     @app.exception_handler(HTTPException)
     async def http_error(_request: Request, error: HTTPException) -> JSONResponse:
