@@ -6,7 +6,10 @@ the grid, the Top Row, the How To Play pages and the Bonus Game.
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Callable
+from typing import Any
 
 from engine.ui.draw import Canvas, Font, LinearGradient
 
@@ -29,11 +32,30 @@ NAMES = {
 }
 
 
+def _r(v: float) -> float:
+    """A coordinate in icon units, rounded (short numbers draw and serialise faster)."""
+    return round(v, 2)
+
+
+def _unit(fn: Callable[..., None]) -> Callable[..., None]:
+    """Draw fn in a 10 × 10 unit box scaled to (x, y, s): icons are drawn in unit coordinates."""
+
+    @functools.wraps(fn)
+    def drawn(c: Canvas, x: float, y: float, s: float, *args: Any) -> None:
+        c.save()
+        c.translate(x, y)
+        c.scale(s / 10, s / 10)
+        fn(c, 0.0, 0.0, 10.0, *args)
+        c.restore()
+
+    return drawn
+
+
 def _flask(c: Canvas, x: float, y: float, s: float) -> None:
     u = s / 10
     body = [(x - u, y - 4 * u), (x + u, y - 4 * u), (x + u, y - u), (x + 3.6 * u, y + 3.8 * u),
             (x - 3.6 * u, y + 3.8 * u), (x - u, y - u)]  # fmt: skip
-    c.path(body, fill=GLASS, stroke=INK, line_width=max(1.5, u * 0.5))
+    c.path(body, fill=GLASS, stroke=INK, line_width=u * 0.5)
     liquid = [(x - 2.2 * u, y + 1.2 * u), (x + 2.2 * u, y + 1.2 * u), (x + 3.3 * u, y + 3.4 * u),
               (x - 3.3 * u, y + 3.4 * u)]  # fmt: skip
     c.path(liquid, fill="#39d98a")
@@ -44,17 +66,17 @@ def _flask(c: Canvas, x: float, y: float, s: float) -> None:
 def _beaker(c: Canvas, x: float, y: float, s: float) -> None:
     u = s / 10
     c.rect(x - 3 * u, y - 3.6 * u, 6 * u, 7.4 * u, fill=GLASS, stroke=INK,
-           line_width=max(1.5, u * 0.5), radius=0.6 * u)  # fmt: skip
+           line_width=u * 0.5, radius=0.6 * u)  # fmt: skip
     c.rect(x - 2.6 * u, y - 0.2 * u, 5.2 * u, 3.6 * u, fill="#ff7a45", radius=0.4 * u)
     for k in range(3):
         c.rect(x + 0.8 * u, y - 2.8 * u + k * 1.3 * u, 1.8 * u, 0.35 * u, fill=INK)
     c.path([(x - 3 * u, y - 3.6 * u), (x - 4 * u, y - 4.2 * u), (x - 2.6 * u, y - 3.6 * u)],
-           fill=GLASS, stroke=INK, line_width=max(1.0, u * 0.4))  # fmt: skip
+           fill=GLASS, stroke=INK, line_width=u * 0.4)  # fmt: skip
 
 
 def _microscope(c: Canvas, x: float, y: float, s: float) -> None:
     u = s / 10
-    lw = max(1.5, u * 0.5)
+    lw = u * 0.5
     c.rect(x - 3.5 * u, y + 3 * u, 7 * u, 1.2 * u, fill="#6d7b8d", stroke=INK, line_width=lw,
            radius=0.4 * u)  # fmt: skip
     c.path([(x + 1.5 * u, y + 3 * u), (x + 2.2 * u, y - 1 * u), (x + 0.6 * u, y - 3 * u)],
@@ -69,7 +91,11 @@ def _microscope(c: Canvas, x: float, y: float, s: float) -> None:
     c.rect(x - 2.4 * u, y + 1.2 * u, 4 * u, 0.7 * u, fill=INK)
 
 
-_RING = tuple((math.cos(t * math.pi / 6), math.sin(t * math.pi / 6)) for t in range(12))
+_RING = tuple((round(math.cos(t * math.pi / 6), 3), round(math.sin(t * math.pi / 6), 3))
+              for t in range(12))  # fmt: skip
+
+
+_TURNS = (0.0, 1.047, 2.094)
 
 
 def _atom(c: Canvas, x: float, y: float, s: float) -> None:
@@ -77,11 +103,11 @@ def _atom(c: Canvas, x: float, y: float, s: float) -> None:
     for k in range(3):
         c.save()
         c.translate(x, y)
-        c.rotate(k * math.pi / 3)
-        ring = [(4.2 * u * cx, 1.6 * u * cy) for cx, cy in _RING]
-        c.path(ring, stroke="#1e88e5", line_width=max(1.5, u * 0.55))
+        c.rotate(_TURNS[k])
+        ring = [(_r(4.2 * u * cx), _r(1.6 * u * cy)) for cx, cy in _RING]
+        c.path(ring, stroke="#1e88e5", line_width=u * 0.55)
         c.restore()
-    c.circle(x, y, 1.2 * u, fill="#ff5d73", stroke=INK, line_width=max(1.0, u * 0.3))
+    c.circle(x, y, 1.2 * u, fill="#ff5d73", stroke=INK, line_width=u * 0.3)
 
 
 def _test_tube(c: Canvas, x: float, y: float, s: float) -> None:
@@ -90,7 +116,7 @@ def _test_tube(c: Canvas, x: float, y: float, s: float) -> None:
     c.translate(x, y)
     c.rotate(0.35)
     c.rect(-1.3 * u, -4.2 * u, 2.6 * u, 8.4 * u, fill=GLASS, stroke=INK,
-           line_width=max(1.5, u * 0.5), radius=1.3 * u)  # fmt: skip
+           line_width=u * 0.5, radius=1.3 * u)  # fmt: skip
     c.rect(-1.05 * u, 0.2 * u, 2.1 * u, 3.8 * u, fill="#ff4fa3", radius=1.0 * u)
     c.rect(-1.8 * u, -4.6 * u, 3.6 * u, 0.8 * u, fill=INK, radius=0.3 * u)
     c.restore()
@@ -99,8 +125,8 @@ def _test_tube(c: Canvas, x: float, y: float, s: float) -> None:
 def _magnet(c: Canvas, x: float, y: float, s: float) -> None:
     u = s / 10
     r = 2.6 * u
-    arc = [(x + r * math.cos(t * math.pi / 10), y + 0.5 * u + r * math.sin(t * math.pi / 10))
-           for t in range(11)]  # fmt: skip
+    arc = [(_r(x + r * math.cos(t * math.pi / 10)),
+            _r(y + 0.5 * u + r * math.sin(t * math.pi / 10))) for t in range(11)]  # fmt: skip
     c.path(arc, stroke="#e53935", line_width=2.2 * u, closed=False)
     c.path([(x - 2.6 * u, y + 0.5 * u), (x - 2.6 * u, y - 2.5 * u)], stroke="#e53935",
            line_width=2.2 * u, closed=False)  # fmt: skip
@@ -112,12 +138,12 @@ def _magnet(c: Canvas, x: float, y: float, s: float) -> None:
 
 def _dna(c: Canvas, x: float, y: float, s: float) -> None:
     u = s / 10
-    a = [(x + 2 * u * math.sin(t), y - 4 * u + t * u) for t in range(9)]
-    b = [(x - 2 * u * math.sin(t), y - 4 * u + t * u) for t in range(9)]
+    a = [(_r(x + 2 * u * math.sin(t)), y - 4 * u + t * u) for t in range(9)]
+    b = [(_r(x - 2 * u * math.sin(t)), y - 4 * u + t * u) for t in range(9)]
     for k in (1, 3, 5, 7):
-        c.path([a[k], b[k]], stroke="#8aa4bd", line_width=max(1.0, u * 0.4), closed=False)
-    c.path(a, stroke="#00b894", line_width=max(1.5, u * 0.7), closed=False)
-    c.path(b, stroke="#6c5ce7", line_width=max(1.5, u * 0.7), closed=False)
+        c.path([a[k], b[k]], stroke="#8aa4bd", line_width=u * 0.4, closed=False)
+    c.path(a, stroke="#00b894", line_width=u * 0.7, closed=False)
+    c.path(b, stroke="#6c5ce7", line_width=u * 0.7, closed=False)
 
 
 def _burner(c: Canvas, x: float, y: float, s: float) -> None:
@@ -127,86 +153,92 @@ def _burner(c: Canvas, x: float, y: float, s: float) -> None:
     c.path(flame, fill="#2f80ff")
     c.path([(x, y - 3 * u), (x + 0.8 * u, y - 1.2 * u), (x - 0.8 * u, y - 1.2 * u)], fill="#9fd3ff")
     c.rect(x - 0.8 * u, y - 0.4 * u, 1.6 * u, 3.4 * u, fill="#9aa6b2", stroke=INK,
-           line_width=max(1.0, u * 0.4))  # fmt: skip
+           line_width=u * 0.4)  # fmt: skip
     c.rect(x - 3 * u, y + 3 * u, 6 * u, 1.2 * u, fill="#6d7b8d", stroke=INK,
-           line_width=max(1.0, u * 0.4), radius=0.5 * u)  # fmt: skip
+           line_width=u * 0.4, radius=0.5 * u)  # fmt: skip
 
 
 def _number(c: Canvas, text: str, x: float, y: float, s: float, fill: str = INK) -> None:
     c.text(text, x, y, Font(s * 0.42, "display", True), fill=fill)
 
 
-def lightning(c: Canvas, x: float, y: float, s: float, value: int | None = None) -> None:
+def _lightning(c: Canvas, x: float, y: float, s: float, value: int | None = None) -> None:
     """The lightning motif (meter segments), with its number."""
     u = s / 10
     bolt = [(x + 0.8 * u, y - 4.6 * u), (x - 3 * u, y + 0.6 * u), (x - 0.2 * u, y + 0.6 * u),
             (x - 1 * u, y + 4.6 * u), (x + 3 * u, y - 0.8 * u),
             (x + 0.2 * u, y - 0.8 * u)]  # fmt: skip
-    c.path(bolt, fill=GOLD, stroke="#b36b00", line_width=max(1.0, u * 0.4))
+    c.path(bolt, fill=GOLD, stroke="#b36b00", line_width=u * 0.4)
     if value is not None:
         c.circle(x + 2.6 * u, y + 2.6 * u, 2 * u, fill=BLUE, stroke="#ffffff", line_width=u * 0.4)
         _number(c, str(value), x + 2.6 * u, y + 2.7 * u, s * 0.7, "#ffffff")
 
 
-def extra_goes(c: Canvas, x: float, y: float, s: float, value: int | None = None) -> None:
+def _extra_goes(c: Canvas, x: float, y: float, s: float, value: int | None = None) -> None:
     """The extra-goes motif: a green plus badge with its number."""
     u = s / 10
-    c.circle(x, y, 4.2 * u, fill="#2ecc71", stroke="#ffffff", line_width=max(1.5, u * 0.5))
+    c.circle(x, y, 4.2 * u, fill="#2ecc71", stroke="#ffffff", line_width=u * 0.5)
     label = f"+{value}" if value is not None else "+"
     _number(c, label, x, y + 0.2 * u, s * 1.05, "#ffffff")
     c.text("GOES", x, y + 3.0 * u, Font(s * 0.13, "body", True), fill="#ffffff")
 
 
-def bonus(c: Canvas, x: float, y: float, s: float) -> None:
+def _bonus(c: Canvas, x: float, y: float, s: float) -> None:
     """The bonus motif: a gold star on a purple disc."""
     u = s / 10
-    c.circle(x, y, 4.3 * u, fill="#7b2ff7", stroke=GOLD, line_width=max(1.5, u * 0.5))
+    c.circle(x, y, 4.3 * u, fill="#7b2ff7", stroke=GOLD, line_width=u * 0.5)
     star = []
     for k in range(10):
         r = 3.4 * u if k % 2 == 0 else 1.4 * u
         a = -math.pi / 2 + k * math.pi / 5
-        star.append((x + r * math.cos(a), y + r * math.sin(a)))
+        star.append((_r(x + r * math.cos(a)), _r(y + r * math.sin(a))))
     c.path(star, fill=GOLD)
 
 
-def lock(c: Canvas, x: float, y: float, s: float) -> None:
+def _lock(c: Canvas, x: float, y: float, s: float) -> None:
     """The lock motif marking a Locked Symbol."""
     u = s / 10
-    lw = max(1.5, u * 0.9)
-    arc = [(x + 1.6 * u * math.cos(t * math.pi / 8),
-            y - 0.5 * u - 1.8 * u * math.sin(t * math.pi / 8)) for t in range(9)]  # fmt: skip
+    lw = u * 0.9
+    arc = [(_r(x + 1.6 * u * math.cos(t * math.pi / 8)),
+            _r(y - 0.5 * u - 1.8 * u * math.sin(t * math.pi / 8))) for t in range(9)]  # fmt: skip
     c.path(arc, stroke=INK, line_width=lw, closed=False)
     c.rect(x - 2.6 * u, y - 0.6 * u, 5.2 * u, 4 * u, fill=GOLD, stroke=INK, line_width=u * 0.5,
            radius=0.6 * u)  # fmt: skip
     c.circle(x, y + 1.2 * u, 0.6 * u, fill=INK)
 
 
-def up_arrow(c: Canvas, x: float, y: float, s: float) -> None:
+def _up_arrow(c: Canvas, x: float, y: float, s: float) -> None:
     """The Bonus Game up arrow (move up a row)."""
     u = s / 10
     c.path([(x, y - 4 * u), (x + 3.4 * u, y - 0.4 * u), (x + 1.3 * u, y - 0.4 * u),
             (x + 1.3 * u, y + 4 * u), (x - 1.3 * u, y + 4 * u), (x - 1.3 * u, y - 0.4 * u),
             (x - 3.4 * u, y - 0.4 * u)], fill="#00e5ff", stroke=INK,
-           line_width=max(1.0, u * 0.3))  # fmt: skip
+           line_width=u * 0.3)  # fmt: skip
 
 
-def cash(c: Canvas, x: float, y: float, s: float, label: str) -> None:
+def _cash(c: Canvas, x: float, y: float, s: float, label: str) -> None:
     """The cash motif (an Instant Prize) with its amount."""
     u = s / 10
     c.rect(x - 4.4 * u, y - 2.8 * u, 8.8 * u, 5.6 * u, fill="#2e7d32", stroke="#c8e6c9",
-           line_width=max(1.0, u * 0.4), radius=0.8 * u)  # fmt: skip
+           line_width=u * 0.4, radius=0.8 * u)  # fmt: skip
     c.text(label, x, y, Font(s * 0.3, "display", True), fill="#ffffff")
 
 
+lightning = _unit(_lightning)
+extra_goes = _unit(_extra_goes)
+bonus = _unit(_bonus)
+lock = _unit(_lock)
+up_arrow = _unit(_up_arrow)
+cash = _unit(_cash)
 SYMBOLS = {
-    "flask": _flask,
-    "beaker": _beaker,
-    "microscope": _microscope,
-    "atom": _atom,
-    "test-tube": _test_tube,
-    "magnet": _magnet,
-    "dna": _dna,
-    "burner": _burner,
+    "flask": _unit(_flask),
+    "beaker": _unit(_beaker),
+    "microscope": _unit(_microscope),
+    "atom": _unit(_atom),
+    "test-tube": _unit(_test_tube),
+    "magnet": _unit(_magnet),
+    "dna": _unit(_dna),
+    "burner": _unit(_burner),
 }
 
 
@@ -243,16 +275,19 @@ def backdrop(c: Canvas, w: float, h: float) -> None:
     c.rect(0, h - 6, w, 6, fill="#ffd54a33")
 
 
-def meter_symbol(c: Canvas, x: float, y: float, s: float, value: int | None = None) -> None:
+def _meter_symbol(c: Canvas, x: float, y: float, s: float, value: int | None = None) -> None:
     """The Bonus Game meter symbol (segments for the Power Surge Prize Meter), with its number."""
     u = s / 10
     c.rect(x - 2.4 * u, y - 4.2 * u, 4.8 * u, 8.4 * u, fill="#0b2a4a", stroke=BLUE,
-           line_width=max(1.5, u * 0.5), radius=0.8 * u)  # fmt: skip
+           line_width=u * 0.5, radius=0.8 * u)  # fmt: skip
     for k in range(4):
         c.rect(x - 1.7 * u, y + 2.4 * u - k * 1.9 * u, 3.4 * u, 1.3 * u, fill=BLUE, radius=0.3 * u)
     if value is not None:
         c.circle(x + 2.8 * u, y - 2.8 * u, 1.9 * u, fill=GOLD, stroke=INK, line_width=u * 0.3)
         _number(c, str(value), x + 2.8 * u, y - 2.7 * u, s * 0.65)
+
+
+meter_symbol = _unit(_meter_symbol)
 
 
 def icon(c: Canvas, name: str, x: float, y: float, s: float) -> None:

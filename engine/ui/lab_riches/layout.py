@@ -49,7 +49,7 @@ class Layout:
 
     def prize_box(self, row: int) -> Rect:
         """A row's Prize Box."""
-        pad = self.cell * 0.08
+        pad = float(round(self.cell * 0.08))
         return (self.prize_x, self.grid_y + row * self.cell + pad, self.prize_w,
                 self.cell - 2 * pad)  # fmt: skip
 
@@ -57,7 +57,7 @@ class Layout:
         """One of the meter's 7 boxes; box 0 is at the bottom."""
         x, y, w, h = self.meter
         bh = h / len(R.METER_BOXES)
-        return x, y + h - (box + 1) * bh, w, bh
+        return x, float(round(y + h - (box + 1) * bh)), w, float(round(bh))
 
 
 def layout(width: float, height: float) -> Layout:
@@ -72,11 +72,13 @@ def layout(width: float, height: float) -> Layout:
     else:
         cell = min((h - header_h - 2 * margin) / 7.2, (w - 2 * margin) / 10.5)
         meter_w, prize_w = cell * 1.25, cell * 1.4
-    gap = cell * 0.15
+    cell = float(int(cell))  # whole pixels: crisp edges, and short numbers in every frame's batch
+    margin, header_h = float(round(margin)), float(round(header_h))
+    gap = float(round(cell * 0.15))
     row_w = meter_w + gap + 4 * cell + gap + prize_w
-    left = (w - row_w) / 2 if portrait else max(margin, (w - row_w - 2.6 * cell) / 2)
+    left = float(round((w - row_w) / 2 if portrait else max(margin, (w - row_w - 2.6 * cell) / 2)))
     top_row_y = header_h + margin
-    grid_y = top_row_y + cell * 1.15
+    grid_y = top_row_y + float(round(cell * 1.15))
     grid_x = left + meter_w + gap
     meter = (left, top_row_y, meter_w, grid_y + 5 * cell - top_row_y)
     prize_x = grid_x + 4 * cell + gap

@@ -178,8 +178,7 @@ class MainScene(Screen):
     # ---- drawing ------------------------------------------------------------------------------
     def draw(self, canvas: Canvas) -> None:
         """The whole window for the current moment."""
-        lay = layout(canvas.width, canvas.height)
-        self._lay = lay
+        lay = self.layout()
         paint_bg = paint.art.backdrop
         paint_bg(canvas, lay.width, lay.height)
         state = self.state()

@@ -22,9 +22,9 @@ Event = Mapping[str, Any]
 
 
 def _square_bg(c: Canvas, x: float, y: float, s: float, fill: str, stroke: str) -> None:
-    pad = s * 0.05
+    pad = round(s * 0.05)
     c.rect(x + pad, y + pad, s - 2 * pad, s - 2 * pad, fill=fill, stroke=stroke, line_width=2,
-           radius=s * 0.14)  # fmt: skip
+           radius=round(s * 0.14))  # fmt: skip
 
 
 def _reveal(c: Canvas, name: str, cx: float, cy: float, s: float, scale: float) -> None:
@@ -147,12 +147,12 @@ def meter(c: Canvas, lay: Layout, s: State, e: Event | None, p: float) -> None:
                stroke=art.GOLD if lit else "#2d5a85", line_width=2, radius=5)  # fmt: skip
         n = last - first + 1
         seg_h = (bh - 8) / n
+        bar_w, bar_h = round(bw * 0.3), max(1, round(seg_h - 2))
         for k in range(n):
             segment = first + k
-            sy = by + bh - 4 - (k + 1) * seg_h
+            sy = round(by + bh - 3 - (k + 1) * seg_h)
             filled = segment <= s.meter and not (segment in fresh and not flash_on and p < 0.9)
-            c.rect(bx + 5, sy + 1, bw * 0.3, max(1.0, seg_h - 2),
-                   fill=art.BLUE if filled else "#1c3957", radius=2)  # fmt: skip
+            c.rect(bx + 5, sy, bar_w, bar_h, fill=art.BLUE if filled else "#1c3957", radius=2)
         label = _short(pence, narrow) if pence else f"{last}"
         font = fit_text(c, label, Font(min(bh * 0.32, w * 0.24), "display", True), bw * 0.6)
         dim = s.meter_box is not None and box < s.meter_box
