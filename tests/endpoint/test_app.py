@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -10,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from engine.math import GAMES, PoolEntry, load_table, verify_proof
 from tests.endpoint.conftest import Clock, bearer, buy, session
-from web.endpoint.schema import transactions
+from web.endpoint.schema import plays, transactions
 
 
 def test_session_creates_a_guest_with_the_demo_balance(client: TestClient) -> None:
@@ -252,3 +253,24 @@ def test_a_credential_for_another_database_is_refused(
     session(other)
     assert other.get("/api/wallet", headers=bearer(token)).status_code == 401
     assert first.get("/api/wallet", headers=bearer(token)).status_code == 200
+
+
+def test_overdue_plays_are_paid_on_a_timer_without_any_request(
+    make_app: Callable[..., FastAPI], clock: Clock
+) -> None:
+    app = make_app(play_timeout_seconds=60, sweep_interval_seconds=0.05)
+    with TestClient(app) as sleeper:  # the context runs the app's lifespan (its sweeper)
+        number = buy(sleeper, session(sleeper)["token"]).json()["play_number"]
+        prize = sleeper.get(f"/api/plays/{number}").json()["prize_pence"]
+        clock.advance(61)
+        deadline = time.monotonic() + 10
+        status = "purchased"
+        while status != "finished" and time.monotonic() < deadline:
+            time.sleep(0.05)
+            with app.state.ledger.db.begin() as conn:
+                row = conn.execute(plays.select().where(plays.c.play_number == number)).one()
+            status = row.status
+        assert (row.status, row.finished_by) == ("finished", "auto")
+        with app.state.ledger.db.begin() as conn:
+            rows = conn.execute(transactions.select()).all()
+        assert sum(r.amount_pence for r in rows if r.kind == "prize") == prize

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 import secrets
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
 import anyio
@@ -91,7 +93,25 @@ def create_app(
     if settings.warm_pools:
         threading.Thread(target=ledger.warm, name="warm-pools", daemon=True).start()
 
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        # Overdue plays are paid on a timer too, not only when a request happens to arrive.
+        async def sweeper() -> None:
+            while True:
+                await anyio.sleep(settings.sweep_interval_seconds)
+                try:
+                    await maybe_sweep()
+                except Exception:
+                    logging.getLogger("web.endpoint").exception("sweeping overdue plays failed")
+
+        task = asyncio.create_task(sweeper())
+        try:
+            yield
+        finally:
+            task.cancel()
+
     app = FastAPI(
+        lifespan=lifespan,
         title="Lottery signing endpoint",
         version="1",
         openapi_url="/api/openapi.json",
