@@ -10,6 +10,7 @@ The query parameters choose the first scene (engine/ui/games.py).
 
 from __future__ import annotations
 
+import gc
 import json
 import time
 
@@ -34,6 +35,10 @@ def start(width: float, height: float, params_json: str = "{}") -> None:
     params = json.loads(params_json)
     _canvas = CommandCanvas(width, height, _measure_with_js)
     _app = App(first_scene(params if isinstance(params, dict) else {}), width, height)
+    # Long-lived objects (modules, prize table, scenes) need no more scanning; a frame makes
+    # thousands of short-lived lists, so collect the young generation less often.
+    gc.freeze()
+    gc.set_threshold(20_000, 20, 20)
 
 
 def frame(now_ms: float, events_json: str = "[]") -> str:
