@@ -103,8 +103,15 @@ def layout(width: float, height: float) -> Layout:
         instant = (side_x, goes[1] + boxes_h + cell * 0.6, side_w, boxes_h * 1.2)
         rules = (side_x, below, side_w, MIN_TARGET)
         speed = (margin, h - margin - MIN_TARGET, max(160.0, cell * 2.2), MIN_TARGET)
+    if portrait:  # share the height left over: the play area sits lower, nearer the thumb
+        dy = float(round(max(0.0, h - margin - (rules[1] + rules[3])) * 0.4))
+        top_row_y, grid_y = top_row_y + dy, grid_y + dy
+        meter, go, goes, total_won, instant, rules, speed = (
+            (r[0], r[1] + dy, r[2], r[3])
+            for r in (meter, go, goes, total_won, instant, rules, speed)
+        )
     cx = meter[0] + meter_w / 2
-    cable_y = header_h + margin * 0.4
+    cable_y = top_row_y - margin * 0.6
     cable_x = prize_x + prize_w + gap * 0.6
     cable = ((cable_x, top_row_y + cell / 2), (cable_x, cable_y), (cx, cable_y), (cx, meter[1]))
     return Layout(
