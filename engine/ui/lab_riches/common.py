@@ -33,7 +33,7 @@ def wrap(canvas: Canvas, text: str, font: Font, max_w: float) -> list[list[tuple
     used = 0.0
     for match in TOKEN.finditer(text):
         token = match[0]
-        width = font.size * 1.5 if match[1] else canvas.measure(token, font)
+        width = font.size * 1.9 if match[1] else canvas.measure(token, font)
         extra = width + (space if lines[-1] else 0.0)
         if lines[-1] and used + extra > max_w:
             lines.append([])
@@ -54,7 +54,7 @@ def rich_text(
         x = cx - total / 2
         for token, width in line:
             if token.startswith("{"):
-                art.icon(canvas, token[1:-1], x + width / 2, y + line_h / 2, font.size * 1.45)
+                art.icon(canvas, token[1:-1], x + width / 2, y + line_h / 2, font.size * 1.8)
             else:
                 canvas.text(token, x, y + line_h / 2, font, fill=fill, align="left")
             x += width + space

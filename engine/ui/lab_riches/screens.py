@@ -235,7 +235,7 @@ class HowToPlayScene(Screen):
         canvas.text("HOW TO PLAY", x + pw / 2, y + 36, head, fill=art.GOLD)
         heading, paras = HOW_TO_PLAY[self.page]
         canvas.text(heading, x + pw / 2, y + 80, Font(head.size * 0.7, "display", True))
-        size = min(22.0, max(14.0, pw * 0.04))
+        size = min(23.0, max(15.0, pw * 0.048))
         if len(paras) > 4:
             size *= 0.85
         font = Font(size, "body", True)
