@@ -5,7 +5,8 @@ from __future__ import annotations
 from engine.ui.app import Scene
 from engine.ui.lab_riches.flow import Flow
 from engine.ui.lab_riches.main import MainScene
-from engine.ui.lab_riches.screens import HowToPlayScene, OutcomeScene, RulesScene, SplashScene
+from engine.ui.lab_riches.pages import HowToPlayScene, RulesScene
+from engine.ui.lab_riches.screens import OutcomeScene, SplashScene
 
 
 def start_scene(flow: Flow) -> Scene:

@@ -16,7 +16,7 @@ from engine.money import format_pounds
 from engine.ui.app import App
 from engine.ui.draw import Canvas, Font, fit_text
 from engine.ui.input import Control, Event, Key
-from engine.ui.lab_riches import bonus, paint
+from engine.ui.lab_riches import art, bonus, paint
 from engine.ui.lab_riches.common import draw_controls, panel
 from engine.ui.lab_riches.flow import Flow
 from engine.ui.lab_riches.layout import Layout, layout
@@ -179,8 +179,7 @@ class MainScene(Screen):
     def draw(self, canvas: Canvas) -> None:
         """The whole window for the current moment."""
         lay = self.layout()
-        paint_bg = paint.art.backdrop
-        paint_bg(canvas, lay.width, lay.height)
+        art.backdrop(canvas, lay.width, lay.height)
         state = self.state()
         paint.header(canvas, lay, self.flow.balance)
         if state is None or self.replay is None:
@@ -220,7 +219,7 @@ class MainScene(Screen):
         big = Font(min(36.0, pw * 0.08), "display", True)
         head = "CONGRATULATIONS" if state.total else "GAME OVER"
         canvas.text(head, w / 2, y + ph * 0.14, fit_text(canvas, head, big, pw - 20),
-                    fill=paint.art.GOLD)  # fmt: skip
+                    fill=art.GOLD)  # fmt: skip
         body = Font(min(22.0, pw * 0.05), "body", True)
         prizes = state.rows_pence + state.meter_pence
         canvas.text(f"Prize(s): {format_pounds(prizes)}", w / 2, y + ph * 0.36, body)
@@ -228,4 +227,4 @@ class MainScene(Screen):
                     y + ph * 0.52, body)  # fmt: skip
         total = f"TOTAL WON {format_pounds(state.total)}"
         canvas.text(total, w / 2, y + ph * 0.75, fit_text(canvas, total, big, pw - 20),
-                    fill=paint.art.GOLD)  # fmt: skip
+                    fill=art.GOLD)  # fmt: skip
