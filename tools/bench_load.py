@@ -8,33 +8,14 @@ bytes transferred over the network (resource timing transfer sizes, headers incl
 
 from __future__ import annotations
 
-import os
-import shutil
-import socket
 import statistics
-import subprocess
-import sys
-import tempfile
-import time
-import urllib.request
-from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
 
 from playwright.sync_api import Browser, Page, sync_playwright
 
 from tools.dist import ROOT, build
+from tools.localserver import CHROMIUM_ARGS, chromium_path, local_server
 
 RUNS = 5
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 MEASURE = """() => {
   const nav = performance.getEntriesByType('navigation')[0];
   const fcp = performance.getEntriesByName('first-contentful-paint')[0];
@@ -42,34 +23,6 @@ MEASURE = """() => {
   const bytes = resources.reduce((sum, r) => sum + r.transferSize, nav ? nav.transferSize : 0);
   return {splash_ms: fcp ? fcp.startTime : null, ready_ms: window.lottery.stats.readyMs, bytes};
 }"""
-
-
-@contextmanager
-def local_server(dist: Path) -> Iterator[str]:
-    """The dev server on a free port, serving dist/; yields its URL."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    var = Path(tempfile.mkdtemp(prefix="lottery-bench-"))
-    env = {**os.environ, "LOTTERY_VAR_DIR": str(var), "PYTHONPATH": str(ROOT)}
-    cmd = [sys.executable, "-m", "tools", "serve", "--no-build", "--dist", str(dist)]
-    proc = subprocess.Popen([*cmd, "--port", str(port)], cwd=ROOT, env=env)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(url + "/", timeout=2):
-                    break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("the dev server did not start") from None
-                time.sleep(0.2)
-        yield url
-    finally:
-        proc.terminate()
-        proc.wait(10)
-        shutil.rmtree(var, ignore_errors=True)
 
 
 def visit(page: Page, url: str) -> dict[str, float]:
@@ -105,9 +58,9 @@ def run() -> dict[str, dict[str, float]]:
     dist = ROOT / "dist"
     build(dist)
     colds, warms = [], []
-    with local_server(dist) as url, sync_playwright() as p:
+    with local_server(dist, test_mode=False) as url, sync_playwright() as p:
         browser = p.chromium.launch(
-            executable_path=os.environ.get("LOTTERY_CHROMIUM") or shutil.which("chromium"),
+            executable_path=chromium_path(),
             args=CHROMIUM_ARGS,
         )
         try:
