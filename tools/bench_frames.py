@@ -9,53 +9,19 @@ drawn frame (median and p95) as the shell records them (window.lottery.stats).
 
 from __future__ import annotations
 
-import os
 import shutil
-import socket
 import statistics
-import subprocess
-import sys
 import tempfile
-import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
-from tools.dist import ROOT, build
+from tools.dist import build
+from tools.localserver import CHROMIUM_ARGS, chromium_path, local_server
 
 SIZES = {"desktop": (1280, 720), "phone": (390, 844)}
 GOES_MEASURED = 3
 SAMPLE = """() => { const s = window.lottery.stats;
   return {frames: s.frames, ms: s.pythonMs.slice(), now: performance.now()}; }"""
-
-
-def _port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _serve(dist: Path, var: Path) -> tuple[subprocess.Popen[bytes], str]:
-    port = _port()
-    env = {**os.environ, "LOTTERY_VAR_DIR": str(var), "LOTTERY_TEST_MODE": "1"}
-    env["PYTHONPATH"] = str(ROOT)
-    env.pop("DATABASE_URL", None)
-    cmd = [sys.executable, "-m", "tools", "serve", "--no-build", "--dist", str(dist)]
-    proc = subprocess.Popen(
-        [*cmd, "--port", str(port)], cwd=ROOT, env=env,
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(url + "/", timeout=2):
-                return proc, url
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                raise RuntimeError("the dev server did not start") from None
-            time.sleep(0.2)
 
 
 def _p95(values: list[float]) -> float:
@@ -105,17 +71,10 @@ def run() -> dict[str, Any]:
     work = Path(tempfile.mkdtemp(prefix="bench-frames-"))
     try:
         build(work / "dist")
-        (work / "var").mkdir()
-        proc, url = _serve(work / "dist", work / "var")
-        try:
-            with sync_playwright() as p:
-                exe = os.environ.get("LOTTERY_CHROMIUM") or shutil.which("chromium")
-                browser = p.chromium.launch(executable_path=exe, args=["--no-sandbox"])
-                figures = {name: _measure(browser, url, size) for name, size in SIZES.items()}
-                browser.close()
-        finally:
-            proc.terminate()
-            proc.wait(10)
+        with local_server(work / "dist", work / "var") as url, sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+            figures = {name: _measure(browser, url, size) for name, size in SIZES.items()}
+            browser.close()
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return {"lab-riches": figures, "target": {"fps": 60, "python_ms_p95_max": 6}}

@@ -2,13 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,58 +9,16 @@ import pytest
 from playwright.sync_api import Browser, Page, Playwright, ViewportSize, sync_playwright
 
 from tools.dist import ROOT
+from tools.localserver import CHROMIUM_ARGS, chromium_path, local_server
 
 ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-def chromium_path() -> str | None:
-    """The system Chromium when there is one (else Playwright's own)."""
-    return os.environ.get("LOTTERY_CHROMIUM") or shutil.which("chromium")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture(scope="session")
 def server(dist_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The real dev server (site + endpoint) in a subprocess; yields its base URL."""
-    port = free_port()
-    var = tmp_path_factory.mktemp("var")
-    env = {**os.environ, "LOTTERY_VAR_DIR": str(var), "LOTTERY_TEST_MODE": "1"}
-    env["PYTHONPATH"] = str(ROOT)
-    env.pop("DATABASE_URL", None)
-    log = (var / "server.log").open("w")
-    cmd = [sys.executable, "-m", "tools", "serve", "--no-build", "--dist", str(dist_dir)]
-    proc = subprocess.Popen(
-        [*cmd, "--port", str(port)], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(url + "/", timeout=2):
-                break
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                raise RuntimeError((var / "server.log").read_text()) from None
-            time.sleep(0.2)
-    yield url
-    proc.terminate()
-    proc.wait(10)
-    log.close()
+    """The real dev server (site + endpoint, test mode, SQLite) in a subprocess; its URL."""
+    with local_server(dist_dir, tmp_path_factory.mktemp("var")) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
