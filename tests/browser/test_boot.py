@@ -53,3 +53,13 @@ def test_a_missing_file_shows_a_clear_message(browser: Browser, server: str) -> 
     expect(page.locator("#failure-text")).to_contain_text("could not be downloaded")
     expect(page.get_by_role("button", name="Try again")).to_be_visible()
     context.close()
+
+
+def test_a_browser_without_webassembly_is_told_so(browser: Browser, server: str) -> None:
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    page.add_init_script("delete globalThis.WebAssembly")
+    page.goto(server + "/")
+    expect(page.locator("#failure")).to_be_visible(timeout=30_000)
+    expect(page.locator("#failure-text")).to_contain_text("cannot run the game")
+    context.close()
