@@ -25,8 +25,16 @@ from engine.rng import Stream
 
 MODELS = ("lab-riches/1",)
 SYMBOL_INDEX = {s: i for i, s in enumerate(R.SYMBOLS)}
+SPECIALS = (
+    [f"{R.LIGHTNING}/{n}" for n in R.LIGHTNING_VALUES]
+    + [f"{R.EXTRA_GOES}/{n}" for n in R.EXTRA_GOES_VALUES]
+    + [R.BONUS]
+)
+# Every Top Row square as a byte: its symbol's index, or 255 (never a match) for a special.
+TOP_INDEX = {**SYMBOL_INDEX, **dict.fromkeys(SPECIALS, 255)}
 MOD_SYMBOLS = bytes(b % N_SYMBOLS for b in range(256))
 # Squares k = row * COLUMNS + column, in the order the matching animates: column by column.
+ROW_SLICES = tuple(slice(k, k + R.COLUMNS) for k in range(0, R.ROWS * R.COLUMNS, R.COLUMNS))
 COLUMN_ORDER = sorted(range(R.ROWS * R.COLUMNS), key=lambda k: (k % R.COLUMNS, k // R.COLUMNS))
 
 
@@ -85,27 +93,30 @@ def _events(
     for r in range(rows):
         if min(locks[r]) > 0:
             completing.setdefault(max(locks[r]), []).append(r)
-    held: list[str | None] = [None] * cells  # the Locked Symbols so far
+    # The grid as one big-endian integer of symbol-index bytes (byte k is square k): the Locked
+    # Symbols so far, and a mask of 0xff over their squares.
+    held = held_mask = 0
     meter = 0
     won = {"rows": 0, "instants": 0}
     for go in range(1, len(top)):
         goes_left -= 1
         row_top = top[go]
-        targets = [SYMBOL_INDEX.get(s, 255) for s in row_top] * rows
-        fresh = stream.read(cells).translate(MOD_SYMBOLS)  # the same as many(cells, 8)
+        targets = bytes([TOP_INDEX[s] for s in row_top])  # 255: a special, never a match
         now = locking.get(go, ())
         for k in now:
-            held[k] = row_top[k % cols]
-        grid = [symbols[x] if h is None else h for x, h in zip(fresh, held, strict=True)]
-        clash = (int.from_bytes(fresh, "big") ^ int.from_bytes(bytes(targets), "big")).to_bytes(
-            cells, "big"
-        )  # zero bytes: squares whose fresh symbol equals its column's Top Row symbol
+            shift = 8 * (cells - 1 - k)
+            held |= targets[k % cols] << shift
+            held_mask |= 0xFF << shift
+        fresh = int.from_bytes(stream.read(cells).translate(MOD_SYMBOLS), "big")
+        squares = bytearray(((fresh & ~held_mask) | held).to_bytes(cells, "big"))
+        # Zero bytes: unlocked squares whose fresh symbol equals its column's Top Row symbol.
+        clash = ((fresh ^ int.from_bytes(targets * rows, "big")) | held_mask).to_bytes(cells, "big")
         k = clash.find(0)
-        while k >= 0:
-            if held[k] is None:  # not a match after all: redraw among the other symbols
-                x = stream.below(N_SYMBOLS - 1)
-                grid[k] = symbols[x + (x >= targets[k])]
+        while k >= 0:  # not a match after all: redraw among the other symbols
+            x = stream.below(N_SYMBOLS - 1)
+            squares[k] = x + (x >= targets[k % cols])
             k = clash.find(0, k + 1)
+        grid = [symbols[x] for x in squares]
         events.append(
             {"type": "go", "go": go, "goes_left": goes_left, "top": row_top, "grid": _rows(grid)}
         )
@@ -116,7 +127,7 @@ def _events(
         for r in completing.get(go, ()):
             events.append({"type": "row_win", "row": r, "pence": boxes[r]})
             won["rows"] += boxes[r]
-        for c, item in enumerate(row_top):
+        for c, item in enumerate(row_top if 255 in targets else ()):
             if item in SYMBOL_INDEX:
                 continue
             kind, _, text = item.partition("/")
@@ -163,8 +174,7 @@ def _events(
 
 def _rows(flat: list[str]) -> list[list[str]]:
     """A flat list of the grid's squares as rows, top to bottom."""
-    cols = R.COLUMNS
-    return [flat[i : i + cols] for i in range(0, len(flat), cols)]
+    return [flat[s] for s in ROW_SLICES]
 
 
 def _add_segments(
