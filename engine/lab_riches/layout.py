@@ -11,10 +11,25 @@ from engine.lab_riches.plan import ATTEMPTS, N_SYMBOLS, Goes
 from engine.rng import Stream
 
 Slot = tuple[int, int]  # (go, column)
-# A byte read as below(len(SYMBOLS)) is a match when it is 0: this table maps matches to 0.
+Span = tuple[int, int, list[int]]
+SYMBOL_SET = frozenset(R.SYMBOLS)
+# Tables for bytes.translate that map the bytes meaning "yes" to 0 (found with bytes.find):
+# read as below(len(SYMBOLS)), a match when it is 0; read as flags() of a motif's chance, a motif.
+MATCH = bytes(0 if b % N_SYMBOLS == 0 else 1 for b in range(256))
 LIGHTNING_BYTE = R.LIGHTNING_CHANCE[0] * (256 // R.LIGHTNING_CHANCE[1])
 BONUS_BYTE = R.BONUS_MOTIF_CHANCE[0] * (256 // R.BONUS_MOTIF_CHANCE[1])
-MATCH = bytes(0 if b % N_SYMBOLS == 0 else 1 for b in range(256))
+LIGHTNING_HIT = bytes(0 if b < LIGHTNING_BYTE else 1 for b in range(256))
+BONUS_HIT = bytes(0 if b < BONUS_BYTE else 1 for b in range(256))
+
+
+def _zeros(data: bytes) -> list[int]:
+    """The positions of the zero bytes in data, in order."""
+    found = []
+    k = data.find(0)
+    while k >= 0:
+        found.append(k)
+        k = data.find(0, k + 1)
+    return found
 
 
 def _symbol_counts(top: list[list[str | None]]) -> list[int]:
@@ -46,7 +61,7 @@ def _place_lightning(
 def plan_top(stream: Stream, goes: Goes, low: int, high: int) -> list[list[str]]:
     """Top Rows for GOs 1..total (index 0 is the inactive start row) with specials placed."""
     base: list[list[str | None]] = [[None] * R.COLUMNS for _ in range(goes.total + 1)]
-    base[0] = [stream.choice(R.SYMBOLS) for _ in range(R.COLUMNS)]
+    base[0] = [R.SYMBOLS[x] for x in stream.many(R.COLUMNS, N_SYMBOLS)]
     for go in range(1, goes.total + 1):
         row = base[go]
         if go in goes.triggers:
@@ -63,10 +78,9 @@ def plan_top(stream: Stream, goes: Goes, low: int, high: int) -> list[list[str]]
         (g, c) for g in range(1, goes.total + 1) for c in range(R.COLUMNS) if base[g][c] is None
     ]
     top = None
-    threshold = LIGHTNING_BYTE
     for _ in range(ATTEMPTS):
         # The same draws as stream.flags(len(free), *R.LIGHTNING_CHANCE).
-        hits = [slot for slot, b in zip(free, stream.read(len(free)), strict=True) if b < threshold]
+        hits = [free[k] for k in _zeros(stream.read(len(free)).translate(LIGHTNING_HIT))]
         values = [stream.choice(R.LIGHTNING_VALUES) for _ in hits]
         if not low <= bonus_segments + sum(values) <= high:
             continue
@@ -80,61 +94,68 @@ def plan_top(stream: Stream, goes: Goes, low: int, high: int) -> list[list[str]]
         top = [list(row) for row in base]
         target = stream.between(max(low - bonus_segments, 0), high - bonus_segments)
         _place_lightning(stream, top, target, free)
-    _place_decoys(stream, top, goes)
-    symbols = iter(stream.many(sum(row.count(None) for row in top), N_SYMBOLS))
-    return [[s if s is not None else R.SYMBOLS[next(symbols)] for s in row] for row in top]
+    left = _place_decoys(stream, top, goes)
+    names = iter([R.SYMBOLS[x] for x in stream.many(sum(left), N_SYMBOLS)])
+    return [[s if s is not None else next(names) for s in row] for row in top]
 
 
-def _place_decoys(stream: Stream, top: list[list[str | None]], goes: Goes) -> None:
-    """Bonus motifs that do not trigger: at most two in a GO, never a column's last symbol."""
+def _place_decoys(stream: Stream, top: list[list[str | None]], goes: Goes) -> list[int]:
+    """Bonus motifs that do not trigger: at most two in a GO, never a column's last symbol.
+
+    Returns how many squares of each column are left for symbols.
+    """
     counts = _symbol_counts(top)
     plain = [go for go in range(1, goes.total + 1) if go not in goes.triggers]
+    shown = dict.fromkeys(plain, 0)
     # The same draws as stream.flags(R.COLUMNS, *R.BONUS_MOTIF_CHANCE) for each of these GOs.
-    data = stream.read(R.COLUMNS * len(plain))
-    for at, go in enumerate(plain):
-        row = top[go]
-        shown = 0
-        for col in range(R.COLUMNS):
-            if (
-                data[at * R.COLUMNS + col] < BONUS_BYTE
-                and row[col] is None
-                and shown < R.BONUS_MOTIFS_TO_ACTIVATE - 1
-                and counts[col] > 1
-            ):
-                row[col] = R.BONUS
-                counts[col] -= 1
-                shown += 1
+    for k in _zeros(stream.read(R.COLUMNS * len(plain)).translate(BONUS_HIT)):
+        go, col = plain[k // R.COLUMNS], k % R.COLUMNS
+        if top[go][col] is None and shown[go] < R.BONUS_MOTIFS_TO_ACTIVATE - 1 and counts[col] > 1:
+            top[go][col] = R.BONUS
+            counts[col] -= 1
+            shown[go] += 1
+    return counts
 
 
-def _first_matches(stream: Stream, symbol_goes: list[list[int]]) -> list[int]:
+def _spans(symbol_goes: list[list[int]]) -> list[Span]:
+    """Where each column's bytes lie in a _first_matches read: (start, end, its GOs)."""
+    spans = []
+    end = 0
+    for goes in symbol_goes:
+        start, end = end, end + len(goes)
+        spans.append((start, end, goes))
+    return spans
+
+
+def _first_matches(stream: Stream, spans: list[Span]) -> list[int]:
     """Per column, the first GO whose fresh random square matches its Top Row symbol (0: none).
 
     One byte per GO in column order, each read as below(len(SYMBOLS)) (a match when it is 0).
     """
-    data = stream.read(sum(len(goes) for goes in symbol_goes)).translate(MATCH)
+    data = stream.read(spans[-1][1]).translate(MATCH)
     found = []
-    start = 0
-    for goes in symbol_goes:
-        at = data.find(0, start, start + len(goes))
+    for start, end, goes in spans:
+        at = data.find(0, start, end)
         found.append(goes[at - start] if at >= 0 else 0)
-        start += len(goes)
     return found
 
 
 def plan_locks(stream: Stream, top: list[list[str]], winners: set[int]) -> list[list[int]]:
     """Lock GO of every square: rows in winners complete, the others never do."""
     symbol_goes = [
-        [g for g in range(1, len(top)) if top[g][c] in R.SYMBOLS] for c in range(R.COLUMNS)
+        [g for g, s in enumerate(column, 1) if s in SYMBOL_SET]
+        for column in zip(*top[1:], strict=True)
     ]
+    every = _spans(symbol_goes)
     locks = []
     for r in range(R.ROWS):
-        row = _first_matches(stream, symbol_goes)
+        row = _first_matches(stream, every)
         if r in winners:
             for _ in range(ATTEMPTS):
                 missing = [c for c, go in enumerate(row) if not go]
                 if not missing:
                     break
-                again = _first_matches(stream, [symbol_goes[c] for c in missing])
+                again = _first_matches(stream, _spans([symbol_goes[c] for c in missing]))
                 for c, go in zip(missing, again, strict=True):
                     row[c] = go
             row = [go or stream.choice(symbol_goes[c]) for c, go in enumerate(row)]
@@ -142,7 +163,7 @@ def plan_locks(stream: Stream, top: list[list[str]], winners: set[int]) -> list[
             for _ in range(ATTEMPTS):
                 if not all(row):
                     break
-                row = _first_matches(stream, symbol_goes)
+                row = _first_matches(stream, every)
             else:
                 row[stream.below(R.COLUMNS)] = 0
         locks.append(row)
