@@ -2,7 +2,10 @@
 
 The shell calls `start(width, height, params_json)` once and then `frame(now_ms,
 events_json)` each animation frame; `frame` returns one JSON string
-{"cmds": [...], "controls": [...] | null, "say": [...], "requests": [...], "ms": python_ms}.
+{"cmds": {"base", "add"} | null, "controls": [...] | null, "say": [...], "requests": [...],
+"ms": python_ms}. When "cmds" is not null the frame drew: "cmds" is the string table's update
+and `batch()` returns the frame's numbers (an array.array('d'), read zero-copy by the shell;
+format in docs/drawing.md).
 `requests` are operations the shell performs for Python (network, signature check, storage:
 docs/drawing.md); their answers come back as {"type": "reply", "id", "ok", "body"} events.
 The query parameters choose the first scene (engine/ui/games.py).
@@ -13,6 +16,7 @@ from __future__ import annotations
 import gc
 import json
 import time
+from array import array
 
 from backends.canvas import CommandCanvas
 from engine.ui.app import App
@@ -21,6 +25,7 @@ from engine.ui.input import Event, Resize, event_from_json
 
 _app: App | None = None
 _canvas: CommandCanvas | None = None
+_numbers: array[float] = array("d")
 
 
 def _measure_with_js(s: str, size: float, family: str, bold: bool) -> float:
@@ -31,7 +36,8 @@ def _measure_with_js(s: str, size: float, family: str, bold: bool) -> float:
 
 def start(width: float, height: float, params_json: str = "{}") -> None:
     """Create the app at the given logical size with the page's query parameters."""
-    global _app, _canvas
+    global _app, _canvas, _numbers
+    _numbers = array("d")
     params = json.loads(params_json)
     _canvas = CommandCanvas(width, height, _measure_with_js)
     _app = App(first_scene(params if isinstance(params, dict) else {}), width, height)
@@ -43,6 +49,7 @@ def start(width: float, height: float, params_json: str = "{}") -> None:
 
 def frame(now_ms: float, events_json: str = "[]") -> str:
     """Run one frame and return what the shell must draw and mirror."""
+    global _numbers
     if _app is None or _canvas is None:
         raise RuntimeError("start() must be called before frame()")
     began = time.perf_counter()
@@ -55,11 +62,19 @@ def frame(now_ms: float, events_json: str = "[]") -> str:
             _canvas.resize(event.width, event.height)
         events.append(event)
     result = _app.frame(now_ms, events, _canvas)
-    cmds = _canvas.flush() if result.drew else "null"
+    cmds = None
+    if result.drew:
+        drawn = _canvas.flush()
+        _numbers, cmds = drawn.numbers, drawn.table_json()
     controls = None if result.controls is None else [c.to_json() for c in result.controls]
     tail = json.dumps(
-        {"controls": controls, "say": result.narration, "requests": result.requests},
+        {"cmds": cmds, "controls": controls, "say": result.narration, "requests": result.requests},
         separators=(",", ":"),
     )
     ms = (time.perf_counter() - began) * 1000.0
-    return f'{{"cmds":{cmds},"ms":{ms:.3f},{tail[1:]}'
+    return f'{{"ms":{ms:.3f},{tail[1:]}'
+
+
+def batch() -> array[float]:
+    """The numbers of the last frame that drew (the shell reads them through a buffer)."""
+    return _numbers

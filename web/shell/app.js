@@ -92,56 +92,84 @@ window.lotteryMeasureText = (s, px, family, bold) => {
   return ctx.measureText(s).width;
 };
 
-function paint(p) {
-  if (p === null || typeof p === "string") return p;
-  const [x0, y0, x1, y1, stops] = p.g;
-  const g = ctx.createLinearGradient(x0, y0, x1, y1);
-  for (const [o, c] of stops) g.addColorStop(o, c);
-  return g;
+// A batch (backends/canvas.py, docs/drawing.md) is a Float64Array of opcodes, each followed
+// by its numbers; strings and gradients are indices into `table`, which Python extends (and
+// restarts at base 0) frame by frame; -1 is "none".
+const table = [];
+function updateTable({ base, add }) {
+  if (base === 0) table.length = 0;
+  if (base !== table.length) throw new Error(`drawing table out of step: base ${base}, have ${table.length}`);
+  for (const e of add) {
+    if (typeof e === "string") { table.push(e); continue; }
+    const [x0, y0, x1, y1, stops] = e.g;
+    const g = ctx.createLinearGradient(x0, y0, x1, y1);
+    for (const [o, c] of stops) g.addColorStop(o, c);
+    table.push(g);
+  }
 }
 
 function finish(fill, stroke, lineWidth) {
-  if (fill !== null) { ctx.fillStyle = paint(fill); ctx.fill(); }
-  if (stroke !== null) { ctx.strokeStyle = stroke; ctx.lineWidth = lineWidth; ctx.stroke(); }
+  if (fill >= 0) { ctx.fillStyle = table[fill]; ctx.fill(); }
+  if (stroke >= 0) { ctx.strokeStyle = table[stroke]; ctx.lineWidth = lineWidth; ctx.stroke(); }
 }
 
-function runBatch(cmds) {
+const CLEAR = 1, RECT = 2, CIRCLE = 3, PATH = 4, TEXT = 5, IMAGE = 6, SAVE = 7, RESTORE = 8,
+  TRANSLATE = 9, SCALE = 10, ROTATE = 11, ALPHA = 12, CLIP = 13;
+
+function runBatch(d) {
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.globalAlpha = 1;
-  for (const c of cmds) {
-    switch (c[0]) {
-      case "clear":
-        ctx.fillStyle = paint(c[1]); ctx.fillRect(0, 0, size.width, size.height); break;
-      case "rect":
+  let i = 0;
+  while (i < d.length) {
+    switch (d[i]) {
+      case CLEAR:
+        ctx.fillStyle = table[d[i + 1]]; ctx.fillRect(0, 0, size.width, size.height); i += 2; break;
+      case RECT:
         ctx.beginPath();
-        if (c[8] > 0) ctx.roundRect(c[1], c[2], c[3], c[4], c[8]); else ctx.rect(c[1], c[2], c[3], c[4]);
-        finish(c[5], c[6], c[7]); break;
-      case "circle":
-        ctx.beginPath(); ctx.arc(c[1], c[2], c[3], 0, Math.PI * 2); finish(c[4], c[5], c[6]); break;
-      case "path": {
-        const pts = c[1];
-        ctx.beginPath(); ctx.moveTo(pts[0], pts[1]);
-        for (let i = 2; i < pts.length; i += 2) ctx.lineTo(pts[i], pts[i + 1]);
-        if (c[5]) ctx.closePath();
-        finish(c[5] ? c[2] : null, c[3], c[4]); break;
+        if (d[i + 8] > 0) ctx.roundRect(d[i + 1], d[i + 2], d[i + 3], d[i + 4], d[i + 8]);
+        else ctx.rect(d[i + 1], d[i + 2], d[i + 3], d[i + 4]);
+        finish(d[i + 5], d[i + 6], d[i + 7]); i += 9; break;
+      case CIRCLE:
+        ctx.beginPath(); ctx.arc(d[i + 1], d[i + 2], d[i + 3], 0, Math.PI * 2);
+        finish(d[i + 4], d[i + 5], d[i + 6]); i += 7; break;
+      case PATH: {
+        const closed = d[i + 5] !== 0, end = i + 6 + 2 * d[i + 1];
+        ctx.beginPath(); ctx.moveTo(d[i + 6], d[i + 7]);
+        for (let k = i + 8; k < end; k += 2) ctx.lineTo(d[k], d[k + 1]);
+        if (closed) ctx.closePath();
+        finish(closed ? d[i + 2] : -1, d[i + 3], d[i + 4]); i = end; break;
       }
-      case "text":
-        ctx.font = fontString(c[4], c[5], c[6]); ctx.fillStyle = c[7];
-        ctx.textAlign = c[8]; ctx.textBaseline = c[9]; ctx.fillText(c[1], c[2], c[3]); break;
-      case "image": {
-        const img = images[c[1]];
-        if (img && img.complete) ctx.drawImage(img, c[2], c[3], c[4], c[5]);
-        break;
+      case TEXT:
+        ctx.font = fontString(d[i + 4], table[d[i + 5]], d[i + 6] !== 0); ctx.fillStyle = table[d[i + 7]];
+        ctx.textAlign = table[d[i + 8]]; ctx.textBaseline = table[d[i + 9]];
+        ctx.fillText(table[d[i + 1]], d[i + 2], d[i + 3]); i += 10; break;
+      case IMAGE: {
+        const img = images[table[d[i + 1]]];
+        if (img && img.complete) ctx.drawImage(img, d[i + 2], d[i + 3], d[i + 4], d[i + 5]);
+        i += 6; break;
       }
-      case "save": ctx.save(); break;
-      case "restore": ctx.restore(); break;
-      case "translate": ctx.translate(c[1], c[2]); break;
-      case "scale": ctx.scale(c[1], c[2]); break;
-      case "rotate": ctx.rotate(c[1]); break;
-      case "alpha": ctx.globalAlpha *= c[1]; break;
-      case "clip": ctx.beginPath(); ctx.rect(c[1], c[2], c[3], c[4]); ctx.clip(); break;
-      default: throw new Error("unknown drawing command " + c[0]);
+      case SAVE: ctx.save(); i += 1; break;
+      case RESTORE: ctx.restore(); i += 1; break;
+      case TRANSLATE: ctx.translate(d[i + 1], d[i + 2]); i += 3; break;
+      case SCALE: ctx.scale(d[i + 1], d[i + 2]); i += 3; break;
+      case ROTATE: ctx.rotate(d[i + 1]); i += 2; break;
+      case ALPHA: ctx.globalAlpha *= d[i + 1]; i += 2; break;
+      case CLIP: ctx.beginPath(); ctx.rect(d[i + 1], d[i + 2], d[i + 3], d[i + 4]); ctx.clip(); i += 5; break;
+      default: throw new Error(`unknown drawing opcode ${d[i]} at ${i}`);
     }
+  }
+}
+
+// Python's numbers are read in place (a view of WebAssembly memory), released once drawn.
+function drawFrame(update, pyBatch) {
+  updateTable(update);
+  const numbers = pyBatch();
+  const view = numbers.getBuffer("f64");
+  try {
+    runBatch(view.data);
+  } finally {
+    view.release();
+    numbers.destroy();
   }
 }
 
@@ -344,18 +372,18 @@ function perform(requests) {
 }
 
 // ---- the frame loop ----------------------------------------------------------------------
-function loop(pyFrame) {
+function loop(pyFrame, pyBatch) {
   function tick(now) {
     const events = queue.splice(0, queue.length);
     let out;
     try {
       out = JSON.parse(pyFrame(now, JSON.stringify(events)));
+      if (out.cmds) drawFrame(out.cmds, pyBatch);
     } catch (error) {
       console.error(error);
       fail("The game stopped unexpectedly. Your play is safe: reload to continue.", error);
       return;
     }
-    if (out.cmds) runBatch(out.cmds);
     if (out.controls) mirror(out.controls);
     if (out.say.length) narrate(out.say);
     if (out.requests && out.requests.length) perform(out.requests);
@@ -424,7 +452,7 @@ async function boot() {
     if (!("fast" in params) && store.get("fast")) params.fast = "1";
     const box = $("stage").getBoundingClientRect();
     browser.start(box.width, box.height, JSON.stringify(params));
-    loop(browser.frame);
+    loop(browser.frame, browser.batch);
   } catch (error) {
     fail(explain(error), error);
   }
