@@ -6,6 +6,7 @@ docs/games/lab-riches.md. The stream is engine.rng.Stream over model || 0x00 || 
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from engine.book import Book
@@ -25,16 +26,19 @@ from engine.rng import Stream
 
 MODELS = ("lab-riches/1",)
 SYMBOL_INDEX = {s: i for i, s in enumerate(R.SYMBOLS)}
-SPECIALS = (
-    [f"{R.LIGHTNING}/{n}" for n in R.LIGHTNING_VALUES]
-    + [f"{R.EXTRA_GOES}/{n}" for n in R.EXTRA_GOES_VALUES]
-    + [R.BONUS]
-)
+# Every Top Row special as (kind, number): "lightning/3" is (LIGHTNING, 3); the bonus motif is
+# (BONUS, 0).
+SPECIAL = {
+    **{f"{R.LIGHTNING}/{n}": (R.LIGHTNING, n) for n in R.LIGHTNING_VALUES},
+    **{f"{R.EXTRA_GOES}/{n}": (R.EXTRA_GOES, n) for n in R.EXTRA_GOES_VALUES},
+    R.BONUS: (R.BONUS, 0),
+}
 # Every Top Row square as a byte: its symbol's index, or 255 (never a match) for a special.
-TOP_INDEX = {**SYMBOL_INDEX, **dict.fromkeys(SPECIALS, 255)}
+TOP_INDEX = {**SYMBOL_INDEX, **dict.fromkeys(SPECIAL, 255)}
+meter_box = cache(R.meter_box)
 MOD_SYMBOLS = bytes(b % N_SYMBOLS for b in range(256))
-# Squares k = row * COLUMNS + column, in the order the matching animates: column by column.
 ROW_SLICES = tuple(slice(k, k + R.COLUMNS) for k in range(0, R.ROWS * R.COLUMNS, R.COLUMNS))
+# Squares k = row * COLUMNS + column, in the order the matching animates: column by column.
 COLUMN_ORDER = sorted(range(R.ROWS * R.COLUMNS), key=lambda k: (k % R.COLUMNS, k // R.COLUMNS))
 
 
@@ -127,18 +131,18 @@ def _events(
         for r in completing.get(go, ()):
             events.append({"type": "row_win", "row": r, "pence": boxes[r]})
             won["rows"] += boxes[r]
-        for c, item in enumerate(row_top if 255 in targets else ()):
-            if item in SYMBOL_INDEX:
-                continue
-            kind, _, text = item.partition("/")
+        c = targets.find(255)
+        while c >= 0:
+            kind, number = SPECIAL[row_top[c]]
             if kind == R.LIGHTNING:
-                meter = _add_segments(events, meter, int(text), {"source": "top", "col": c})
+                meter = _add_segments(events, meter, number, {"source": "top", "col": c})
             elif kind == R.EXTRA_GOES:
-                goes_left += int(text)
+                goes_left += number
                 events.append(
-                    {"type": "extra_goes", "source": "top", "col": c, "count": int(text),
+                    {"type": "extra_goes", "source": "top", "col": c, "count": number,
                      "goes_left": goes_left}
                 )  # fmt: skip
+            c = targets.find(255, c + 1)
         if go in triggers:
             award = triggers[go]
             events.append({"type": "bonus_activated", "go": go})
@@ -181,10 +185,10 @@ def _add_segments(
     events: list[dict[str, Any]], meter: int, count: int, where: dict[str, Any]
 ) -> int:
     """Append a segments event (and a meter_box event if the lit box changes); the new meter."""
-    before = R.meter_box(meter)
+    before = meter_box(meter)
     meter += count
     events.append({"type": "segments", **where, "count": count, "meter": meter})
-    box = R.meter_box(meter)
+    box = meter_box(meter)
     if box != before and box is not None:
         events.append({"type": "meter_box", "box": box, "pence": R.METER_BOXES[box][2]})
     return meter

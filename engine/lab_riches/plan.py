@@ -16,6 +16,7 @@ from engine.rng import Stream
 Award = tuple[str, int]
 ATTEMPTS = 12
 N_SYMBOLS = len(R.SYMBOLS)
+METER_PRIZES = frozenset(pence for _first, _last, pence in R.METER_BOXES[1:])
 
 
 @dataclass(frozen=True)
@@ -35,7 +36,7 @@ def read_composition(composition: Composition) -> Outcome:
     for part in composition.parts:
         if part.feature == "row" and part.pence in R.PRIZE_BOX_AMOUNTS:
             rows.append(part.pence)
-        elif part.feature == "meter" and part.pence in {p for _a, _b, p in R.METER_BOXES[1:]}:
+        elif part.feature == "meter" and part.pence in METER_PRIZES:
             meters.append(part.pence)
         elif part.feature == "instant" and part.pence in R.INSTANT_PRIZE_AMOUNTS:
             instants.append(part.pence)
