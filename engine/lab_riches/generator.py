@@ -13,9 +13,11 @@ from engine.book import Book
 from engine.lab_riches import rules as R
 from engine.lab_riches.layout import plan_locks, plan_top
 from engine.lab_riches.plan import (
+    MOD_SYMBOLS,
     N_SYMBOLS,
     Award,
     bonus_path,
+    draw_symbols,
     meter_range,
     plan_goes,
     read_composition,
@@ -36,7 +38,6 @@ SPECIAL = {
 # Every Top Row square as a byte: its symbol's index, or 255 (never a match) for a special.
 TOP_INDEX = {**SYMBOL_INDEX, **dict.fromkeys(SPECIAL, 255)}
 meter_box = cache(R.meter_box)
-MOD_SYMBOLS = bytes(b % N_SYMBOLS for b in range(256))
 ROW_SLICES = tuple(slice(k, k + R.COLUMNS) for k in range(0, R.ROWS * R.COLUMNS, R.COLUMNS))
 # Squares k = row * COLUMNS + column, in the order the matching animates: column by column.
 COLUMN_ORDER = sorted(range(R.ROWS * R.COLUMNS), key=lambda k: (k % R.COLUMNS, k // R.COLUMNS))
@@ -83,7 +84,7 @@ def _events(
     rows, cols = R.ROWS, R.COLUMNS
     cells = rows * cols
     symbols = R.SYMBOLS
-    start = [symbols[x] for x in stream.many(cells, N_SYMBOLS)]
+    start = draw_symbols(stream, cells)
     goes_left = R.START_GOES
     events: list[dict[str, Any]] = [
         {"type": "start", "goes_left": goes_left, "top": top[0], "grid": _rows(start)}

@@ -7,7 +7,7 @@ Top Row squares are written as in the book: a symbol name, "lightning/N", "extra
 from __future__ import annotations
 
 from engine.lab_riches import rules as R
-from engine.lab_riches.plan import ATTEMPTS, N_SYMBOLS, Goes
+from engine.lab_riches.plan import ATTEMPTS, N_SYMBOLS, Goes, draw_symbols
 from engine.rng import Stream
 
 Slot = tuple[int, int]  # (go, column)
@@ -61,7 +61,7 @@ def _place_lightning(
 def plan_top(stream: Stream, goes: Goes, low: int, high: int) -> list[list[str]]:
     """Top Rows for GOs 1..total (index 0 is the inactive start row) with specials placed."""
     base: list[list[str | None]] = [[None] * R.COLUMNS for _ in range(goes.total + 1)]
-    base[0] = [R.SYMBOLS[x] for x in stream.many(R.COLUMNS, N_SYMBOLS)]
+    base[0][:] = draw_symbols(stream, R.COLUMNS)
     for go in range(1, goes.total + 1):
         row = base[go]
         if go in goes.triggers:
@@ -95,7 +95,7 @@ def plan_top(stream: Stream, goes: Goes, low: int, high: int) -> list[list[str]]
         target = stream.between(max(low - bonus_segments, 0), high - bonus_segments)
         _place_lightning(stream, top, target, free)
     left = _place_decoys(stream, top, goes)
-    names = iter([R.SYMBOLS[x] for x in stream.many(sum(left), N_SYMBOLS)])
+    names = iter(draw_symbols(stream, sum(left)))
     return [[s if s is not None else next(names) for s in row] for row in top]
 
 

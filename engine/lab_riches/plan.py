@@ -16,6 +16,9 @@ from engine.rng import Stream
 Award = tuple[str, int]
 ATTEMPTS = 12
 N_SYMBOLS = len(R.SYMBOLS)
+# A byte read as below(len(SYMBOLS)); 8 symbols divide 256, so no byte is ever rejected.
+assert 256 % N_SYMBOLS == 0
+MOD_SYMBOLS = bytes(b % N_SYMBOLS for b in range(256))
 METER_PRIZES = frozenset(pence for _first, _last, pence in R.METER_BOXES[1:])
 
 
@@ -45,6 +48,11 @@ def read_composition(composition: Composition) -> Outcome:
     if len(rows) > R.MAX_ROW_WINS or len(meters) > 1 or len(instants) > R.MAX_BONUS_GAMES:
         raise ValueError(f"too many parts for one Lab Riches play: {composition.to_json()}")
     return Outcome(tuple(rows), meters[0] if meters else 0, tuple(instants))
+
+
+def draw_symbols(stream: Stream, count: int) -> list[str]:
+    """count symbols, each uniform: the same draws as count calls of stream.choice(R.SYMBOLS)."""
+    return [R.SYMBOLS[x] for x in stream.read(count).translate(MOD_SYMBOLS)]
 
 
 def meter_range(pence: int) -> tuple[int, int]:
