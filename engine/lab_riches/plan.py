@@ -127,6 +127,7 @@ def plan_goes(stream: Stream, awards: list[Award]) -> Goes:
     total = R.START_GOES
     triggers: dict[int, Award] = {}
     extras: dict[int, int] = {}
+    numerator, denominator = R.EXTRA_GOES_CHANCE
     go = 1
     while go <= total:
         if pending and stream.below(total - go + 1) < len(pending):
@@ -135,7 +136,7 @@ def plan_goes(stream: Stream, awards: list[Award]) -> Goes:
             if award[0] == R.EXTRA_GOES:
                 total += award[1]
                 reserve -= award[1]
-        if stream.chance(*R.EXTRA_GOES_CHANCE):
+        if stream.below(denominator) < numerator:  # stream.chance(*R.EXTRA_GOES_CHANCE)
             value = stream.choice(R.EXTRA_GOES_VALUES)
             if total + value + reserve <= R.MAX_GOES:
                 extras[go] = value
