@@ -103,10 +103,11 @@ def _events(
     held = held_mask = 0
     meter = 0
     won = {"rows": 0, "instants": 0}
+    codes = bytes([TOP_INDEX[s] for row in top for s in row])  # 255: a special, never a match
     for go in range(1, len(top)):
         goes_left -= 1
         row_top = top[go]
-        targets = bytes([TOP_INDEX[s] for s in row_top])  # 255: a special, never a match
+        targets = codes[go * cols : go * cols + cols]
         now = locking.get(go, ())
         for k in now:
             shift = 8 * (cells - 1 - k)

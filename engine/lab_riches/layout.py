@@ -39,8 +39,11 @@ def _symbol_counts(top: list[list[str | None]]) -> list[int]:
 
 def _place_lightning(
     stream: Stream, top: list[list[str | None]], target: int, free: list[Slot]
-) -> None:
-    """Direct construction: lightning motifs adding up to target, keeping symbols in each column."""
+) -> list[int]:
+    """Direct construction: lightning motifs adding up to target, keeping symbols in each column.
+
+    Returns how many squares of each column are left for symbols.
+    """
     counts = _symbol_counts(top)
     order = list(free)
     stream.shuffle(order)
@@ -48,7 +51,7 @@ def _place_lightning(
     for floor in (2, 1):
         for go, col in order:
             if remaining == 0:
-                return
+                return counts
             if top[go][col] is None and counts[col] > floor:
                 value = stream.between(min(4, remaining), min(5, remaining))
                 top[go][col] = f"{R.LIGHTNING}/{value}"
@@ -56,6 +59,7 @@ def _place_lightning(
                 remaining -= value
     if remaining:
         raise ValueError("no room on the Top Rows for the planned meter segments")
+    return counts
 
 
 def plan_top(stream: Stream, goes: Goes, low: int, high: int) -> list[list[str]]:
@@ -77,6 +81,7 @@ def plan_top(stream: Stream, goes: Goes, low: int, high: int) -> list[list[str]]
     free = [
         (g, c) for g in range(1, goes.total + 1) for c in range(R.COLUMNS) if base[g][c] is None
     ]
+    free_counts = _symbol_counts(base)
     top = None
     for _ in range(ATTEMPTS):
         # The same draws as stream.flags(len(free), *R.LIGHTNING_CHANCE).
@@ -84,27 +89,30 @@ def plan_top(stream: Stream, goes: Goes, low: int, high: int) -> list[list[str]]
         values = [stream.choice(R.LIGHTNING_VALUES) for _ in hits]
         if not low <= bonus_segments + sum(values) <= high:
             continue
-        trial = [list(row) for row in base]
-        for (go, col), value in zip(hits, values, strict=True):
-            trial[go][col] = f"{R.LIGHTNING}/{value}"
-        if min(_symbol_counts(trial)) >= 1:
-            top = trial
+        counts = list(free_counts)
+        for _go, col in hits:
+            counts[col] -= 1
+        if min(counts) >= 1:
+            top = [list(row) for row in base]
+            for (go, col), value in zip(hits, values, strict=True):
+                top[go][col] = f"{R.LIGHTNING}/{value}"
             break
     if top is None:
         top = [list(row) for row in base]
         target = stream.between(max(low - bonus_segments, 0), high - bonus_segments)
-        _place_lightning(stream, top, target, free)
-    left = _place_decoys(stream, top, goes)
-    names = iter(draw_symbols(stream, sum(left)))
+        counts = _place_lightning(stream, top, target, free)
+    _place_decoys(stream, top, goes, counts)
+    names = iter(draw_symbols(stream, sum(counts)))
     return [[s if s is not None else next(names) for s in row] for row in top]
 
 
-def _place_decoys(stream: Stream, top: list[list[str | None]], goes: Goes) -> list[int]:
+def _place_decoys(
+    stream: Stream, top: list[list[str | None]], goes: Goes, counts: list[int]
+) -> None:
     """Bonus motifs that do not trigger: at most two in a GO, never a column's last symbol.
 
-    Returns how many squares of each column are left for symbols.
+    counts (how many squares of each column are left for symbols) is kept up to date.
     """
-    counts = _symbol_counts(top)
     plain = [go for go in range(1, goes.total + 1) if go not in goes.triggers]
     shown = dict.fromkeys(plain, 0)
     # The same draws as stream.flags(R.COLUMNS, *R.BONUS_MOTIF_CHANCE) for each of these GOs.
@@ -114,7 +122,6 @@ def _place_decoys(stream: Stream, top: list[list[str | None]], goes: Goes) -> li
             top[go][col] = R.BONUS
             counts[col] -= 1
             shown[go] += 1
-    return counts
 
 
 def _spans(symbol_goes: list[list[int]]) -> list[Span]:
