@@ -107,7 +107,7 @@ class CommandCanvas:
         self._width, self._height = width, height
 
     def flush(self) -> Batch:
-        """The frame's batch, and a fresh array for the next frame."""
+        """The frame's batch, and a fresh list for the next frame."""
         entries = self._table.entries
         batch = Batch(array("d", self._numbers), self._sent, entries[self._sent :])
         self._numbers = []
