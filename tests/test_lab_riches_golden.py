@@ -5,6 +5,10 @@ If the generator changes on purpose, the model version changes with it (docs/boo
 
 import hashlib
 import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -65,3 +69,38 @@ def test_golden_books_in_pyodide() -> None:
     if result is None:
         pytest.skip("Node.js or node_modules/pyodide is not installed")
     assert json.loads(result) == [digest for _parts, _seed, digest in GOLDEN]
+
+
+def _other_pythons() -> list[str]:
+    """CPython 3.11+ interpreters on this machine (the engine needs only the stdlib)."""
+    pyenv = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
+    candidates = [shutil.which(f"python3.{minor}") for minor in (11, 12, 13, 14)]
+    candidates += [str(p) for p in sorted(pyenv.glob("3.1[1-9]*/bin/python3"))]
+    found: dict[str, str] = {}
+    for exe in filter(None, candidates):
+        probe = subprocess.run([exe, "-c", "import sys; print(sys.version.split()[0])"],
+                               capture_output=True, text=True, check=False)  # fmt: skip
+        if probe.returncode == 0:
+            found.setdefault(probe.stdout.strip(), exe)
+    return sorted(found.values())
+
+
+@pytest.mark.parametrize("python", _other_pythons() or ["missing"])
+def test_golden_books_on_other_cpythons(python: str) -> None:
+    if python == "missing":
+        pytest.skip("no other CPython 3.11+ on this machine")
+    code = (
+        "import hashlib, json, sys\n"
+        "from engine.outcome import Composition, Part\n"
+        "from engine.lab_riches.generator import build_book\n"
+        f"golden = {[(p, s) for p, s, _d in GOLDEN]!r}\n"
+        "print(json.dumps([hashlib.sha256(build_book('lab-riches/1', Composition.of("
+        "Part(f, p) for f, p in parts), bytes.fromhex(seed)).to_json().encode()).hexdigest()"
+        " for parts, seed in golden]))\n"
+    )
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    result = subprocess.run([python, "-c", code], capture_output=True, text=True, env=env,
+                            cwd=root, check=False)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == [digest for _parts, _seed, digest in GOLDEN]
