@@ -232,6 +232,11 @@ def build(out: Path, api_url: str = "", *, verify: bool = True, force: bool = Fa
         "{{APP_CSS}}": f"/{css_name}",
         "{{APP_JS}}": f"/{js_name}",
         "{{PYODIDE_MJS}}": f"{base}pyodide.mjs",
+        # Start the big downloads while the HTML is parsed, not once the shell has run.
+        "{{PRELOADS}}": "\n".join(
+            [f'<link rel="modulepreload" href="{base}pyodide.asm.mjs">']
+            + [f'<link rel="preload" href="{url}" as="fetch" crossorigin>' for url in sizes]
+        ),
         "{{CONFIG}}": json.dumps(config, separators=(",", ":")).replace("</", "<\\/"),
     }
     for key, value in replacements.items():
