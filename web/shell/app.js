@@ -75,7 +75,8 @@ function countingFetch(input, init) {
 
 // ---- drawing ---------------------------------------------------------------------------
 const canvas = $("screen");
-const ctx = canvas.getContext("2d");
+// Opaque: every frame paints the whole canvas, so the compositor need not blend it.
+const ctx = canvas.getContext("2d", { alpha: false });
 const FONTS = {
   display: "'Lab Display', 'Arial Black', system-ui, sans-serif",
   body: "'Lab Body', system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
