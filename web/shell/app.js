@@ -3,7 +3,7 @@
 // forwards input, mirrors the controls as real buttons and keeps the narration log.
 const config = JSON.parse(document.getElementById("lottery-config").textContent);
 const $ = (id) => document.getElementById(id);
-const stats = { frames: 0, pythonMs: [], bootStart: performance.now(), readyMs: null, errors: [] };
+const stats = { frames: 0, pythonMs: [], drawMs: [], bootStart: performance.now(), readyMs: null, errors: [] };
 window.lottery = { config, stats, ready: false };
 
 // ---- splash and failure -------------------------------------------------------------
@@ -379,7 +379,11 @@ function loop(pyFrame, pyBatch) {
     let out;
     try {
       out = JSON.parse(pyFrame(now, JSON.stringify(events)));
-      if (out.cmds) drawFrame(out.cmds, pyBatch);
+      if (out.cmds) {
+        const drawStart = performance.now();
+        drawFrame(out.cmds, pyBatch);
+        stats.drawMs.push(performance.now() - drawStart);
+      }
     } catch (error) {
       console.error(error);
       fail("The game stopped unexpectedly. Your play is safe: reload to continue.", error);
@@ -391,6 +395,7 @@ function loop(pyFrame, pyBatch) {
     stats.frames += 1;
     if (out.cmds) stats.pythonMs.push(out.ms);
     if (stats.pythonMs.length > 2000) stats.pythonMs.splice(0, 1000);
+    if (stats.drawMs.length > 2000) stats.drawMs.splice(0, 1000);
     if (!window.lottery.ready) {
       window.lottery.ready = true;
       stats.readyMs = performance.now();
