@@ -235,7 +235,8 @@ function narrate(lines) {
     p.textContent = line;
     log.appendChild(p);
   }
-  while (log.childElementCount > 50) log.firstElementChild.remove();
+  // Keep a whole play's narration as a transcript (a long play says well over 50 things).
+  while (log.childElementCount > 500) log.firstElementChild.remove();
 }
 
 // ---- requests from Python: network, the token's signature, storage ----------------------
