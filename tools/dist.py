@@ -164,7 +164,7 @@ def copy_fonts(target: Path) -> None:
         shutil.copyfile(source / "LICENSE", target / f"{package}-LICENSE.txt")
 
 
-def build(out: Path, api_url: str = "", *, verify: bool = True, force: bool = False) -> DistResult:
+def build(out: Path, api_url: str = "") -> DistResult:
     """Build the static site into out (replacing it) and return its manifest.
 
     When out already holds a build of the same inputs, it is kept as it is.
@@ -172,7 +172,7 @@ def build(out: Path, api_url: str = "", *, verify: bool = True, force: bool = Fa
     stamp = inputs_fingerprint(api_url)
     stamp_file = out / ".build-stamp"
     manifest_file = out / "manifest.json"
-    if not force and stamp_file.exists() and stamp_file.read_text() == stamp:
+    if stamp_file.exists() and stamp_file.read_text() == stamp:
         kept = json.loads(manifest_file.read_text())
         return DistResult(out, kept["files"], kept["stdlib"])
     if out.exists():
@@ -193,8 +193,7 @@ def build(out: Path, api_url: str = "", *, verify: bool = True, force: bool = Fa
     stdlib = precompiled(trimmed_stdlib(loaded), out, keep_source=False)
     stdlib_name = hashed_name("stdlib.zip", stdlib)
     (pyo_dir / stdlib_name).write_bytes(stdlib)
-    if verify:
-        probe_stdlib(out / "py" / game_name, pyo_dir / stdlib_name)
+    probe_stdlib(out / "py" / game_name, pyo_dir / stdlib_name)  # proof the trimmed zip suffices
 
     css = (SHELL / "app.css").read_bytes()
     css_name = hashed_name("app.css", css)
