@@ -40,6 +40,8 @@ def one_run(browser: Browser, url: str) -> tuple[dict[str, float], dict[str, flo
         page = context.new_page()
         cold = visit(page, url)
         page.evaluate("() => navigator.serviceWorker.ready.then(() => true)")
+        # A returning player finds the worker's precache and the Python snapshot (app.js) stored.
+        page.wait_for_function("() => !['saving', null].includes(window.lottery.stats.snapshot)")
         page.wait_for_timeout(300)  # let the worker finish precaching from the HTTP cache
         page.close()
         warm = visit(context.new_page(), url)

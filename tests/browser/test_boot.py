@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from playwright.sync_api import Browser, ViewportSize, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from tests.browser.conftest import open_game, screenshot
+from tests.browser.conftest import Watch, open_game, screenshot
 
 DESKTOP: ViewportSize = {"width": 1280, "height": 720}
 PHONE: ViewportSize = {"width": 390, "height": 844}
@@ -63,3 +63,53 @@ def test_a_browser_without_webassembly_is_told_so(browser: Browser, server: str)
     expect(page.locator("#failure")).to_be_visible(timeout=30_000)
     expect(page.locator("#failure-text")).to_contain_text("cannot run the game")
     context.close()
+
+
+SNAPSHOT_STATE = "() => [window.lottery.stats.boot, window.lottery.stats.snapshot]"
+
+
+def _snapshot_saved(page: Page) -> None:
+    page.wait_for_function("() => window.lottery.stats.snapshot === 'saved'", timeout=30_000)
+
+
+def test_a_returning_visit_restores_the_python_snapshot(browser: Browser, server: str) -> None:
+    page, watch = open_game(browser, server, viewport=DESKTOP, query="?scene=check")
+    assert page.evaluate(SNAPSHOT_STATE)[0] == "fresh"
+    _snapshot_saved(page)
+    again = page.context.new_page()
+    again_watch = Watch(again, server)
+    again.goto(server + "/?scene=check")
+    again.wait_for_selector("body[data-ready='1']", timeout=60_000)
+    assert again.evaluate(SNAPSHOT_STATE) == ["snapshot", "restored"]
+    # The restored interpreter runs the game like a fresh one.
+    again.get_by_role("button", name="TAP").click()
+    expect(again.locator("#log")).to_contain_text("Tapped 1 time")
+    assert watch.errors == [] and again_watch.errors == []
+    page.context.close()
+
+
+def test_a_broken_snapshot_is_dropped_and_python_starts_afresh(
+    browser: Browser, server: str
+) -> None:
+    page, _ = open_game(browser, server, viewport=DESKTOP, query="?scene=check")
+    _snapshot_saved(page)
+    # Well packed (app.js's page format) but not an interpreter: Pyodide refuses to restore it.
+    page.evaluate(
+        """async () => { const cache = await caches.open('lottery-python-snapshot');
+        const head = new Uint32Array([0x4c525031, 65536, 1, 0]);
+        const junk = new Uint8Array(65536).fill(0xab);
+        for (const key of await cache.keys()) {
+          await cache.put(key, new Response(new Blob([head, junk])));
+        }
+        }"""
+    )
+    warnings: list[str] = []
+    page.on("console", lambda m: warnings.append(m.text) if m.type == "warning" else None)
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']", timeout=60_000)
+    assert page.evaluate(SNAPSHOT_STATE)[0] == "fresh"
+    assert any("snapshot did not restore" in w for w in warnings), warnings
+    page.get_by_role("button", name="TAP").click()
+    expect(page.locator("#log")).to_contain_text("Tapped 1 time")
+    _snapshot_saved(page)  # and a good snapshot replaces the broken one
+    page.context.close()

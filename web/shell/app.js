@@ -1,9 +1,10 @@
 // The shell: boots Python (Pyodide, from this site) behind an HTML splash, then runs the
 // frame loop. Python draws; this file only replays its drawing batches on the canvas,
 // forwards input, mirrors the controls as real buttons and keeps the narration log.
+performance.mark("lottery-shell");
 const config = JSON.parse(document.getElementById("lottery-config").textContent);
 const $ = (id) => document.getElementById(id);
-const stats = { frames: 0, pythonMs: [], drawMs: [], bootStart: performance.now(), readyMs: null, errors: [] };
+const stats = { frames: 0, pythonMs: [], drawMs: [], bootStart: performance.now(), readyMs: null, errors: [], boot: null, snapshot: null };
 window.lottery = { config, stats, ready: false };
 
 // ---- splash and failure -------------------------------------------------------------
@@ -374,7 +375,7 @@ function perform(requests) {
 }
 
 // ---- the frame loop ----------------------------------------------------------------------
-function loop(pyFrame, pyBatch) {
+function loop(pyFrame, pyBatch, onReady) {
   function tick(now) {
     const events = queue.splice(0, queue.length);
     let out;
@@ -404,6 +405,7 @@ function loop(pyFrame, pyBatch) {
       $("splash").hidden = true;
       document.body.dataset.ready = "1";
       registerServiceWorker();
+      onReady();
     }
     requestAnimationFrame(tick);
   }
@@ -416,12 +418,127 @@ function registerServiceWorker() {
   }
 }
 
+// ---- the interpreter snapshot: a returning visit skips starting CPython ---------------------
+// The first visit starts Python the long way, imports the game, and keeps a memory snapshot
+// of that interpreter (Pyodide's makeMemorySnapshot) in Cache Storage; the next visit restores
+// it instead (docs/build.md). The key names the exact runtime, standard library and game zip,
+// so a new release never restores an old interpreter; a snapshot that fails to restore is
+// dropped and Python starts the long way.
+const SNAPSHOT_CACHE = "lottery-python-snapshot";
+const snapshotKey = new URL(
+  "/python-snapshot?" + new URLSearchParams({ runtime: config.pyodide.mjs, stdlib: config.pyodide.stdlib, game: config.game.zip }),
+  location.href,
+).href;
+// Most of the interpreter's 31 MB of memory is untouched zero pages: the stored form keeps only
+// the 64 KiB pages that hold something (about 13 MB): [magic, length, count, page indices...]
+// as 32-bit words, then those pages.
+const PAGE = 65536, PACKED = 0x4c525031; // "LRP1"
+function packSnapshot(bytes) {
+  const words = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2);
+  const kept = [];
+  for (let page = 0; page * PAGE < bytes.length; page += 1) {
+    const end = Math.min(words.length, ((page + 1) * PAGE) >> 2);
+    for (let w = (page * PAGE) >> 2; w < end; w += 1) if (words[w] !== 0) { kept.push(page); break; }
+  }
+  const head = new Uint32Array([PACKED, bytes.length, kept.length, ...kept]);
+  return new Blob([head, ...kept.map((page) => bytes.subarray(page * PAGE, (page + 1) * PAGE))]);
+}
+function unpackSnapshot(packed) {
+  const head = new Uint32Array(packed.buffer, 0, 3);
+  if (packed.byteLength < 12 || head[0] !== PACKED) throw new Error("not a packed snapshot");
+  const [, length, count] = head;
+  const pages = new Uint32Array(packed.buffer, 12, count);
+  const bytes = new Uint8Array(length);
+  let at = 12 + 4 * count;
+  for (const page of pages) {
+    const size = Math.min(PAGE, length - page * PAGE);
+    bytes.set(packed.subarray(at, at + size), page * PAGE);
+    at += size;
+  }
+  if (at !== packed.byteLength) throw new Error("snapshot length does not match its pages");
+  return bytes;
+}
+
+const snapshots = {
+  usable: typeof caches === "object" && window.isSecureContext && config.snapshot !== false,
+  async load() {
+    if (!this.usable) return null;
+    try {
+      const hit = await (await caches.open(SNAPSHOT_CACHE)).match(snapshotKey);
+      return hit ? unpackSnapshot(new Uint8Array(await hit.arrayBuffer())) : null;
+    } catch (error) {
+      console.warn("snapshot read:", error);
+      await this.drop();
+      return null;
+    }
+  },
+  async save(bytes) {
+    const cache = await caches.open(SNAPSHOT_CACHE);
+    for (const old of await cache.keys()) await cache.delete(old); // one release's snapshot only
+    await cache.put(snapshotKey, new Response(packSnapshot(bytes), { headers: { "Content-Type": "application/octet-stream" } }));
+  },
+  async drop() {
+    try { await caches.delete(SNAPSHOT_CACHE); } catch { /* nothing to drop */ }
+  },
+};
+
+async function startPython(loadPyodide, stored) {
+  const options = {
+    indexURL: config.pyodide.index,
+    stdLibURL: config.pyodide.stdlib,
+    lockFileContents: JSON.stringify({ info: config.pyodide.lockInfo, packages: {} }),
+    env: { HOME: "/home/pyodide" },
+  };
+  const snapshot = await stored;
+  if (snapshot) {
+    try {
+      const pyodide = await loadPyodide({ ...options, _loadSnapshot: snapshot });
+      stats.boot = "snapshot";
+      return pyodide;
+    } catch (error) {
+      console.warn("snapshot did not restore; starting Python afresh:", error);
+      await snapshots.drop();
+    }
+  }
+  stats.boot = "fresh";
+  return loadPyodide({ ...options, _makeSnapshot: snapshots.usable });
+}
+
+// Taken after the game's modules are imported and before the game starts, while every
+// JavaScript object Python holds can still be named; saved once the first frame is up.
+function takeSnapshot(pyodide) {
+  if (stats.boot !== "fresh" || !snapshots.usable) {
+    stats.snapshot = stats.boot === "snapshot" ? "restored" : "unavailable";
+    return null;
+  }
+  try {
+    return pyodide.makeMemorySnapshot();
+  } catch (error) {
+    console.warn("no snapshot:", error);
+    stats.snapshot = "failed";
+    return null;
+  }
+}
+
+function keepSnapshot(bytes) {
+  if (!bytes) return;
+  stats.snapshot = "saving";
+  snapshots.save(bytes).then(
+    () => { stats.snapshot = "saved"; },
+    (error) => { console.warn("snapshot not saved:", error); stats.snapshot = "failed"; },
+  );
+}
+
 async function boot() {
   if (typeof WebAssembly !== "object" || typeof ReadableStream !== "function") {
     fail("This browser cannot run the game (it lacks WebAssembly). Please update it or use another browser.");
     return;
   }
   setProgress(0.04, "Downloading the game…");
+  // The canvas measures text in Python: the web fonts must be ready before the first frame.
+  const fonts = Promise.all(["700 20px 'Lab Display'", "400 20px 'Lab Body'", "700 20px 'Lab Body'"]
+    .map((font) => document.fonts.load(font))).catch((e) => console.warn("fonts:", e));
+  const stored = snapshots.load(); // read while Pyodide's module loads
   window.fetch = countingFetch;
   let pyodide;
   try {
@@ -431,12 +548,7 @@ async function boot() {
       if (!r.ok) throw new Error(`HTTP ${r.status} loading ${config.game.zip}`);
       return r.arrayBuffer();
     });
-    pyodide = await loadPyodide({
-      indexURL: config.pyodide.index,
-      stdLibURL: config.pyodide.stdlib,
-      lockFileContents: JSON.stringify({ info: config.pyodide.lockInfo, packages: {} }),
-      env: { HOME: "/home/pyodide" },
-    });
+    pyodide = await startPython(loadPyodide, stored);
     performance.mark("lottery-python-started");
     setProgress(0.9, "Starting the game…");
     pyodide.FS.writeFile("/lottery.zip", new Uint8Array(await gameZip));
@@ -447,20 +559,21 @@ async function boot() {
     window.fetch = plainFetch;
   }
   try {
-    // The canvas measures text in Python: the web fonts must be ready before the first frame.
-    await Promise.all(["700 20px 'Lab Display'", "400 20px 'Lab Body'", "700 20px 'Lab Body'"]
-      .map((font) => document.fonts.load(font))).catch((e) => console.warn("fonts:", e));
-    pyodide.runPython("import sys; sys.path.insert(0, '/lottery.zip')");
+    pyodide.runPython("import sys\nif '/lottery.zip' not in sys.path: sys.path.insert(0, '/lottery.zip')");
     const browser = pyodide.pyimport(config.game.module);
+    const snapshot = takeSnapshot(pyodide);
     performance.mark("lottery-game-imported");
+    await fonts;
     const params = Object.fromEntries(new URLSearchParams(location.search));
     params.api = config.api;
     if (window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches) params.reducedMotion = "1";
     if (!("fast" in params) && store.get("fast")) params.fast = "1";
     const box = $("stage").getBoundingClientRect();
     browser.start(box.width, box.height, JSON.stringify(params));
-    loop(browser.frame, browser.batch);
+    loop(browser.frame, browser.batch, () => keepSnapshot(snapshot));
   } catch (error) {
+    // A restored interpreter that cannot start the game is not kept: "Try again" starts afresh.
+    if (stats.boot === "snapshot") await snapshots.drop();
     fail(explain(error), error);
   }
 }

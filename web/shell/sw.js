@@ -11,7 +11,10 @@ self.addEventListener("install", (event) => {
 self.addEventListener("activate", (event) => {
   event.waitUntil(
     caches.keys()
-      .then((keys) => Promise.all(keys.filter((k) => k.startsWith("lottery-") && k !== CACHE).map((k) => caches.delete(k))))
+      // Older releases' files go; the page's Python snapshot (app.js) keys itself by release.
+      .then((keys) => Promise.all(keys
+        .filter((k) => k.startsWith("lottery-") && k !== CACHE && k !== "lottery-python-snapshot")
+        .map((k) => caches.delete(k))))
       .then(() => self.clients.claim()),
   );
 });
