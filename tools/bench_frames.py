@@ -3,12 +3,14 @@
 Builds the site, starts the real dev server in test mode (a temporary var dir), opens the
 game in headless Chromium at the desktop (1280 × 720) and phone (390 × 844) sizes, buys a
 play with a Bonus Game (chosen through the test-only next-entry route), and measures the
-first three GOs' animations at normal speed: frames per second and Python milliseconds per
-drawn frame (median and p95) as the shell records them (window.lottery.stats).
+first three GOs' animations at normal speed: frames per second and dropped frames, from the
+timestamps requestAnimationFrame gave each frame, and Python milliseconds per drawn frame
+(median and p95), as the shell records them (window.lottery.stats).
 """
 
 from __future__ import annotations
 
+import itertools
 import shutil
 import statistics
 import tempfile
@@ -21,8 +23,9 @@ from tools.localserver import CHROMIUM_ARGS, chromium_path, local_server
 SIZES = {"desktop": (1280, 720), "phone": (390, 844)}
 GOES_MEASURED = 3
 SAMPLE = """() => { const s = window.lottery.stats;
-  return {frames: s.frames, ms: s.pythonMs.slice(), draw: s.drawMs.slice(),
-  now: performance.now()}; }"""
+  return {frames: s.frames, at: s.frameAt.slice(), ms: s.pythonMs.slice(),
+  draw: s.drawMs.slice()}; }"""
+FRAME_MS = 1000 / 60
 
 
 def _p95(values: list[float]) -> float:
@@ -40,7 +43,7 @@ def _measure(browser: Any, url: str, size: tuple[int, int]) -> dict[str, float]:
     page.request.post(url + "/api/test/next-entry", data=body)
     page.get_by_role("button", name="PLAY", exact=True).click()
     go = page.get_by_role("button", name="GO", exact=True)
-    frames, elapsed = 0, 0.0
+    intervals: list[float] = []  # between consecutive animation frames, as rAF timestamps them
     python_ms: list[float] = []
     draw_ms: list[float] = []
     for _ in range(GOES_MEASURED):
@@ -54,13 +57,15 @@ def _measure(browser: Any, url: str, size: tuple[int, int]) -> dict[str, float]:
         go.click()
         page.wait_for_timeout(1400)  # within the GO's animation (1.5 s at normal speed)
         after = page.evaluate(SAMPLE)
-        frames += after["frames"] - before["frames"]
-        elapsed += (after["now"] - before["now"]) / 1000
+        at = after["at"][len(after["at"]) - (after["frames"] - before["frames"]) :]
+        intervals += [b - a for a, b in itertools.pairwise(at)]
         python_ms += after["ms"][len(before["ms"]) :]
         draw_ms += after["draw"][len(before["draw"]) :]
     context.close()
     return {
-        "fps": round(frames / elapsed, 1),
+        "fps": round(1000 * len(intervals) / sum(intervals), 1),
+        # A frame is dropped when the next one comes more than half a frame late.
+        "dropped_frames": sum(round(i / FRAME_MS) - 1 for i in intervals if i > 1.5 * FRAME_MS),
         "python_ms_median": round(statistics.median(python_ms), 3),
         "python_ms_p95": round(_p95(python_ms), 3),
         "frames_measured": len(python_ms),

@@ -4,7 +4,7 @@
 performance.mark("lottery-shell");
 const config = JSON.parse(document.getElementById("lottery-config").textContent);
 const $ = (id) => document.getElementById(id);
-const stats = { frames: 0, pythonMs: [], drawMs: [], bootStart: performance.now(), readyMs: null, errors: [], boot: null, snapshot: null };
+const stats = { frames: 0, frameAt: [], pythonMs: [], drawMs: [], bootStart: performance.now(), readyMs: null, errors: [], boot: null, snapshot: null };
 window.lottery = { config, stats, ready: false };
 
 // ---- splash and failure -------------------------------------------------------------
@@ -395,6 +395,8 @@ function loop(pyFrame, pyBatch, onReady) {
     if (out.say.length) narrate(out.say);
     if (out.requests && out.requests.length) perform(out.requests);
     stats.frames += 1;
+    stats.frameAt.push(now);
+    if (stats.frameAt.length > 2000) stats.frameAt.splice(0, 1000);
     if (out.cmds) stats.pythonMs.push(out.ms);
     if (stats.pythonMs.length > 2000) stats.pythonMs.splice(0, 1000);
     if (stats.drawMs.length > 2000) stats.drawMs.splice(0, 1000);
