@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from tests.browser.conftest import open_game, screenshot
+from tools.localserver import local_server
 
 DESKTOP: ViewportSize = {"width": 1280, "height": 720}
 PHONE: ViewportSize = {"width": 390, "height": 844}
@@ -165,10 +168,21 @@ def test_a_bonus_game_with_an_instant_prize(browser: Browser, server: str, view:
     page.context.close()
 
 
-def test_the_top_prize_on_a_phone(browser: Browser, server: str) -> None:
-    # A pool holds one £250,000 entry (1 in 2,000,000), so one top-prize play per test server.
+@pytest.fixture(scope="module")
+def second_server(dist_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Another test-mode dev server with its own ledger and pools (so its own top prize)."""
+    with local_server(dist_dir, tmp_path_factory.mktemp("var2")) as url:
+        yield url
+
+
+@pytest.mark.parametrize("view", ["desktop", "phone"])
+def test_the_top_prize(
+    browser: Browser, server: str, view: str, request: pytest.FixtureRequest
+) -> None:
+    # A pool holds one £250,000 entry (1 in 2,000,000): one top-prize play per test server.
+    here = server if view == "phone" else request.getfixturevalue("second_server")
     composition = [{"feature": "meter", "pence": 25_000_000}]
-    page, prize, log = complete_play(browser, server, "phone", composition, shots="phone-top")
+    page, prize, log = complete_play(browser, here, view, composition, shots=f"{view}-top")
     assert prize == 25_000_000 and "Total won £250,000.00" in log
     page.context.close()
 
