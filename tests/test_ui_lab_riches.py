@@ -43,7 +43,7 @@ def payload(composition: list[dict[str, Any]], seed: int = 7) -> dict[str, Any]:
 
 
 class Shell:
-    """Answers the frame's requests the way web/shell/app.js does, from fixed data."""
+    """Answers the frame's requests the way web/shell/js/bridge.js does, from fixed data."""
 
     def __init__(self, size: tuple[int, int], body: dict[str, Any]) -> None:
         self.app = App(first_scene({"fast": "1"}), *size)

@@ -98,6 +98,21 @@ def probe_stdlib(game_zip: Path, stdlib_zip: Path | None = None) -> list[str]:
     return loaded
 
 
+def bundled_shell() -> bytes:
+    """web/shell/app.js and the modules it imports (web/shell/js/), as one ES module (esbuild)."""
+    esbuild = ROOT / "node_modules" / ".bin" / "esbuild"
+    flags = ["--charset=utf8", "--log-level=warning"]  # keep "…" as it is; say only what is wrong
+    done = subprocess.run(
+        [esbuild, SHELL / "app.js", "--bundle", "--format=esm", "--target=es2022", *flags],
+        cwd=ROOT,
+        capture_output=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise RuntimeError("esbuild could not bundle the shell:\n" + done.stderr.decode())
+    return done.stdout
+
+
 def precompiled(zip_bytes: bytes, work: Path, *, keep_source: bool) -> bytes:
     """The zip with every .py byte-compiled by Pyodide's own CPython (saves boot time)."""
     source, target = work / "source.zip", work / "compiled.zip"
@@ -198,7 +213,7 @@ def build(out: Path, api_url: str = "") -> DistResult:
     css = (SHELL / "app.css").read_bytes()
     css_name = hashed_name("app.css", css)
     (out / css_name).write_bytes(css)
-    js = (SHELL / "app.js").read_bytes()
+    js = bundled_shell()
     js_name = hashed_name("app.js", js)
     (out / js_name).write_bytes(js)
     shutil.copyfile(SHELL / "favicon.svg", out / "favicon.svg")

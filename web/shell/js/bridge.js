@@ -1,0 +1,136 @@
+// Requests from Python: network, the token's signature, storage. Python does no I/O: a frame
+// may carry requests ({id, op, ...}); each answer goes back as a {type: "reply", id, ok, body}
+// event. See docs/drawing.md for the operations.
+import { plainFetch } from "./downloads.js";
+import { config, queue } from "./state.js";
+
+const api = (path) => (config.api || "") + path;
+export const store = {
+  get(key) { try { return JSON.parse(localStorage.getItem("lottery." + key)); } catch { return null; } },
+  set(key, value) { try { localStorage.setItem("lottery." + key, JSON.stringify(value)); } catch { /* private mode */ } },
+  drop(key) { try { localStorage.removeItem("lottery." + key); } catch { /* private mode */ } },
+};
+
+class ApiFailure extends Error {
+  constructor(code, message) { super(message); this.code = code; }
+}
+
+async function call(method, path, body, headers = {}) {
+  let response;
+  try {
+    response = await plainFetch(api(path), {
+      method,
+      credentials: "include",
+      headers: body === undefined ? headers : { "Content-Type": "application/json", ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (error) {
+    throw new ApiFailure("network", "The connection failed. Check your connection and try again: you will not be charged twice.");
+  }
+  let data = {};
+  try { data = await response.json(); } catch { data = {}; }
+  if (!response.ok) {
+    const err = data.error || data;
+    const message = response.status === 402
+      ? "Insufficient funds: your balance does not cover this play."
+      : (err.message || `The server answered ${response.status}.`);
+    throw new ApiFailure(err.code || `http_${response.status}`, message);
+  }
+  return data;
+}
+
+function b64urlBytes(text) {
+  const b64 = text.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((text.length + 3) % 4);
+  return Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0));
+}
+
+let keySet = null;
+// The outcome token is a JWS signed with Ed25519; its key must be one /api/keys publishes.
+async function verifyToken(token) {
+  const parts = String(token).split(".");
+  if (parts.length !== 3) throw new ApiFailure("bad_token", "This play could not be verified, so it cannot be shown.");
+  try {
+    const header = JSON.parse(new TextDecoder().decode(b64urlBytes(parts[0])));
+    if (!keySet) keySet = (await call("GET", "/api/keys")).keys || [];
+    const jwk = keySet.find((k) => k.kid === header.kid);
+    if (header.alg !== "EdDSA" || !jwk) throw new Error("unknown key");
+    const key = await crypto.subtle.importKey("jwk", { kty: "OKP", crv: "Ed25519", x: jwk.x }, { name: "Ed25519" }, false, ["verify"]);
+    const ok = await crypto.subtle.verify({ name: "Ed25519" }, key, b64urlBytes(parts[2]), new TextEncoder().encode(parts[0] + "." + parts[1]));
+    if (!ok) throw new Error("bad signature");
+    return JSON.parse(new TextDecoder().decode(b64urlBytes(parts[1])));
+  } catch (error) {
+    if (error instanceof ApiFailure && error.code === "network") throw error;
+    throw new ApiFailure("bad_token", "This play could not be verified, so it cannot be shown.");
+  }
+}
+
+function uuid() {
+  return crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random().toString(16).slice(2);
+}
+
+const ops = {
+  async session() {
+    try {
+      return await call("GET", "/api/wallet");
+    } catch (error) {
+      if (error.code !== "unauthenticated") throw error;
+      const made = await call("POST", "/api/session", {});
+      return { balance_pence: made.balance_pence };
+    }
+  },
+  async purchase(req) {
+    // One Idempotency-Key per intended purchase, kept until the play is safely stored: a retry
+    // after a lost answer (or a reload) replays the same purchase and is charged once.
+    const slot = "purchase-key." + req.game;
+    let key = store.get(slot);
+    if (!key) { key = uuid(); store.set(slot, key); }
+    const bought = await call("POST", "/api/plays", { game: req.game }, { "Idempotency-Key": key });
+    const payload = await verifyToken(bought.token);
+    store.set("progress." + req.game, { play_number: bought.play_number, token: bought.token, index: 0 });
+    store.drop(slot);
+    return { ...bought, payload };
+  },
+  async resume(req) {
+    const mine = store.get("progress." + req.game);
+    const list = await call("GET", "/api/plays?status=unfinished");
+    const open = (list.plays || []).find((p) => p.game === req.game);
+    if (!open) { store.drop("progress." + req.game); return { found: false }; }
+    let token = mine && mine.play_number === open.play_number ? mine.token : null;
+    const index = mine && mine.play_number === open.play_number ? mine.index : 0;
+    if (!token) token = (await call("GET", `/api/plays/${open.play_number}`)).token;
+    const payload = await verifyToken(token);
+    store.set("progress." + req.game, { play_number: open.play_number, token, index });
+    return { found: true, play_number: open.play_number, token, payload, index };
+  },
+  async save(req) {
+    for (const game of ["lab-riches"]) {
+      const mine = store.get("progress." + game);
+      if (mine && mine.play_number === req.play_number) store.set("progress." + game, { ...mine, index: req.index });
+    }
+    return {};
+  },
+  async finish(req) {
+    const done = await call("POST", `/api/plays/${req.play_number}/finish`, {});
+    store.drop("progress.lab-riches");
+    return done;
+  },
+  async pref(req) {
+    store.set("fast", !!req.fast);
+    return {};
+  },
+};
+
+export function perform(requests) {
+  for (const req of requests) {
+    const op = ops[req.op];
+    const reply = (ok, body) => queue.push({ type: "reply", id: req.id, ok, body });
+    if (!op) { reply(false, { code: "unknown_op", message: "Unknown request " + req.op }); continue; }
+    op(req).then(
+      (body) => reply(true, body || {}),
+      (error) => {
+        if (!(error instanceof ApiFailure)) console.warn(req.op, error);
+        reply(false, { code: error.code || "error", message: error.message || String(error) });
+      },
+    );
+  }
+}

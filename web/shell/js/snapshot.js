@@ -1,0 +1,112 @@
+// The interpreter snapshot: a returning visit skips starting CPython.
+// The first visit starts Python the long way, imports the game, and keeps a memory snapshot
+// of that interpreter (Pyodide's makeMemorySnapshot) in Cache Storage; the next visit restores
+// it instead (docs/build.md). The key names the exact runtime, standard library and game zip,
+// so a new release never restores an old interpreter; a snapshot that fails to restore is
+// dropped and Python starts the long way.
+import { config, stats } from "./state.js";
+
+const SNAPSHOT_CACHE = "lottery-python-snapshot";
+const snapshotKey = new URL(
+  "/python-snapshot?" + new URLSearchParams({ runtime: config.pyodide.mjs, stdlib: config.pyodide.stdlib, game: config.game.zip }),
+  location.href,
+).href;
+// Most of the interpreter's 31 MB of memory is untouched zero pages: the stored form keeps only
+// the 64 KiB pages that hold something (about 13 MB): [magic, length, count, page indices...]
+// as 32-bit words, then those pages.
+const PAGE = 65536, PACKED = 0x4c525031; // "LRP1"
+function packSnapshot(bytes) {
+  const words = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2);
+  const kept = [];
+  for (let page = 0; page * PAGE < bytes.length; page += 1) {
+    const end = Math.min(words.length, ((page + 1) * PAGE) >> 2);
+    for (let w = (page * PAGE) >> 2; w < end; w += 1) if (words[w] !== 0) { kept.push(page); break; }
+  }
+  const head = new Uint32Array([PACKED, bytes.length, kept.length, ...kept]);
+  return new Blob([head, ...kept.map((page) => bytes.subarray(page * PAGE, (page + 1) * PAGE))]);
+}
+function unpackSnapshot(packed) {
+  const head = new Uint32Array(packed.buffer, 0, 3);
+  if (packed.byteLength < 12 || head[0] !== PACKED) throw new Error("not a packed snapshot");
+  const [, length, count] = head;
+  const pages = new Uint32Array(packed.buffer, 12, count);
+  const bytes = new Uint8Array(length);
+  let at = 12 + 4 * count;
+  for (const page of pages) {
+    const size = Math.min(PAGE, length - page * PAGE);
+    bytes.set(packed.subarray(at, at + size), page * PAGE);
+    at += size;
+  }
+  if (at !== packed.byteLength) throw new Error("snapshot length does not match its pages");
+  return bytes;
+}
+
+export const snapshots = {
+  usable: typeof caches === "object" && window.isSecureContext && config.snapshot !== false,
+  async load() {
+    if (!this.usable) return null;
+    try {
+      const hit = await (await caches.open(SNAPSHOT_CACHE)).match(snapshotKey);
+      return hit ? unpackSnapshot(new Uint8Array(await hit.arrayBuffer())) : null;
+    } catch (error) {
+      console.warn("snapshot read:", error);
+      await this.drop();
+      return null;
+    }
+  },
+  async save(bytes) {
+    const cache = await caches.open(SNAPSHOT_CACHE);
+    for (const old of await cache.keys()) await cache.delete(old); // one release's snapshot only
+    await cache.put(snapshotKey, new Response(packSnapshot(bytes), { headers: { "Content-Type": "application/octet-stream" } }));
+  },
+  async drop() {
+    try { await caches.delete(SNAPSHOT_CACHE); } catch { /* nothing to drop */ }
+  },
+};
+
+export async function startPython(loadPyodide, stored) {
+  const options = {
+    indexURL: config.pyodide.index,
+    stdLibURL: config.pyodide.stdlib,
+    lockFileContents: JSON.stringify({ info: config.pyodide.lockInfo, packages: {} }),
+    env: { HOME: "/home/pyodide" },
+  };
+  const snapshot = await stored;
+  if (snapshot) {
+    try {
+      const pyodide = await loadPyodide({ ...options, _loadSnapshot: snapshot });
+      stats.boot = "snapshot";
+      return pyodide;
+    } catch (error) {
+      console.warn("snapshot did not restore; starting Python afresh:", error);
+      await snapshots.drop();
+    }
+  }
+  stats.boot = "fresh";
+  return loadPyodide({ ...options, _makeSnapshot: snapshots.usable });
+}
+
+// Taken after the game's modules are imported and before the game starts, while every
+// JavaScript object Python holds can still be named; saved once the first frame is up.
+export function takeSnapshot(pyodide) {
+  if (stats.boot !== "fresh" || !snapshots.usable) {
+    stats.snapshot = stats.boot === "snapshot" ? "restored" : "unavailable";
+    return null;
+  }
+  try {
+    return pyodide.makeMemorySnapshot();
+  } catch (error) {
+    console.warn("no snapshot:", error);
+    stats.snapshot = "failed";
+    return null;
+  }
+}
+
+export function keepSnapshot(bytes) {
+  if (!bytes) return;
+  stats.snapshot = "saving";
+  snapshots.save(bytes).then(
+    () => { stats.snapshot = "saved"; },
+    (error) => { console.warn("snapshot not saved:", error); stats.snapshot = "failed"; },
+  );
+}

@@ -1,0 +1,29 @@
+// The HTML splash's progress bar, and the failure card that replaces a blank page.
+import { $, stats } from "./state.js";
+
+export function setProgress(fraction, text) {
+  const pct = Math.max(3, Math.min(100, Math.round(fraction * 100)));
+  $("bar-fill").style.width = pct + "%";
+  document.querySelector("#splash .bar").setAttribute("aria-valuenow", String(pct));
+  if (text) $("splash-text").textContent = text;
+}
+
+let failed = false;
+export function fail(message, error) {
+  if (failed) return;
+  failed = true;
+  if (error) console.warn("boot failed:", error);
+  stats.errors.push(String(message));
+  $("splash").hidden = true;
+  $("failure-text").textContent = message;
+  $("failure").hidden = false;
+  $("failure-retry").onclick = () => location.reload();
+}
+
+export function explain(error) {
+  const text = String(error && error.message ? error.message : error);
+  if (/fetch|network|404|load/i.test(text)) {
+    return "A file of the game could not be downloaded. Check your connection and try again.";
+  }
+  return "Something went wrong while starting the game (" + text.slice(0, 160) + "). Please try again.";
+}
