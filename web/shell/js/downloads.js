@@ -6,9 +6,16 @@ import { explain, fail, setProgress } from "./splash.js";
 const expected = config.sizes; // path -> uncompressed bytes
 const received = {};
 const totalBytes = Object.values(expected).reduce((a, b) => a + b, 0);
+let drawing = false;
+// Chunks arrive far more often than the screen refreshes: the bar moves once a frame at most.
 function bytesProgress() {
-  const got = Object.values(received).reduce((a, b) => a + b, 0);
-  setProgress(0.05 + 0.8 * (got / totalBytes), "Downloading the game…");
+  if (drawing) return;
+  drawing = true;
+  requestAnimationFrame(() => {
+    drawing = false;
+    const got = Object.values(received).reduce((a, b) => a + b, 0);
+    setProgress(0.05 + 0.8 * (got / totalBytes), "Downloading the game…");
+  });
 }
 export const plainFetch = window.fetch.bind(window);
 export function countingFetch(input, init) {

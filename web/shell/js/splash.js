@@ -1,8 +1,12 @@
 // The HTML splash's progress bar, and the failure card that replaces a blank page.
 import { $, stats } from "./state.js";
 
+let shown = 0;
+// The bar only moves forward (a late download chunk does not pull it back).
 export function setProgress(fraction, text) {
   const pct = Math.max(3, Math.min(100, Math.round(fraction * 100)));
+  if (pct < shown) return;
+  shown = pct;
   $("bar-fill").style.width = pct + "%";
   document.querySelector("#splash .bar").setAttribute("aria-valuenow", String(pct));
   if (text) $("splash-text").textContent = text;
