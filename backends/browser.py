@@ -8,6 +8,8 @@ and `batch()` returns the frame's numbers (an array.array('d'), read zero-copy b
 format in docs/drawing.md).
 `requests` are operations the shell performs for Python (network, signature check, storage:
 docs/drawing.md); their answers come back as {"type": "reply", "id", "ok", "body"} events.
+`sounds` are the cues to play now (only while the player has sound on); the shell synthesises
+them from `sound_notes()` (engine/ui/sound.py).
 The query parameters choose the first scene (engine/ui/games.py).
 """
 
@@ -22,6 +24,7 @@ from backends.canvas import CommandCanvas
 from engine.ui.app import App
 from engine.ui.games import first_scene
 from engine.ui.input import Event, Resize, event_from_json
+from engine.ui.sound import notes_json
 
 _app: App | None = None
 _canvas: CommandCanvas | None = None
@@ -68,11 +71,22 @@ def frame(now_ms: float, events_json: str = "[]") -> str:
         _numbers, cmds = drawn.numbers, drawn.table_json()
     controls = None if result.controls is None else [c.to_json() for c in result.controls]
     tail = json.dumps(
-        {"cmds": cmds, "controls": controls, "say": result.narration, "requests": result.requests},
+        {
+            "cmds": cmds,
+            "controls": controls,
+            "say": result.narration,
+            "requests": result.requests,
+            "sounds": result.sounds,
+        },
         separators=(",", ":"),
     )
     ms = (time.perf_counter() - began) * 1000.0
     return f'{{"ms":{ms:.3f},{tail[1:]}'
+
+
+def sound_notes() -> str:
+    """Every sound cue's notes, as JSON (the shell reads them once, before the first frame)."""
+    return notes_json()
 
 
 def batch() -> array[float]:

@@ -2,8 +2,9 @@
 
 A backend calls `App.frame(now_ms, events, canvas)` once per display frame. The App hands
 input to the current scene (pointer taps on a control become `Activate`), advances it by
-the elapsed time, draws it when something changed, and returns the actionable controls and
-the narration for the accessibility mirror. Scenes change only through `App.switch`.
+the elapsed time, draws it when something changed, and returns the actionable controls, the
+narration for the accessibility mirror, the shell's requests and the sound cues to play.
+Scenes change only through `App.switch`.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any, Protocol
 
 from engine.ui.draw import Canvas
 from engine.ui.input import Activate, Control, Event, Pointer, Reply, Resize
+from engine.ui.sound import CUES
 
 MAX_STEP_S = 0.1  # a long pause (tab hidden) must not fast-forward an animation
 
@@ -49,6 +51,7 @@ class FrameResult:
     controls: list[Control] | None  # None when unchanged since the last frame
     narration: list[str] = field(default_factory=list)
     requests: list[dict[str, Any]] = field(default_factory=list)
+    sounds: list[str] = field(default_factory=list)  # cue names (engine/ui/sound.py)
 
 
 class App:
@@ -65,6 +68,7 @@ class App:
         self._published: list[dict[str, object]] | None = None
         self._narration: list[str] = []
         self._requests: list[dict[str, Any]] = []
+        self._sounds: list[str] = []
         self._waiting: dict[str, Callable[[Reply], None]] = {}
         self._next_request = 0
         scene.enter(self)
@@ -79,6 +83,13 @@ class App:
     def narrate(self, text: str) -> None:
         """Queue a sentence for the aria-live log."""
         self._narration.append(text)
+
+    def cue(self, name: str) -> None:
+        """Queue a sound cue for this frame (the same cue twice in a frame sounds once)."""
+        if name not in CUES:
+            raise ValueError(f"unknown sound cue {name!r}")
+        if name not in self._sounds:
+            self._sounds.append(name)
 
     def request(self, op: str, data: dict[str, Any], on_reply: Callable[[Reply], None]) -> str:
         """Ask the shell to perform an operation (I/O stays out of Python); returns its id."""
@@ -119,7 +130,7 @@ class App:
         self.scene.handle(event)
 
     def frame(self, now_ms: float, events: Iterable[Event], canvas: Canvas) -> FrameResult:
-        """Run one frame: input, update, draw; return controls and narration for the shell."""
+        """Run one frame: input, update, draw; return what the shell mirrors, performs, plays."""
         dt = 0.0 if self._last_ms is None else max(0.0, (now_ms - self._last_ms) / 1000.0)
         self._last_ms = now_ms
         had_input = False
@@ -137,4 +148,6 @@ class App:
         self._published = published
         narration, self._narration = self._narration, []
         requests, self._requests = self._requests, []
-        return FrameResult(drew, list(self._controls) if changed else None, narration, requests)
+        sounds, self._sounds = self._sounds, []
+        controls = list(self._controls) if changed else None
+        return FrameResult(drew, controls, narration, requests, sounds)
