@@ -2,7 +2,7 @@
 
 Input reaches Python the same way as in the browser: mouse and touch become Pointer
 events, keys become Key events with DOM key names, and the App turns a tap on a control
-into Activate.
+into Activate. A window plays the frames' sound cues through pygame.mixer (pygame_sound.py).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from backends.pygame_backend import PygameCanvas
+from backends.pygame_sound import SoundPlayer
 from engine.ui.app import App, FrameResult, Scene
 from engine.ui.input import Event, Key, Pointer, Reply, Resize
 
@@ -178,6 +179,7 @@ def run_window(
     pygame.display.set_caption("Lab Riches")
     screen = pygame.display.set_mode(size, pygame.RESIZABLE)
     app = App(make_scene(), *size)
+    sound = SoundPlayer()
     clock = pygame.time.Clock()
     replies: list[Event] = []
     while True:
@@ -196,6 +198,7 @@ def run_window(
         result = app.frame(pygame.time.get_ticks(), events, PygameCanvas(screen, 1.0, ASSETS))
         for text in result.narration:
             print(text, flush=True)
+        sound.play(result.sounds)
         if shell is not None:
             replies = shell.answer(result.requests)
         pygame.display.flip()

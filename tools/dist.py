@@ -31,7 +31,7 @@ FONTS = {
 }
 COMPRESSIBLE = {".html", ".js", ".mjs", ".css", ".json", ".svg", ".wasm", ".zip", ".txt", ".woff"}
 GAME_PACKAGES = ("engine", "backends")
-NATIVE_ONLY = {"backends/native.py", "backends/pygame_backend.py"}
+NATIVE_ONLY = {"backends/native.py", "backends/pygame_backend.py", "backends/pygame_sound.py"}
 BROWSER_ENTRY = "backends.browser"
 
 

@@ -24,7 +24,7 @@ for name in ("traceback", "linecache", "tokenize", "codecs", "encodings.idna", "
 for package in ("engine", "backends"):
     module = importlib.import_module(package)
     for info in pkgutil.walk_packages(module.__path__, package + "."):
-        if info.name not in ("backends.native", "backends.pygame_backend"):
+        if info.name not in ("backends.native", "backends.pygame_backend", "backends.pygame_sound"):
             importlib.import_module(info.name)
 from backends import browser
 browser.start(1280, 720, "{}")
