@@ -45,13 +45,16 @@ def payload(composition: list[dict[str, Any]], seed: int = 7) -> dict[str, Any]:
 class Shell:
     """Answers the frame's requests the way web/shell/js/bridge.js does, from fixed data."""
 
-    def __init__(self, size: tuple[int, int], body: dict[str, Any]) -> None:
-        self.app = App(first_scene({"fast": "1"}), *size)
+    def __init__(
+        self, size: tuple[int, int], body: dict[str, Any], params: dict[str, str] | None = None
+    ) -> None:
+        self.app = App(first_scene(params or {"fast": "1"}), *size)
         self.canvas = CommandCanvas(size[0], size[1], lambda s, px, f, b: len(s) * px * 0.55)
         self.body = body
         self.now = 0.0
         self.pending: list[Event] = []
         self.said: list[str] = []
+        self.results: list[FrameResult] = []
         self.saved: list[int] = []
         self.last: FrameResult | None = None
 
@@ -77,6 +80,7 @@ class Shell:
         self.canvas.flush()
         self.pending = [self.answer(r) for r in result.requests]
         self.said += result.narration
+        self.results.append(result)
         self.last = result
         return result
 
@@ -93,8 +97,11 @@ class Shell:
         return {c.id for c in self.app.scene.controls()}
 
 
-def play(size: tuple[int, int], composition: list[dict[str, Any]]) -> Shell:
-    shell = Shell(size, {"play_number": 100_000_042, "payload": payload(composition)})
+def play(
+    size: tuple[int, int], composition: list[dict[str, Any]], params: dict[str, str] | None = None
+) -> Shell:
+    """A whole play bought, played (GO as soon as it is enabled) and finished."""
+    shell = Shell(size, {"play_number": 100_000_042, "payload": payload(composition)}, params)
     shell.frame()
     shell.press("play")
     for _ in range(20_000):

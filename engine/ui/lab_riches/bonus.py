@@ -44,6 +44,11 @@ def lit_segment(landed: int, count: int, p: float) -> int:
     return (landed - (CYCLES - int(eased * CYCLES))) % count
 
 
+def light_moves() -> tuple[float, ...]:
+    """The progress at which `lit_segment` moves on to the next segment, before it rests."""
+    return tuple(REST_AT * (1 - (1 - k / CYCLES) ** 0.5) for k in range(1, CYCLES))
+
+
 def draw(c: Canvas, lay: Layout, bonus: BonusState, e: Event | None, p: float) -> None:
     """The window: the current row lit, the rows below faded, the light moving or resting."""
     x, y, w, h = area(lay)

@@ -8,7 +8,7 @@ token the shell has verified; the book is built from it by the engine.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from engine.book import Book
 from engine.lab_riches import rules as R
@@ -18,6 +18,9 @@ from engine.money import format_pounds
 from engine.outcome import Composition
 from engine.ui.app import App, Scene
 from engine.ui.input import Reply
+
+Setting = Literal["fast", "sound"]
+SETTINGS: dict[Setting, str] = {"fast": "Faster animations", "sound": "Sound"}
 
 
 @dataclass(frozen=True)
@@ -52,11 +55,20 @@ def book_from_payload(payload: dict[str, Any]) -> Book:
 class Flow:
     """The state of one player's visit shared by the screens."""
 
-    def __init__(self, *, fast: bool = False, reduced_motion: bool = False) -> None:
+    def __init__(
+        self,
+        *,
+        fast: bool = False,
+        reduced_motion: bool = False,
+        sound: bool = False,
+        audio: bool = True,
+    ) -> None:
         self.app: App | None = None
         self.balance: int | None = None
         self.fast = fast
         self.reduced_motion = reduced_motion
+        self.audio = audio  # False when the backend cannot play sound: no Sound setting then
+        self.sound = sound and audio
         self.busy = ""
         self.error = ""
         self.resumable: dict[str, Any] | None = None
@@ -92,12 +104,18 @@ class Flow:
         """Animation speed factor: faster with the setting, fastest with reduced motion."""
         return (4.0 if self.reduced_motion else 1.0) * (3.0 if self.fast else 1.0)
 
-    def toggle_fast(self) -> None:
-        """Turn the faster-animations setting on or off (kept by the shell)."""
-        self.fast = not self.fast
-        self.say("Faster animations on" if self.fast else "Faster animations off")
+    def cue(self, name: str) -> None:
+        """Play a sound cue, when the player has turned sound on."""
+        if self.sound and self.app is not None:
+            self.app.cue(name)
+
+    def toggle(self, setting: Setting) -> None:
+        """Turn a setting ('fast' or 'sound') on or off, say so, and have the shell keep it."""
+        on = not getattr(self, setting)
+        setattr(self, setting, on)
+        self.say(f"{SETTINGS[setting]} {'on' if on else 'off'}")
         if self.app is not None:
-            self.app.request("pref", {"fast": self.fast}, lambda _reply: None)
+            self.app.request("pref", {setting: on}, lambda _reply: None)
 
     # ---- replies -----------------------------------------------------------------------
     def _fail(self, reply: Reply, doing: str) -> None:

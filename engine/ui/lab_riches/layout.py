@@ -1,8 +1,10 @@
 """Where everything goes on the Main Game and Bonus Game windows, from the canvas size.
 
 Landscape (desktop, 1280 × 720 and up): meter | Top Row over the grid | Prize Boxes | GO
-column. Portrait (phone, 390 × 844): the same row of meter, grid and Prize Boxes, with the
-totals, GO and GOES stacked below. Every control is at least 44 px on each side.
+column, with Sound above Rules and Prizes at the foot of that column and Faster animations in
+the bottom-left corner. Portrait (phone, 390 × 844): the same row of meter, grid and Prize
+Boxes, with the totals, GO and GOES stacked below, then Rules and Prizes beside Faster
+animations, and Sound under them. Every control is at least 44 px on each side.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ class Layout:
     instant_wins: Rect
     rules: Rect
     speed: Rect
+    sound: Rect
     cable: tuple[tuple[float, float], ...]
 
     def square(self, row: int, col: int) -> tuple[float, float]:
@@ -67,7 +70,9 @@ def layout(width: float, height: float) -> Layout:
     margin = max(8.0, min(w, h) * 0.02)
     header_h = max(52.0, h * (0.075 if portrait else 0.1))
     if portrait:
-        cell = min((w - 2 * margin) / 6.5, (h - header_h) * 0.55 / 6.3)
+        # the last term leaves short phones room for the boxes and buttons of fixed height
+        cell = min((w - 2 * margin) / 6.5, (h - header_h) * 0.55 / 6.3,
+                   (h - header_h - 2 * margin - 4 * MIN_TARGET) / 8.65)  # fmt: skip
         meter_w, prize_w = cell * 0.95, cell * 1.2
     else:
         cell = min((h - header_h - 2 * margin) / 7.2, (w - 2 * margin) / 10.5)
@@ -91,9 +96,10 @@ def layout(width: float, height: float) -> Layout:
         go_size = max(MIN_TARGET, min(cell * 1.45, (h - below - boxes_h) * 0.35))
         go = (w / 2 - go_size, below + boxes_h + gap * 2, go_size * 2, go_size)
         goes = (w / 2 - go_size * 0.75, go[1] + go_size + gap, go_size * 1.5, boxes_h)
-        foot_y = min(h - margin - MIN_TARGET, goes[1] + boxes_h + gap * 2)
+        foot_y = min(h - margin - 2 * MIN_TARGET - gap, goes[1] + boxes_h + gap * 2)
         rules = (left, foot_y, half, MIN_TARGET)
         speed = (left + half + gap, foot_y, half, MIN_TARGET)
+        sound = (w / 2 - half / 2, foot_y + MIN_TARGET + gap, half, MIN_TARGET)
     else:
         total_won = (grid_x, below, 4 * cell, boxes_h)
         side_x = prize_x + prize_w + cell * 0.5
@@ -103,12 +109,13 @@ def layout(width: float, height: float) -> Layout:
         instant = (side_x, goes[1] + boxes_h + cell * 0.6, side_w, boxes_h * 1.2)
         rules = (side_x, below, side_w, MIN_TARGET)
         speed = (margin, h - margin - MIN_TARGET, max(160.0, cell * 2.2), MIN_TARGET)
+        sound = (side_x, below - gap - MIN_TARGET, side_w, MIN_TARGET)
     if portrait:  # share the height left over: the play area sits lower, nearer the thumb
-        dy = float(round(max(0.0, h - margin - (rules[1] + rules[3])) * 0.4))
+        dy = float(round(max(0.0, h - margin - (sound[1] + sound[3])) * 0.4))
         top_row_y, grid_y = top_row_y + dy, grid_y + dy
-        meter, go, goes, total_won, instant, rules, speed = (
+        meter, go, goes, total_won, instant, rules, speed, sound = (
             (r[0], r[1] + dy, r[2], r[3])
-            for r in (meter, go, goes, total_won, instant, rules, speed)
+            for r in (meter, go, goes, total_won, instant, rules, speed, sound)
         )
     cx = meter[0] + meter_w / 2
     cable_y = top_row_y - margin * 0.6
@@ -116,7 +123,7 @@ def layout(width: float, height: float) -> Layout:
     cable = ((cable_x, top_row_y + cell / 2), (cable_x, cable_y), (cx, cable_y), (cx, meter[1]))
     return Layout(
         w, h, portrait, cell, (0.0, 0.0, w, header_h), top_row_y, grid_x, grid_y, meter,
-        prize_x, prize_w, go, goes, total_won, instant, rules, speed, cable,
+        prize_x, prize_w, go, goes, total_won, instant, rules, speed, sound, cable,
     )  # fmt: skip
 
 

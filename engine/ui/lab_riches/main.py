@@ -1,9 +1,9 @@
 """The Main Game Play Window (with the Bonus Game and the end message): plays a book in order.
 
 The scene never computes an outcome. GO starts the next event that waits for the player (a
-`go` or a `bonus_row`); the events after it play by themselves, each with its animation and
-narration, until the next one that waits. The index reached at each rest is saved, so a
-reload resumes at the same event.
+`go` or a `bonus_row`); the events after it play by themselves, each with its animation,
+narration and sound cues, until the next one that waits. The index reached at each rest is
+saved, so a reload resumes at the same event.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from engine.money import format_pounds
 from engine.ui.app import App
 from engine.ui.draw import Canvas, Font, fit_text
 from engine.ui.input import Control, Event, Key
-from engine.ui.lab_riches import art, bonus, paint
+from engine.ui.lab_riches import art, bonus, cues, paint
 from engine.ui.lab_riches.common import draw_controls, panel
 from engine.ui.lab_riches.flow import Flow
 from engine.ui.lab_riches.layout import Layout, layout
@@ -61,6 +61,7 @@ class MainScene(Screen):
         self.shown = 0
         self.current: int | None = None
         self.t = 0.0
+        self.heard = 0.0  # the current event's cues up to this progress have played
         self._lay: Layout | None = None
 
     def enter(self, app: App) -> None:
@@ -99,10 +100,16 @@ class MainScene(Screen):
 
     def _start(self, index: int) -> None:
         assert self.replay is not None
-        self.current, self.t = index, 0.0
+        self.current, self.t, self.heard = index, 0.0, -1.0
         event, state = self.replay.events[index], self.replay.state_at(index)
         for line in narrate(event, state):
             self.flow.say(line)
+        self._sound(event, 0.0)
+
+    def _sound(self, event: Mapping[str, Any], progress: float) -> None:
+        for cue in cues.between(event, self.heard, progress):
+            self.flow.cue(cue)
+        self.heard = progress
 
     def press_go(self) -> None:
         """GO: start the next event that waits for the player."""
@@ -114,8 +121,13 @@ class MainScene(Screen):
         if self.current is None or self.replay is None:
             return False
         self.t += dt * self.flow.speed
-        while self.current is not None and self.t >= duration(self.replay.events[self.current]):
-            self.t -= duration(self.replay.events[self.current])
+        while self.current is not None:
+            event = self.replay.events[self.current]
+            length = duration(event)
+            self._sound(event, min(1.0, self.t / length) if length > 0 else 1.0)
+            if self.t < length:
+                break
+            self.t -= length
             self.shown, self.current = self.current, None
             nxt = self._next()
             if nxt is not None and nxt["type"] not in WAITS_FOR_GO:
@@ -143,22 +155,25 @@ class MainScene(Screen):
         return state is not None and state.finished and self.current is None
 
     def controls(self) -> list[Control]:
-        """GO (or FINISH at the end), Rules and Prizes, and the faster-animations setting."""
+        """GO (or FINISH at the end), Rules and Prizes, and the settings: speed and sound."""
         lay = self.layout()
         if self._ended():
             w, h = lay.width, lay.height
             bw = min(300.0, w * 0.7)
             busy = bool(self.flow.busy)
             return [Control("finish", "FINISH", (w - bw) / 2, h * 0.62, bw, 60, not busy)]
-        fast = "on" if self.flow.fast else "off"
-        return [
+        fast, sound = ("on" if on else "off" for on in (self.flow.fast, self.flow.sound))
+        out = [
             Control("go", "GO", *lay.go, self.waiting()),
             Control("rules", "Rules and Prizes", *lay.rules),
             Control("speed", f"Faster animations: {fast}", *lay.speed),
         ]
+        if self.flow.audio:
+            out.append(Control("sound", f"Sound: {sound}", *lay.sound))
+        return out
 
     def activate(self, control: str) -> None:
-        """Route GO, FINISH, Rules and the setting."""
+        """Route GO, FINISH, Rules and the settings."""
         if control == "go":
             self.press_go()
         elif control == "finish":
@@ -166,12 +181,14 @@ class MainScene(Screen):
         elif control == "rules":
             self.flow.go("rules")
         elif control == "speed":
-            self.flow.toggle_fast()
+            self.flow.toggle("fast")
+        elif control == "sound":
+            self.flow.toggle("sound")
 
     def handle(self, event: Event) -> None:
         """Space or Enter press GO (or FINISH); the rest as usual."""
         if isinstance(event, Key) and event.key in ("Enter", " "):
-            self.activate("finish" if self._ended() else "go")
+            self.press("finish" if self._ended() else "go")
         else:
             super().handle(event)
 

@@ -106,7 +106,7 @@ class HowToPlayScene(Screen):
     def handle(self, event: Event) -> None:
         """Arrows turn pages too."""
         if isinstance(event, Key) and event.key in ("ArrowRight", "ArrowLeft"):
-            self.activate("next" if event.key == "ArrowRight" else "back")
+            self.press("next" if event.key == "ArrowRight" else "back")
         else:
             super().handle(event)
 

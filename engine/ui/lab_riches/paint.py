@@ -19,6 +19,19 @@ from engine.ui.lab_riches.common import label_box
 from engine.ui.lab_riches.layout import Layout, along
 
 Event = Mapping[str, Any]
+REVEAL = 0.3  # a go's squares flip in this share of its animation, then the columns sweep
+ARRIVE = 0.55  # a number on the Power Cable reaches the meter at this share of its event
+LAND = 0.8  # extra goes and an Instant Prize reach their box at this share of their event
+
+
+def swept_column(p: float) -> int:
+    """The column a go's sweep highlights at progress p (-1 before the sweep, 4 after it)."""
+    return int((p - REVEAL) / (1 - REVEAL) * R.COLUMNS) if p > REVEAL else -1
+
+
+def sweep_starts() -> tuple[float, ...]:
+    """The progress at which the sweep reaches each column, left to right."""
+    return tuple(REVEAL + (1 - REVEAL) * col / R.COLUMNS for col in range(R.COLUMNS))
 
 
 def _square_bg(c: Canvas, x: float, y: float, s: float, fill: str, stroke: str) -> None:
@@ -55,8 +68,8 @@ def grid(c: Canvas, lay: Layout, s: State, e: Event | None, p: float) -> None:
     """The Top Row and the 4 × 5 grid, with reveals, the column sweep, locks and row wins."""
     cell = lay.cell
     kind = e["type"] if e is not None else ""
-    flip = min(1.0, p / 0.3) if kind == "go" else 1.0
-    sweep = int((p - 0.3) / 0.7 * 4) if kind == "go" and p > 0.3 else -1
+    flip = min(1.0, p / REVEAL) if kind == "go" else 1.0
+    sweep = swept_column(p) if kind == "go" else -1
     c.rect(lay.grid_x - 6, lay.top_row_y - 6, 4 * cell + 12, lay.grid_y + 5 * cell - lay.top_row_y
            + 12, fill="#06182c", stroke="#7fd4ff", line_width=2, radius=12)  # fmt: skip
     for col in range(R.COLUMNS):
@@ -136,7 +149,7 @@ def meter(c: Canvas, lay: Layout, s: State, e: Event | None, p: float) -> None:
     x, y, w, h = lay.meter
     c.rect(x - 3, y - 3, w + 6, h + 6, fill="#06182c", stroke=art.BLUE, line_width=2, radius=8)
     fresh = range(s.meter - int(e["count"]) + 1, s.meter + 1) if kind == "segments" and e else ()
-    flash_on = p > 0.55 and int(p * 12) % 2 == 0
+    flash_on = p > ARRIVE and int(p * 12) % 2 == 0
     narrow = lay.portrait
     for box, (first, last, pence) in enumerate(R.METER_BOXES):
         bx, by, bw, bh = lay.meter_box(box)
@@ -174,21 +187,21 @@ def flying(c: Canvas, lay: Layout, s: State, e: Event | None, p: float) -> None:
     if kind == "segments":
         start = lay.top(int(e["col"])) if e["source"] == "top" else (lay.width / 2, lay.height / 2)
         route = (start, *lay.cable, (lay.meter[0] + lay.meter[2] / 2, lay.meter[1] + lay.meter[3]))
-        x, y = along(route, min(1.0, p / 0.55))
-        c.path(route[: 2 + int(min(1.0, p / 0.55) * (len(route) - 2))], stroke="#ffffffaa",
+        x, y = along(route, min(1.0, p / ARRIVE))
+        c.path(route[: 2 + int(min(1.0, p / ARRIVE) * (len(route) - 2))], stroke="#ffffffaa",
                line_width=3, closed=False)  # fmt: skip
         c.circle(x, y, lay.cell * 0.3, fill=art.BLUE, stroke="#ffffff", line_width=3)
         c.text(str(e["count"]), x, y, Font(lay.cell * 0.34, "display", True))
     elif kind == "extra_goes":
         start = lay.top(int(e["col"])) if e["source"] == "top" else (lay.width / 2, lay.height / 2)
         gx, gy, gw, gh = lay.goes
-        q = min(1.0, p / 0.8)
+        q = min(1.0, p / LAND)
         x = start[0] + (gx + gw / 2 - start[0]) * q
         y = start[1] + (gy + gh / 2 - start[1]) * q - math.sin(q * math.pi) * lay.cell
         art.extra_goes(c, x, y, lay.cell * 0.8, int(e["count"]))
     elif kind == "instant":
         ix, iy, iw, ih = lay.instant_wins
-        q = min(1.0, p / 0.8)
+        q = min(1.0, p / LAND)
         x = lay.width / 2 + (ix + iw / 2 - lay.width / 2) * q
         y = lay.height / 2 + (iy + ih / 2 - lay.height / 2) * q
         art.cash(c, x, y, lay.cell, format_pounds(int(e["pence"]), always_pence=False))

@@ -42,16 +42,23 @@ class Screen:
     def activate(self, control: str) -> None:
         """React to a control."""
 
+    def press(self, control: str) -> None:
+        """Act on a control; one on screen and enabled clicks (but GO: the go has its own cue)."""
+        clicks = control != "go" and any(c.id == control and c.enabled for c in self.controls())
+        self.activate(control)
+        if clicks:  # after acting, so turning sound on is heard and turning it off is not
+            self.flow.cue("press")
+
     def handle(self, event: Event) -> None:
         """Controls by pointer or mirror; Enter/Space press the first enabled control."""
         if isinstance(event, Activate):
-            self.activate(event.control)
+            self.press(event.control)
         elif isinstance(event, Key) and event.key in ("Enter", " "):
             first = next((c for c in self.controls() if c.enabled), None)
             if first is not None:
-                self.activate(first.id)
+                self.press(first.id)
         elif isinstance(event, Key) and event.key == "Escape":
-            self.activate("close")
+            self.press("close")
 
     def draw(self, canvas: Canvas) -> None:
         """Draw nothing but the backdrop."""

@@ -1,0 +1,68 @@
+"""When each Lab Riches book event sounds: one handler per event type, as for the narration.
+
+A handler gives the event's timeline: (progress, cue) pairs, progress being the share of the
+event's animation (0..1) at which its picture shows the moment (engine/ui/lab_riches/paint.py
+and bonus.py draw them). The Main Game scene plays each cue as its moment passes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from engine.ui.lab_riches.bonus import REST_AT, light_moves
+from engine.ui.lab_riches.paint import ARRIVE, LAND, sweep_starts
+
+Event = Mapping[str, Any]
+Timeline = tuple[tuple[float, str], ...]
+
+
+def _go(e: Event) -> Timeline:
+    return ((0.0, "go"), *((at, "column") for at in sweep_starts()))
+
+
+def _meter_box(e: Event) -> Timeline:
+    return ((0.0, "row" if e["pence"] else "meter"),)
+
+
+def _bonus_row(e: Event) -> Timeline:
+    return ((0.0, "go"), *((at, "tick") for at in light_moves()), (REST_AT, "rest"))
+
+
+def _end(e: Event) -> Timeline:
+    return ((1.0, "win" if int(e["total"]) else "nowin"),)  # as the end message shows
+
+
+def _at(progress: float, cue: str) -> Callable[[Event], Timeline]:
+    return lambda e: ((progress, cue),)
+
+
+def _silent(e: Event) -> Timeline:
+    return ()
+
+
+HANDLERS: dict[str, Callable[[Event], Timeline]] = {
+    "start": _silent,
+    "go": _go,
+    "prize_boxes": _silent,
+    "lock": _at(0.0, "lock"),
+    "row_win": _at(0.0, "row"),
+    "segments": _at(ARRIVE, "meter"),
+    "meter_box": _meter_box,
+    "extra_goes": _at(0.0, "goes"),
+    "bonus_activated": _at(0.0, "bonus"),
+    "bonus_row": _bonus_row,
+    "instant": _at(LAND, "row"),
+    "bonus_end": _silent,
+    "end": _end,
+}
+
+
+def timeline(event: Event) -> Timeline:
+    """The cues of one event and the progress at which each sounds."""
+    return HANDLERS[str(event["type"])](event)
+
+
+def between(event: Event, after: float, upto: float) -> list[str]:
+    """The event's cues whose moment lies in (after, upto]."""
+    return [cue for at, cue in timeline(event) if after < at <= upto]
