@@ -1,7 +1,8 @@
 // The shell: boots Python (Pyodide, from this site) behind an HTML splash, then runs the
 // frame loop. Python draws; the shell only replays its drawing batches on the canvas
 // (js/canvas.js), forwards input, mirrors the controls as real buttons (js/controls.js),
-// performs Python's requests (js/bridge.js) and keeps the interpreter snapshot (js/snapshot.js).
+// performs Python's requests (js/bridge.js), plays its sound cues (js/sound.js) and keeps the
+// interpreter snapshot (js/snapshot.js).
 // tools/dist.py bundles this file and its imports into one module with esbuild.
 import { config, $, stats, queue } from "./js/state.js";
 import { drawFrame } from "./js/canvas.js";
@@ -9,6 +10,7 @@ import { mirror, narrate } from "./js/controls.js";
 import { perform, store } from "./js/bridge.js";
 import { countingFetch, plainFetch } from "./js/downloads.js";
 import { keepSnapshot, snapshots, startPython, takeSnapshot } from "./js/snapshot.js";
+import { audioAvailable, play, setNotes, want } from "./js/sound.js";
 import { explain, fail, setProgress } from "./js/splash.js";
 
 // ---- the frame loop ----------------------------------------------------------------------
@@ -31,6 +33,7 @@ function loop(pyFrame, pyBatch, onReady) {
     if (out.controls) mirror(out.controls);
     if (out.say.length) narrate(out.say);
     if (out.requests && out.requests.length) perform(out.requests);
+    if (out.sounds && out.sounds.length) play(out.sounds);
     stats.frames += 1;
     stats.frameAt.push(now);
     if (stats.frameAt.length > 2000) stats.frameAt.splice(0, 1000);
@@ -96,6 +99,10 @@ async function boot() {
     params.api = config.api;
     if (window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches) params.reducedMotion = "1";
     if (!("fast" in params) && store.get("fast")) params.fast = "1";
+    if (!audioAvailable) params.audio = "0"; // no Web Audio: no Sound setting, silence
+    else if (!("sound" in params) && store.get("sound")) params.sound = "1";
+    setNotes(browser.sound_notes());
+    want(["1", "true", "yes", "on"].includes(String(params.sound).toLowerCase()));
     const box = $("stage").getBoundingClientRect();
     browser.start(box.width, box.height, JSON.stringify(params));
     loop(browser.frame, browser.batch, () => keepSnapshot(snapshot));

@@ -2,6 +2,7 @@
 // may carry requests ({id, op, ...}); each answer goes back as a {type: "reply", id, ok, body}
 // event. See docs/drawing.md for the operations.
 import { plainFetch } from "./downloads.js";
+import { want } from "./sound.js";
 import { config, queue } from "./state.js";
 
 const api = (path) => (config.api || "") + path;
@@ -115,7 +116,9 @@ const ops = {
     return done;
   },
   async pref(req) {
-    store.set("fast", !!req.fast);
+    // One setting a request: faster animations or sound.
+    for (const key of ["fast", "sound"]) if (key in req) store.set(key, !!req[key]);
+    if ("sound" in req) want(req.sound);
     return {};
   },
 };
