@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import psycopg
 import pytest
 import uvicorn
@@ -161,7 +161,7 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-def buy(client: TestClient, token: str, game: str = "lab-riches", key: str = "") -> httpx.Response:
+def buy(client: TestClient, token: str, game: str = "lab-riches", key: str = "") -> httpx2.Response:
     """POST a purchase with a fresh (or the given) Idempotency-Key."""
     headers = {**bearer(token), "Idempotency-Key": key or secrets.token_hex(8)}
     return client.post("/api/plays", json={"game": game}, headers=headers)
