@@ -2,9 +2,11 @@
 
 Landscape (desktop, 1280 × 720 and up): meter | Top Row over the grid | Prize Boxes | GO
 column, with Sound above Rules and Prizes at the foot of that column and Faster animations in
-the bottom-left corner. Portrait (phone, 390 × 844): the same row of meter, grid and Prize
-Boxes, with the totals, GO and GOES stacked below, then Rules and Prizes beside Faster
-animations, and Sound under them. Every control is at least 44 px on each side.
+the bottom-left corner. Where that corner runs into the meter or TOTAL WON (4:3 screens such as
+1024 × 768 and 800 × 600), Faster animations joins the foot of the GO column instead, and GO,
+GOES and INSTANT WINS close up above it. Portrait (phone, 390 × 844): the same row of meter,
+grid and Prize Boxes, with the totals, GO and GOES stacked below, then Rules and Prizes beside
+Faster animations, and Sound under them. Every control is at least 44 px on each side.
 """
 
 from __future__ import annotations
@@ -104,12 +106,20 @@ def layout(width: float, height: float) -> Layout:
         total_won = (grid_x, below, 4 * cell, boxes_h)
         side_x = prize_x + prize_w + cell * 0.5
         side_w = max(MIN_TARGET * 2, min(cell * 2.2, w - side_x - margin))
-        go = (side_x, grid_y + cell * 0.2, side_w, max(MIN_TARGET, cell * 1.2))
-        goes = (side_x, go[1] + go[3] + gap, side_w, boxes_h)
-        instant = (side_x, goes[1] + boxes_h + cell * 0.6, side_w, boxes_h * 1.2)
         rules = (side_x, below, side_w, MIN_TARGET)
-        speed = (margin, h - margin - MIN_TARGET, max(160.0, cell * 2.2), MIN_TARGET)
         sound = (side_x, below - gap - MIN_TARGET, side_w, MIN_TARGET)
+        speed = (margin, h - margin - MIN_TARGET, max(160.0, cell * 2.2), MIN_TARGET)
+        if not (_apart(speed, meter, gap) and _apart(speed, total_won, gap)):
+            speed = (side_x, sound[1] - gap - MIN_TARGET, side_w, MIN_TARGET)
+        foot = min(sound[1], speed[1])  # the top of the buttons at the foot of the GO column
+        go_h = max(MIN_TARGET, cell * 1.2)
+        fixed = go_h + gap + boxes_h * 2.2  # GO, the gap under it, GOES and INSTANT WINS
+        room = foot - gap - grid_y - cell * 0.2 - fixed  # left for the space above INSTANT WINS
+        space = max(gap, min(cell * 0.6, room))
+        go_y = max(top_row_y, min(grid_y + cell * 0.2, foot - gap - fixed - space))
+        go = (side_x, go_y, side_w, go_h)
+        goes = (side_x, go_y + go_h + gap, side_w, boxes_h)
+        instant = (side_x, goes[1] + boxes_h + space, side_w, boxes_h * 1.2)
     if portrait:  # share the height left over: the play area sits lower, nearer the thumb
         dy = float(round(max(0.0, h - margin - (sound[1] + sound[3])) * 0.4))
         top_row_y, grid_y = top_row_y + dy, grid_y + dy
@@ -125,6 +135,12 @@ def layout(width: float, height: float) -> Layout:
         w, h, portrait, cell, (0.0, 0.0, w, header_h), top_row_y, grid_x, grid_y, meter,
         prize_x, prize_w, go, goes, total_won, instant, rules, speed, sound, cable,
     )  # fmt: skip
+
+
+def _apart(a: Rect, b: Rect, gap: float) -> bool:
+    """True when two rectangles are at least `gap` apart across or down."""
+    return (a[0] + a[2] + gap <= b[0] or b[0] + b[2] + gap <= a[0]
+            or a[1] + a[3] + gap <= b[1] or b[1] + b[3] + gap <= a[1])  # fmt: skip
 
 
 def along(points: tuple[tuple[float, float], ...], t: float) -> tuple[float, float]:
