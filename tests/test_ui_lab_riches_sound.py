@@ -20,7 +20,6 @@ from engine.ui.games import first_scene
 from engine.ui.input import Activate
 from engine.ui.lab_riches import cues, narrate
 from engine.ui.lab_riches.flow import book_from_payload
-from engine.ui.lab_riches.layout import layout
 from engine.ui.sound import CUES, MASTER
 from tests.test_ui_lab_riches import CASES, SIZES, Shell, payload, play
 
@@ -139,24 +138,6 @@ def test_the_app_plays_a_cue_once_a_frame_and_refuses_unknown_ones() -> None:
     canvas = CommandCanvas(1280, 720, lambda s, px, f, b: len(s) * px * 0.55)
     assert app.frame(0.0, [], canvas).sounds == ["tick", "rest"]
     assert app.frame(16.7, [], canvas).sounds == []
-
-
-@pytest.mark.parametrize("size", [*SIZES.values(), (1920, 1080), (1280, 800), (360, 640)])
-def test_the_sound_button_overlaps_nothing(size: tuple[int, int]) -> None:
-    lay = layout(*size)
-    parts = {
-        "meter": lay.meter,
-        "grid": (lay.grid_x, lay.top_row_y, 4 * lay.cell, lay.grid_y + 5 * lay.cell),
-        "prize boxes": (lay.prize_x, lay.grid_y, lay.prize_w, 5 * lay.cell),
-        **{n: getattr(lay, n) for n in ("go", "goes", "total_won", "instant_wins", "rules")},
-        "speed": lay.speed,
-    }
-    x, y, w, h = lay.sound
-    assert w >= 44 and h >= 44 and x >= 0 and y >= 0
-    assert x + w <= size[0] and y + h <= size[1]
-    for name, (px, py, pw, ph) in parts.items():
-        apart = x + w <= px or px + pw <= x or y + h <= py or py + ph <= y
-        assert apart, f"Sound overlaps {name} at {size}"
 
 
 def test_the_shell_reads_every_cue_s_notes() -> None:

@@ -1,0 +1,113 @@
+"""The Main Game window's layout at common screen sizes: every part inside the window, no two
+overlapping, every control at least 44 × 44 px and every label big enough to read.
+
+The parts are the layout's rectangles, as main.py, paint.py and bonus.py draw them; the last
+tests check that the scene's controls are those rectangles and render two 4:3 sizes as PNGs.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from backends.native import render_frames
+from engine.lab_riches import rules as R
+from engine.ui.games import first_scene
+from engine.ui.lab_riches import bonus
+from engine.ui.lab_riches.layout import MIN_TARGET, Layout, Rect, layout
+from tests.test_ui_lab_riches import ARTIFACTS, CASES, SCREENS, Shell, _png_steps, payload
+
+LANDSCAPE = [(800, 600), (1024, 768), (1280, 720), (1280, 800), (1366, 768), (1440, 900),
+             (1920, 1080), (2560, 1440)]  # fmt: skip
+PORTRAIT = [(360, 640), (375, 667), (390, 844), (414, 896), (768, 1024), (820, 1180)]
+VIEWPORTS = [pytest.param(size, id=f"{size[0]}x{size[1]}") for size in LANDSCAPE + PORTRAIT]
+CONTROLS = {  # each control's longest label
+    "go": "GO",
+    "rules": "Rules and Prizes",
+    "speed": "Faster animations: off",
+    "sound": "Sound: off",
+}
+BOXES = {"goes": "GOES", "total_won": "TOTAL WON", "instant_wins": "INSTANT WINS"}
+MIN_CELL = 40.0  # a grid square: its symbol, and the Prize Box beside its row
+MIN_TEXT = 10.0  # px, a label's font once shrunk to fit its box
+# Width of a character in em, a little over the fonts' own averages (Fredoka 700 mixed case
+# about 0.46, Nunito 700 capitals about 0.65), so a label that passes here fits on screen.
+EM_BUTTON, EM_TITLE = 0.5, 0.7
+
+
+def parts(lay: Layout) -> dict[str, Rect]:
+    """Every part of the Main Game window that must not overlap another."""
+    grid_h = lay.grid_y + R.ROWS * lay.cell - lay.top_row_y
+    return {
+        "header": lay.header,
+        "meter": lay.meter,
+        "top row and grid": (lay.grid_x, lay.top_row_y, R.COLUMNS * lay.cell, grid_h),
+        **{f"prize box {row + 1}": lay.prize_box(row) for row in range(R.ROWS)},
+        **{name: getattr(lay, name) for name in [*CONTROLS, *BOXES]},
+    }
+
+
+def inside(rect: Rect, width: float, height: float) -> bool:
+    """True when the rectangle lies within the window."""
+    x, y, w, h = rect
+    return x >= 0 and y >= 0 and x + w <= width and y + h <= height
+
+
+def apart(a: Rect, b: Rect) -> bool:
+    """True when two rectangles do not overlap (touching edges are apart)."""
+    return a[0] + a[2] <= b[0] or b[0] + b[2] <= a[0] or a[1] + a[3] <= b[1] or b[1] + b[3] <= a[1]
+
+
+@pytest.mark.parametrize("size", VIEWPORTS)
+def test_every_part_is_inside_the_window_and_overlaps_no_other(size: tuple[int, int]) -> None:
+    lay = layout(*size)
+    found = parts(lay)
+    assert [n for n, r in found.items() if not inside(r, *size)] == [], f"outside at {size}"
+    pairs = itertools.combinations(found.items(), 2)
+    assert [(a, b) for (a, ra), (b, rb) in pairs if not apart(ra, rb)] == [], f"overlap at {size}"
+
+
+@pytest.mark.parametrize("size", VIEWPORTS)
+def test_controls_are_big_enough_to_press_and_labels_to_read(size: tuple[int, int]) -> None:
+    lay = layout(*size)
+    assert lay.cell >= MIN_CELL
+    for name, label in CONTROLS.items():
+        _x, _y, w, h = getattr(lay, name)
+        assert w >= MIN_TARGET and h >= MIN_TARGET, name
+        assert w * 0.85 / (len(label) * EM_BUTTON) >= MIN_TEXT, name  # as widgets.button fits it
+    for name, title in BOXES.items():
+        _x, _y, w, h = getattr(lay, name)
+        assert h >= MIN_TARGET, name
+        assert w * 0.9 / (len(title) * EM_TITLE) >= MIN_TEXT, name  # as common.label_box fits it
+
+
+@pytest.mark.parametrize("size", VIEWPORTS)
+def test_the_bonus_game_window_and_the_power_cable_fit(size: tuple[int, int]) -> None:
+    lay = layout(*size)
+    x, y, w, h = bonus.area(lay)
+    drawn = (x - 6, y - 6, w + 12, h + 12)  # with its panel's edge, as bonus.draw draws it
+    assert inside(drawn, *size)
+    others = {n: r for n, r in parts(lay).items() if n in ("header", *CONTROLS, *BOXES)}
+    assert [n for n, r in others.items() if not apart(drawn, r)] == [], f"Bonus Game at {size}"
+    header_h = lay.header[3]
+    assert all(0 <= px <= size[0] and header_h <= py <= size[1] for px, py in lay.cable)
+
+
+@pytest.mark.parametrize("size", VIEWPORTS)
+def test_the_main_scene_places_its_controls_by_the_layout(size: tuple[int, int]) -> None:
+    shell = Shell(size, {"play_number": 1, "payload": payload([])})
+    shell.frame()
+    shell.press("play")
+    shell.frame()
+    assert shell.app.scene.name == "main"
+    placed = {c.id: (c.x, c.y, c.w, c.h) for c in shell.app.scene.controls()}
+    assert placed == {name: getattr(layout(*size), name) for name in CONTROLS}
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (800, 600)], ids=["1024x768", "800x600"])
+@pytest.mark.parametrize("screen", ["main-start", "main-rest"])
+def test_4_3_screens_render_through_pygame(size: tuple[int, int], screen: str) -> None:
+    out = ARTIFACTS / f"native-{size[0]}x{size[1]}-{screen}.png"
+    render_frames(first_scene({}), size, out, steps=_png_steps(CASES["instant"], SCREENS[screen]))
+    assert out.stat().st_size > 10_000  # a drawn scene, not a blank frame
