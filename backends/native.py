@@ -11,9 +11,9 @@ import base64
 import json
 import os
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, MutableMapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 import pygame
@@ -84,10 +84,32 @@ def _b64(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
+class HttpResponse(Protocol):
+    """What EndpointShell reads of an answer (httpx's and starlette's TestClient's both fit)."""
+
+    @property
+    def status_code(self) -> int: ...
+    @property
+    def content(self) -> bytes: ...
+    @property
+    def is_error(self) -> bool: ...
+    def json(self) -> Any: ...
+
+
+class HttpClient(Protocol):
+    """The HTTP client EndpointShell needs: httpx.Client, or a TestClient in tests."""
+
+    @property
+    def headers(self) -> MutableMapping[str, str]: ...
+    def request(
+        self, method: str, url: str, *, json: Any = None, headers: dict[str, str] | None = None
+    ) -> HttpResponse: ...
+
+
 class EndpointShell:
     """The shell's requests (docs/drawing.md) performed natively against a running endpoint."""
 
-    def __init__(self, client: httpx.Client) -> None:
+    def __init__(self, client: HttpClient) -> None:
         self.client = client
         self.keys: dict[str, Ed25519PublicKey] = {}
         self.purchase_key: str | None = None
