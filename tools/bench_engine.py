@@ -1,8 +1,9 @@
 """`build.py bench --engine`: books built per second in CPython (one core) and ms a book in Pyodide.
 
 CPython: outcomes drawn from each game's prize table, weighted by its counts; the best and the
-median of 12 rounds of 0.25 s (a shared machine's stalls skew a single long round). Pyodide: the engine's .py files are written into Pyodide's file system in Node.js
-(node_modules/pyodide, as pinned in package-lock.json) and the same kind of loop is timed there.
+median of 12 rounds of 0.25 s (a shared machine's stalls skew a single long round). Pyodide: the
+engine's .py files are written into Pyodide's file system in Node.js (node_modules/pyodide, as
+pinned in package-lock.json) and the same kind of loop is timed there.
 """
 
 from __future__ import annotations
