@@ -2,7 +2,8 @@
 overlapping, every control at least 44 × 44 px and every label big enough to read.
 
 The parts are the layout's rectangles, as main.py, paint.py and bonus.py draw them; the last
-tests check that the scene's controls are those rectangles and render two 4:3 sizes as PNGs.
+tests check that the scene's controls are those rectangles and render two 4:3 sizes and a
+phone held sideways as PNGs.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from engine.ui.lab_riches.layout import MIN_TARGET, Layout, Rect, layout
 from tests.test_ui_lab_riches import ARTIFACTS, CASES, SCREENS, Shell, _png_steps, payload
 
 LANDSCAPE = [(800, 600), (1024, 768), (1280, 720), (1280, 800), (1366, 768), (1440, 900),
-             (1920, 1080), (2560, 1440)]  # fmt: skip
+             (1920, 1080), (2560, 1440), (844, 390), (740, 360), (667, 375)]  # fmt: skip
 PORTRAIT = [(360, 640), (375, 667), (390, 844), (414, 896), (768, 1024), (820, 1180)]
 VIEWPORTS = [pytest.param(size, id=f"{size[0]}x{size[1]}") for size in LANDSCAPE + PORTRAIT]
 CONTROLS = {  # each control's longest label
@@ -105,9 +106,13 @@ def test_the_main_scene_places_its_controls_by_the_layout(size: tuple[int, int])
     assert placed == {name: getattr(layout(*size), name) for name in CONTROLS}
 
 
-@pytest.mark.parametrize("size", [(1024, 768), (800, 600)], ids=["1024x768", "800x600"])
+@pytest.mark.parametrize(
+    "size", [(1024, 768), (800, 600), (844, 390)], ids=["1024x768", "800x600", "844x390"]
+)
 @pytest.mark.parametrize("screen", ["main-start", "main-rest"])
-def test_4_3_screens_render_through_pygame(size: tuple[int, int], screen: str) -> None:
+def test_4_3_and_phone_landscape_screens_render_through_pygame(
+    size: tuple[int, int], screen: str
+) -> None:
     out = ARTIFACTS / f"native-{size[0]}x{size[1]}-{screen}.png"
     render_frames(first_scene({}), size, out, steps=_png_steps(CASES["instant"], SCREENS[screen]))
     assert out.stat().st_size > 10_000  # a drawn scene, not a blank frame

@@ -6,7 +6,8 @@ the bottom-left corner. Where that corner runs into the meter or TOTAL WON (4:3 
 1024 × 768 and 800 × 600), Faster animations joins the foot of the GO column instead, and GO,
 GOES and INSTANT WINS close up above it. Portrait (phone, 390 × 844): the same row of meter,
 grid and Prize Boxes, with the totals, GO and GOES stacked below, then Rules and Prizes beside
-Faster animations, and Sound under them. Every control is at least 44 px on each side.
+Faster animations, and Sound under them. Every control is at least 44 px on each side, down to
+a phone held sideways (844 × 390; windows under 320 px either way are drawn as 320 and scroll).
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ class Layout:
 
 def layout(width: float, height: float) -> Layout:
     """The layout for a canvas of this size."""
-    w, h = max(width, 320.0), max(height, 400.0)
+    w, h = max(width, 320.0), max(height, 320.0)
     portrait = w < h * 1.1
     margin = max(8.0, min(w, h) * 0.02)
     header_h = max(52.0, h * (0.075 if portrait else 0.1))
@@ -105,7 +106,7 @@ def layout(width: float, height: float) -> Layout:
     else:
         total_won = (grid_x, below, 4 * cell, boxes_h)
         side_x = prize_x + prize_w + cell * 0.5
-        side_w = max(MIN_TARGET * 2, min(cell * 2.2, w - side_x - margin))
+        side_w = max(130.0, min(cell * 2.2, w - side_x - margin))  # its labels at 10 px or more
         rules = (side_x, below, side_w, MIN_TARGET)
         sound = (side_x, below - gap - MIN_TARGET, side_w, MIN_TARGET)
         speed = (margin, h - margin - MIN_TARGET, max(160.0, cell * 2.2), MIN_TARGET)
