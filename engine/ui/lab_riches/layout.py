@@ -7,7 +7,7 @@ the bottom-left corner. Where that corner runs into the meter or TOTAL WON (4:3 
 GOES and INSTANT WINS close up above it. Portrait (phone, 390 × 844): the same row of meter,
 grid and Prize Boxes, with the totals, GO and GOES stacked below, then Rules and Prizes beside
 Faster animations, and Sound under them. Every control is at least 44 px on each side, down to
-a phone held sideways (844 × 390; windows under 320 px either way are drawn as 320 and scroll).
+a phone held sideways (844 × 390); a window under 320 px either way is laid out as 320 px.
 """
 
 from __future__ import annotations
