@@ -4,7 +4,7 @@
 // performs Python's requests (js/bridge.js), plays its sound cues (js/sound.js) and keeps the
 // interpreter snapshot (js/snapshot.js).
 // tools/dist.py bundles this file and its imports into one module with esbuild.
-import { config, $, stats, queue } from "./js/state.js";
+import { config, $, stats, queue, record } from "./js/state.js";
 import { drawFrame } from "./js/canvas.js";
 import { mirror, narrate } from "./js/controls.js";
 import { perform, store } from "./js/bridge.js";
@@ -23,7 +23,7 @@ function loop(pyFrame, pyBatch, onReady) {
       if (out.cmds) {
         const drawStart = performance.now();
         drawFrame(out.cmds, pyBatch);
-        stats.drawMs.push(performance.now() - drawStart);
+        record(stats.drawMs, performance.now() - drawStart);
       }
     } catch (error) {
       console.error(error);
@@ -35,11 +35,8 @@ function loop(pyFrame, pyBatch, onReady) {
     if (out.requests && out.requests.length) perform(out.requests);
     if (out.sounds && out.sounds.length) play(out.sounds);
     stats.frames += 1;
-    stats.frameAt.push(now);
-    if (stats.frameAt.length > 2000) stats.frameAt.splice(0, 1000);
-    if (out.cmds) stats.pythonMs.push(out.ms);
-    if (stats.pythonMs.length > 2000) stats.pythonMs.splice(0, 1000);
-    if (stats.drawMs.length > 2000) stats.drawMs.splice(0, 1000);
+    record(stats.frameAt, now);
+    if (out.cmds) record(stats.pythonMs, out.ms);
     if (!window.lottery.ready) {
       window.lottery.ready = true;
       stats.readyMs = performance.now();

@@ -10,3 +10,9 @@ export const stats = {
 window.lottery = { config, stats, ready: false };
 // Input, resizes and answers to Python's requests, handed to Python with the next frame.
 export const queue = [];
+
+// Append to one of the stats' series, keeping the newest 1,000 to 2,000 values.
+export function record(series, value) {
+  series.push(value);
+  if (series.length > 2000) series.splice(0, 1000);
+}
