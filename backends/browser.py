@@ -22,7 +22,7 @@ from array import array
 
 from backends.canvas import CommandCanvas
 from engine.ui.app import App
-from engine.ui.games import first_scene
+from engine.ui.games import first_scene, sounds
 from engine.ui.input import Event, Resize, event_from_json
 from engine.ui.sound import notes_json
 
@@ -86,7 +86,7 @@ def frame(now_ms: float, events_json: str = "[]") -> str:
 
 def sound_notes() -> str:
     """Every sound cue's notes, as JSON (the shell reads them once, before the first frame)."""
-    return notes_json()
+    return notes_json(sounds())
 
 
 def batch() -> array[float]:

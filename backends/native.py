@@ -22,7 +22,9 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from backends.pygame_backend import PygameCanvas
 from backends.pygame_sound import SoundPlayer
+from engine.payload import Payload
 from engine.ui.app import App, FrameResult, Scene
+from engine.ui.games import sounds
 from engine.ui.input import Event, Key, Pointer, Reply, Resize
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
@@ -136,6 +138,7 @@ class EndpointShell:
         except (KeyError, InvalidSignature):
             raise ValueError("This play could not be verified, so it cannot be shown.") from None
         payload: dict[str, Any] = json.loads(_b64(body))
+        Payload.from_json(payload)  # a well-formed outcome, or PayloadError (a ValueError)
         return payload
 
     def perform(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -162,6 +165,7 @@ class EndpointShell:
                 "play_number": bought["play_number"],
                 "token": bought["token"],
                 "index": 0,
+                "choices": {},
             }
             return {**bought, "payload": payload}
         if op == "resume":
@@ -170,11 +174,15 @@ class EndpointShell:
             if mine is None:
                 return {"found": False}
             token = self._call("GET", f"/api/plays/{mine['play_number']}")["token"]
-            index = self.progress.get("index", 0) if self.progress.get("token") == token else 0
-            body = {"play_number": mine["play_number"], "token": token, "index": index}
+            same = self.progress.get("token") == token
+            index = self.progress.get("index", 0) if same else 0
+            choices = self.progress.get("choices", {}) if same else {}
+            body = {"play_number": mine["play_number"], "token": token, "index": index,
+                    "choices": choices}  # fmt: skip
             return {"found": True, **body, "payload": self.verify(token)}
-        if op == "save":
+        if op == "save" and self.progress.get("play_number") == request["play_number"]:
             self.progress["index"] = request["index"]
+            self.progress["choices"] = request.get("choices", {})
         if op == "finish":
             return self._call("POST", f"/api/plays/{request['play_number']}/finish", {})
         return {}
@@ -198,10 +206,10 @@ def run_window(
 ) -> None:
     """A resizable desktop window running the scenes until it is closed."""
     pygame.init()
-    pygame.display.set_caption("Lab Riches")
+    pygame.display.set_caption("Lottery instant-win games")
     screen = pygame.display.set_mode(size, pygame.RESIZABLE)
     app = App(make_scene(), *size)
-    sound = SoundPlayer()
+    sound = SoundPlayer(sounds())
     clock = pygame.time.Clock()
     replies: list[Event] = []
     while True:

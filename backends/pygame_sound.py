@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 import pygame
 
-from engine.ui.sound import ATTACK, CUES, FLOOR, MASTER, Note
+from engine.ui.sound import ATTACK, FLOOR, MASTER, Cues, Note
 
 RATE = 22050
 
@@ -54,7 +54,8 @@ def samples(notes: Iterable[Note], rate: int = RATE) -> array[int]:
 class SoundPlayer:
     """Plays a frame's cues through pygame.mixer, or nothing when there is no audio device."""
 
-    def __init__(self) -> None:
+    def __init__(self, cues: Cues) -> None:
+        self.cues = cues  # every cue's notes (engine.ui.games.sounds())
         self.channels = 0
         self.played = 0
         self._sounds: dict[str, pygame.mixer.Sound] = {}
@@ -80,7 +81,7 @@ class SoundPlayer:
         for name in cues:
             sound = self._sounds.get(name)
             if sound is None:
-                mono = samples(CUES[name])
+                mono = samples(self.cues[name])
                 frames = array("h", (v for v in mono for _ in range(self.channels)))
                 sound = self._sounds[name] = pygame.mixer.Sound(buffer=frames.tobytes())
             sound.play()

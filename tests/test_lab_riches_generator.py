@@ -7,22 +7,24 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.lab_riches import rules as R
+from engine.lab_riches import rules
 from engine.lab_riches.generator import build_book
 from engine.lab_riches.validator import validate
-from engine.math import load_table
+from engine.games import load_table
 from engine.outcome import Composition, Part
 
 MODEL = "lab-riches/1"
-METER_PRIZES = [pence for _first, _last, pence in R.METER_BOXES if pence]
+METER_PRIZES = [pence for _first, _last, pence in rules.METER_BOXES if pence]
 
 
 @st.composite
 def compositions(draw: st.DrawFn) -> Composition:
     """Any composition the rules can show."""
-    rows = draw(st.lists(st.sampled_from(R.PRIZE_BOX_AMOUNTS), max_size=R.MAX_ROW_WINS))
+    rows = draw(st.lists(st.sampled_from(rules.PRIZE_BOX_AMOUNTS), max_size=rules.MAX_ROW_WINS))
     meter = draw(st.lists(st.sampled_from(METER_PRIZES), max_size=1))
-    instants = draw(st.lists(st.sampled_from(R.INSTANT_PRIZE_AMOUNTS), max_size=R.MAX_BONUS_GAMES))
+    instants = draw(
+        st.lists(st.sampled_from(rules.INSTANT_PRIZE_AMOUNTS), max_size=rules.MAX_BONUS_GAMES)
+    )
     parts = [Part("row", p) for p in rows] + [Part("meter", p) for p in meter]
     return Composition.of(parts + [Part("instant", p) for p in instants])
 
@@ -82,7 +84,7 @@ def test_losing_plays_show_no_win_but_do_show_features() -> None:
         assert not any(e["type"] in {"row_win", "instant"} for e in events)
         assert events[-1]["meter"] <= 7
         meter_seven += events[-1]["meter"] == 7
-        locks = [0] * R.ROWS
+        locks = [0] * rules.ROWS
         for e in events:
             if e["type"] == "lock":
                 locks[e["row"]] += 1

@@ -4,7 +4,7 @@ import copy
 import json
 from typing import Any
 
-from engine.lab_riches import rules as R
+from engine.lab_riches import rules
 from engine.lab_riches.generator import build_book
 from engine.lab_riches.validator import validate
 from engine.outcome import Composition, Part
@@ -46,7 +46,7 @@ def test_an_unplanned_row_win_is_caught() -> None:
 def test_a_lock_without_a_match_is_caught() -> None:
     data = book_where(Composition(), "lock")
     at = first(data, "lock")
-    data["events"][at]["row"] = (data["events"][at]["row"] + 1) % R.ROWS
+    data["events"][at]["row"] = (data["events"][at]["row"] + 1) % rules.ROWS
     faults = validate(data)
     assert any(f"event {at}" in f for f in faults)
 
@@ -56,7 +56,7 @@ def test_a_changed_locked_symbol_is_caught() -> None:
     lock = data["events"][first(data, "lock")]
     later = [e for e in data["events"][lock["index"] + 1 :] if e["type"] == "go"]
     square = later[0]["grid"][lock["row"]]
-    square[lock["col"]] = next(s for s in R.SYMBOLS if s != square[lock["col"]])
+    square[lock["col"]] = next(s for s in rules.SYMBOLS if s != square[lock["col"]])
     assert any("Locked Symbol" in f for f in validate(data))
 
 
@@ -92,8 +92,8 @@ def test_a_bonus_game_without_three_bonus_motifs_is_caught() -> None:
     data = book_where(Composition.of([Part("instant", 500)]), "bonus_activated")
     go = data["events"][first(data, "bonus_activated")]["go"]
     go_event = next(e for e in data["events"] if e["type"] == "go" and e["go"] == go)
-    column = go_event["top"].index(R.BONUS)
-    go_event["top"][column] = next(s for s in R.SYMBOLS if s not in go_event["grid"][0])
+    column = go_event["top"].index(rules.BONUS)
+    go_event["top"][column] = next(s for s in rules.SYMBOLS if s not in go_event["grid"][0])
     faults = validate(data)
     assert faults
     assert any("bonus" in f for f in faults)

@@ -9,13 +9,14 @@ import pytest
 
 from backends.canvas import CommandCanvas
 from backends.native import render_frames
+from engine.games import get
 from engine.lab_riches.generator import build_book
 from engine.money import format_pounds
 from engine.outcome import Composition
 from engine.ui.app import App, FrameResult
+from engine.ui.flow import TokenRejected, book_from_payload
 from engine.ui.games import first_scene
 from engine.ui.input import Activate, Event, Key, Reply
-from engine.ui.lab_riches.flow import TokenRejected, book_from_payload
 from engine.ui.lab_riches.layout import MIN_TARGET
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
@@ -33,12 +34,16 @@ def payload(composition: list[dict[str, Any]], seed: int = 7) -> dict[str, Any]:
     """A token payload as the shell hands it over after checking its signature."""
     book = build_book("lab-riches/1", Composition.from_json(composition), seed.to_bytes(16, "big"))
     return {
+        "account": "a1b2c3",
         "game": "lab-riches",
         "model": "lab-riches/1",
+        "pool": "0123456789abcdef",
+        "index": 41,
         "composition": composition,
         "seed": book.seed,
         "prize_pence": book.prize_pence,
         "play_number": 100_000_042,
+        "iat": 1_790_000_000,
     }
 
 
@@ -149,9 +154,11 @@ def test_keys_press_go() -> None:
 def test_a_payload_that_does_not_add_up_is_refused() -> None:
     forged = {**payload([]), "prize_pence": 25_000_000}
     with pytest.raises(TokenRejected):
-        book_from_payload(forged)
+        book_from_payload(forged, get("lab-riches"))
     with pytest.raises(TokenRejected):
-        book_from_payload({**payload([]), "game": "power-puck-shot"})
+        book_from_payload({**payload([]), "game": "power-puck-shot"}, get("lab-riches"))
+    with pytest.raises(TokenRejected):
+        book_from_payload({**payload([]), "seed": "not hex"}, get("lab-riches"))
     shell = Shell(SIZES["desktop"], {"play_number": 1, "payload": forged})
     shell.frame()
     shell.press("play")

@@ -13,7 +13,7 @@ import itertools
 import pytest
 
 from backends.native import render_frames
-from engine.lab_riches import rules as R
+from engine.lab_riches import rules
 from engine.ui.games import first_scene
 from engine.ui.lab_riches import bonus
 from engine.ui.lab_riches.layout import MIN_TARGET, Layout, Rect, layout
@@ -39,12 +39,12 @@ EM_BUTTON, EM_TITLE = 0.5, 0.7
 
 def parts(lay: Layout) -> dict[str, Rect]:
     """Every part of the Main Game window that must not overlap another."""
-    grid_h = lay.grid_y + R.ROWS * lay.cell - lay.top_row_y
+    grid_h = lay.grid_y + rules.ROWS * lay.cell - lay.top_row_y
     return {
         "header": lay.header,
         "meter": lay.meter,
-        "top row and grid": (lay.grid_x, lay.top_row_y, R.COLUMNS * lay.cell, grid_h),
-        **{f"prize box {row + 1}": lay.prize_box(row) for row in range(R.ROWS)},
+        "top row and grid": (lay.grid_x, lay.top_row_y, rules.COLUMNS * lay.cell, grid_h),
+        **{f"prize box {row + 1}": lay.prize_box(row) for row in range(rules.ROWS)},
         **{name: getattr(lay, name) for name in [*CONTROLS, *BOXES]},
     }
 

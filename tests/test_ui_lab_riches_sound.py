@@ -15,14 +15,16 @@ import pytest
 from backends import browser
 from backends.canvas import CommandCanvas
 from backends.pygame_sound import RATE, SoundPlayer, samples
+from engine.games import get
 from engine.ui.app import App
-from engine.ui.games import first_scene
+from engine.ui.flow import book_from_payload
+from engine.ui.games import first_scene, sounds
 from engine.ui.input import Activate
 from engine.ui.lab_riches import cues, narrate
-from engine.ui.lab_riches.flow import book_from_payload
-from engine.ui.sound import CUES, MASTER
+from engine.ui.sound import MASTER
 from tests.test_ui_lab_riches import CASES, SIZES, Shell, payload, play
 
+CUES = sounds()
 SOUND_ON = {"fast": "1", "sound": "1"}
 
 
@@ -41,7 +43,9 @@ def heard_with(shell: Shell, words: str) -> list[str]:
 def events(shell: Shell) -> Counter[str]:
     """How many events of each type the play's book has after its start."""
     assert shell.app.scene.name == "outcome"
-    return Counter(e["type"] for e in book_from_payload(shell.body["payload"]).events[1:])
+    return Counter(
+        e["type"] for e in book_from_payload(shell.body["payload"], get("lab-riches")).events[1:]
+    )
 
 
 def test_sound_is_off_by_default_and_a_play_is_silent() -> None:
@@ -129,12 +133,13 @@ def test_every_event_type_has_a_timeline_of_known_cues() -> None:
 
 
 def test_the_app_plays_a_cue_once_a_frame_and_refuses_unknown_ones() -> None:
-    app = App(first_scene({}), 1280, 720)
-    app.cue("tick")
-    app.cue("tick")
-    app.cue("rest")
+    app = App(first_scene({"sound": "1"}), 1280, 720)
+    flow = app.scene.flow  # type: ignore[attr-defined]
+    flow.cue("tick")
+    flow.cue("tick")
+    flow.cue("rest")
     with pytest.raises(ValueError, match="unknown sound cue"):
-        app.cue("boom")
+        flow.cue("boom")
     canvas = CommandCanvas(1280, 720, lambda s, px, f, b: len(s) * px * 0.55)
     assert app.frame(0.0, [], canvas).sounds == ["tick", "rest"]
     assert app.frame(16.7, [], canvas).sounds == []
@@ -161,7 +166,7 @@ def test_the_pygame_player_plays_with_a_mixer_and_is_silent_without(
 ) -> None:
     monkeypatch.setenv("SDL_AUDIODRIVER", driver)  # SDL's silent driver, or no audio device
     pygame.mixer.quit()
-    player = SoundPlayer()
+    player = SoundPlayer(CUES)
     if driver == "dummy" and not player.available:
         pytest.skip("pygame.mixer does not start here, even with SDL's dummy driver")
     player.play(["go", "win", "go"])

@@ -10,8 +10,7 @@ from functools import cache
 from typing import Any
 
 from engine.book import Book
-from engine.lab_riches import rules as R
-from engine.lab_riches.layout import plan_locks, plan_top
+from engine.lab_riches import rules
 from engine.lab_riches.plan import (
     MOD_SYMBOLS,
     N_SYMBOLS,
@@ -23,24 +22,29 @@ from engine.lab_riches.plan import (
     read_composition,
     variety_award,
 )
+from engine.lab_riches.reveals import plan_locks, plan_top
 from engine.outcome import Composition
 from engine.rng import Stream
 
 MODELS = ("lab-riches/1",)
-SYMBOL_INDEX = {s: i for i, s in enumerate(R.SYMBOLS)}
+SYMBOL_INDEX = {s: i for i, s in enumerate(rules.SYMBOLS)}
 # Every Top Row special as (kind, number): "lightning/3" is (LIGHTNING, 3); the bonus motif is
 # (BONUS, 0).
 SPECIAL = {
-    **{f"{R.LIGHTNING}/{n}": (R.LIGHTNING, n) for n in R.LIGHTNING_VALUES},
-    **{f"{R.EXTRA_GOES}/{n}": (R.EXTRA_GOES, n) for n in R.EXTRA_GOES_VALUES},
-    R.BONUS: (R.BONUS, 0),
+    **{f"{rules.LIGHTNING}/{n}": (rules.LIGHTNING, n) for n in rules.LIGHTNING_VALUES},
+    **{f"{rules.EXTRA_GOES}/{n}": (rules.EXTRA_GOES, n) for n in rules.EXTRA_GOES_VALUES},
+    rules.BONUS: (rules.BONUS, 0),
 }
 # Every Top Row square as a byte: its symbol's index, or 255 (never a match) for a special.
 TOP_INDEX = {**SYMBOL_INDEX, **dict.fromkeys(SPECIAL, 255)}
-meter_box = cache(R.meter_box)
-ROW_SLICES = tuple(slice(k, k + R.COLUMNS) for k in range(0, R.ROWS * R.COLUMNS, R.COLUMNS))
+meter_box = cache(rules.meter_box)
+ROW_SLICES = tuple(
+    slice(k, k + rules.COLUMNS) for k in range(0, rules.ROWS * rules.COLUMNS, rules.COLUMNS)
+)
 # Squares k = row * COLUMNS + column, in the order the matching animates: column by column.
-COLUMN_ORDER = sorted(range(R.ROWS * R.COLUMNS), key=lambda k: (k % R.COLUMNS, k // R.COLUMNS))
+COLUMN_ORDER = sorted(
+    range(rules.ROWS * rules.COLUMNS), key=lambda k: (k % rules.COLUMNS, k // rules.COLUMNS)
+)
 
 
 def build_book(model: str, composition: Composition, seed: bytes) -> Book:
@@ -52,19 +56,19 @@ def build_book(model: str, composition: Composition, seed: bytes) -> Book:
     outcome = read_composition(composition)
     stream = Stream(model.encode() + b"\x00" + seed)
     low, high = meter_range(outcome.meter)
-    awards: list[Award] = [(R.INSTANT, p) for p in outcome.instants]
-    if len(awards) < R.MAX_BONUS_GAMES and stream.chance(*R.VARIETY_BONUS_CHANCE):
+    awards: list[Award] = [(rules.INSTANT, p) for p in outcome.instants]
+    if len(awards) < rules.MAX_BONUS_GAMES and stream.chance(*rules.VARIETY_BONUS_CHANCE):
         awards.append(variety_award(stream, high))
     goes = plan_goes(stream, awards)
     top = plan_top(stream, goes, low, high)
-    winners = stream.sample(range(R.ROWS), len(outcome.rows))
-    boxes = [stream.choice(R.PRIZE_BOX_AMOUNTS) for _ in range(R.ROWS)]
+    winners = stream.sample(range(rules.ROWS), len(outcome.rows))
+    boxes = [stream.choice(rules.PRIZE_BOX_AMOUNTS) for _ in range(rules.ROWS)]
     for row, pence in zip(winners, outcome.rows, strict=True):
         boxes[row] = pence
     locks = plan_locks(stream, top, set(winners))
     events = _events(stream, top, locks, boxes, goes.triggers)
     return Book(
-        game=R.GAME_ID,
+        game=rules.GAME_ID,
         model=model,
         prize_pence=composition.total,
         composition=composition,
@@ -81,11 +85,11 @@ def _events(
     triggers: dict[int, Award],
 ) -> list[dict[str, Any]]:
     """Walk the GOs in order and write one event per thing the player sees happen."""
-    rows, cols = R.ROWS, R.COLUMNS
+    rows, cols = rules.ROWS, rules.COLUMNS
     cells = rows * cols
-    symbols = R.SYMBOLS
+    symbols = rules.SYMBOLS
     start = draw_symbols(stream, cells)
-    goes_left = R.START_GOES
+    goes_left = rules.START_GOES
     events: list[dict[str, Any]] = [
         {"type": "start", "goes_left": goes_left, "top": top[0], "grid": _rows(start)}
     ]
@@ -136,9 +140,9 @@ def _events(
         c = targets.find(255)
         while c >= 0:
             kind, number = SPECIAL[row_top[c]]
-            if kind == R.LIGHTNING:
+            if kind == rules.LIGHTNING:
                 meter = _add_segments(events, meter, number, {"source": "top", "col": c})
-            elif kind == R.EXTRA_GOES:
+            elif kind == rules.EXTRA_GOES:
                 goes_left += number
                 events.append(
                     {"type": "extra_goes", "source": "top", "col": c, "count": number,
@@ -149,16 +153,16 @@ def _events(
             award = triggers[go]
             events.append({"type": "bonus_activated", "go": go})
             for row, landed in enumerate(bonus_path(stream, award)):
-                shown, amount = R.BONUS_ROW_LAYOUTS[row][landed]
+                shown, amount = rules.BONUS_ROW_LAYOUTS[row][landed]
                 events.append(
                     {"type": "bonus_row", "row": row, "landed": landed, "award": shown,
                      "value": amount}
                 )  # fmt: skip
             prize, value = award
-            if prize == R.INSTANT:
+            if prize == rules.INSTANT:
                 won["instants"] += value
                 events.append({"type": "instant", "pence": value})
-            elif prize == R.SEGMENTS:
+            elif prize == rules.SEGMENTS:
                 meter = _add_segments(events, meter, value, {"source": "bonus"})
             else:
                 goes_left += value
@@ -167,7 +171,7 @@ def _events(
                      "goes_left": goes_left}
                 )  # fmt: skip
             events.append({"type": "bonus_end"})
-    meter_pence = R.meter_prize(meter)
+    meter_pence = rules.meter_prize(meter)
     total = won["rows"] + meter_pence + won["instants"]
     events.append(
         {"type": "end", "rows_pence": won["rows"], "meter": meter, "meter_pence": meter_pence,
@@ -192,5 +196,5 @@ def _add_segments(
     events.append({"type": "segments", **where, "count": count, "meter": meter})
     box = meter_box(meter)
     if box != before and box is not None:
-        events.append({"type": "meter_box", "box": box, "pence": R.METER_BOXES[box][2]})
+        events.append({"type": "meter_box", "box": box, "pence": rules.METER_BOXES[box][2]})
     return meter

@@ -9,17 +9,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.lab_riches import rules as R
+from engine.lab_riches import rules
 from engine.outcome import Composition
 from engine.rng import Stream
 
 Award = tuple[str, int]
 ATTEMPTS = 12
-N_SYMBOLS = len(R.SYMBOLS)
+N_SYMBOLS = len(rules.SYMBOLS)
 # A byte read as below(len(SYMBOLS)); 8 symbols divide 256, so no byte is ever rejected.
 assert 256 % N_SYMBOLS == 0
 MOD_SYMBOLS = bytes(b % N_SYMBOLS for b in range(256))
-METER_PRIZES = frozenset(pence for _first, _last, pence in R.METER_BOXES[1:])
+METER_PRIZES = frozenset(pence for _first, _last, pence in rules.METER_BOXES[1:])
 
 
 @dataclass(frozen=True)
@@ -37,29 +37,29 @@ def read_composition(composition: Composition) -> Outcome:
     meters: list[int] = []
     instants: list[int] = []
     for part in composition.parts:
-        if part.feature == "row" and part.pence in R.PRIZE_BOX_AMOUNTS:
+        if part.feature == "row" and part.pence in rules.PRIZE_BOX_AMOUNTS:
             rows.append(part.pence)
         elif part.feature == "meter" and part.pence in METER_PRIZES:
             meters.append(part.pence)
-        elif part.feature == "instant" and part.pence in R.INSTANT_PRIZE_AMOUNTS:
+        elif part.feature == "instant" and part.pence in rules.INSTANT_PRIZE_AMOUNTS:
             instants.append(part.pence)
         else:
             raise ValueError(f"Lab Riches cannot show the part {part.to_json()}")
-    if len(rows) > R.MAX_ROW_WINS or len(meters) > 1 or len(instants) > R.MAX_BONUS_GAMES:
+    if len(rows) > rules.MAX_ROW_WINS or len(meters) > 1 or len(instants) > rules.MAX_BONUS_GAMES:
         raise ValueError(f"too many parts for one Lab Riches play: {composition.to_json()}")
     return Outcome(tuple(rows), meters[0] if meters else 0, tuple(instants))
 
 
 def draw_symbols(stream: Stream, count: int) -> list[str]:
-    """count symbols, each uniform: the same draws as count calls of stream.choice(R.SYMBOLS)."""
-    return [R.SYMBOLS[x] for x in stream.read(count).translate(MOD_SYMBOLS)]
+    """count uniform symbols: the same draws as count calls of stream.choice(rules.SYMBOLS)."""
+    return [rules.SYMBOLS[x] for x in stream.read(count).translate(MOD_SYMBOLS)]
 
 
 def meter_range(pence: int) -> tuple[int, int]:
     """The segment counts whose lit box pays exactly pence (0 means 0 to 7 segments)."""
     if pence == 0:
-        return 0, R.METER_BOXES[0][1]
-    for first, last, prize in R.METER_BOXES:
+        return 0, rules.METER_BOXES[0][1]
+    for first, last, prize in rules.METER_BOXES:
         if prize == pence:
             return first, last
     raise ValueError(f"no meter box pays {pence} pence")
@@ -67,13 +67,13 @@ def meter_range(pence: int) -> tuple[int, int]:
 
 def stop_row(stream: Stream, award: Award) -> int:
     """The Bonus Game row where a random game that ends on award stops (exact conditional)."""
-    layouts = R.BONUS_ROW_LAYOUTS
+    layouts = rules.BONUS_ROW_LAYOUTS
     weights = []
     for i, layout in enumerate(layouts):
         weight = layout.count(award)
         for j, other in enumerate(layouts):
             if j < i:
-                weight *= sum(1 for seg in other if seg[0] == R.UP)
+                weight *= sum(1 for seg in other if seg[0] == rules.UP)
             elif j > i:
                 weight *= len(other)
         weights.append(weight)
@@ -87,12 +87,12 @@ def bonus_path(stream: Stream, award: Award) -> tuple[int, ...]:
     last = stop_row(stream, award)
     path = []
     for i in range(last + 1):
-        layout = R.BONUS_ROW_LAYOUTS[i]
+        layout = rules.BONUS_ROW_LAYOUTS[i]
         wanted = award if i == last else None
         spots = [
             k
             for k, seg in enumerate(layout)
-            if seg == wanted or (wanted is None and seg[0] == R.UP)
+            if seg == wanted or (wanted is None and seg[0] == rules.UP)
         ]
         path.append(stream.choice(spots))
     return tuple(path)
@@ -101,13 +101,13 @@ def bonus_path(stream: Stream, award: Award) -> tuple[int, ...]:
 def variety_award(stream: Stream, max_segments: int) -> Award:
     """The award of a random Bonus Game that is not an Instant Prize and fits the meter."""
     for _ in range(ATTEMPTS):
-        for layout in R.BONUS_ROW_LAYOUTS:
+        for layout in rules.BONUS_ROW_LAYOUTS:
             kind, value = stream.choice(layout)
-            if kind != R.UP:
+            if kind != rules.UP:
                 break
-        if kind == R.EXTRA_GOES or (kind == R.SEGMENTS and value <= max_segments):
+        if kind == rules.EXTRA_GOES or (kind == rules.SEGMENTS and value <= max_segments):
             return kind, value
-    return R.EXTRA_GOES, 1
+    return rules.EXTRA_GOES, 1
 
 
 @dataclass(frozen=True)
@@ -123,22 +123,22 @@ def plan_goes(stream: Stream, awards: list[Award]) -> Goes:
     """Run the goes of a random play, spreading the planned Bonus Games over them."""
     pending = list(awards)
     stream.shuffle(pending)
-    reserve = sum(v for kind, v in pending if kind == R.EXTRA_GOES)
-    total = R.START_GOES
+    reserve = sum(v for kind, v in pending if kind == rules.EXTRA_GOES)
+    total = rules.START_GOES
     triggers: dict[int, Award] = {}
     extras: dict[int, int] = {}
-    numerator, denominator = R.EXTRA_GOES_CHANCE
+    numerator, denominator = rules.EXTRA_GOES_CHANCE
     go = 1
     while go <= total:
         if pending and stream.below(total - go + 1) < len(pending):
             award = pending.pop()
             triggers[go] = award
-            if award[0] == R.EXTRA_GOES:
+            if award[0] == rules.EXTRA_GOES:
                 total += award[1]
                 reserve -= award[1]
-        if stream.below(denominator) < numerator:  # stream.chance(*R.EXTRA_GOES_CHANCE)
-            value = stream.choice(R.EXTRA_GOES_VALUES)
-            if total + value + reserve <= R.MAX_GOES:
+        if stream.below(denominator) < numerator:  # stream.chance(*rules.EXTRA_GOES_CHANCE)
+            value = stream.choice(rules.EXTRA_GOES_VALUES)
+            if total + value + reserve <= rules.MAX_GOES:
                 extras[go] = value
                 total += value
         go += 1

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.book import Book
-from engine.lab_riches import rules as R
+from engine.lab_riches import rules
 
 Grid = tuple[tuple[str, ...], ...]
 
@@ -49,7 +49,7 @@ class State:
     @property
     def meter_pence(self) -> int:
         """The prize of the meter box lit now (0 when none pays)."""
-        return R.METER_BOXES[self.meter_box][2] if self.meter_box is not None else 0
+        return rules.METER_BOXES[self.meter_box][2] if self.meter_box is not None else 0
 
     @property
     def total(self) -> int:
@@ -97,7 +97,7 @@ def apply(state: State | None, event: Mapping[str, Any]) -> State:
         return replace(s, bonus=BonusState())
     if kind == "bonus_row":
         bonus = s.bonus or BonusState()
-        award = None if event["award"] == R.UP else (str(event["award"]), int(event["value"]))
+        award = None if event["award"] == rules.UP else (str(event["award"]), int(event["value"]))
         return replace(
             s,
             bonus=BonusState(int(event["row"]), (*bonus.landed, int(event["landed"])), award),

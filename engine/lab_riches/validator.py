@@ -12,14 +12,14 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from engine.lab_riches import rules as R
+from engine.lab_riches import rules
 
 Event = dict[str, Any]
 
 
 def _box(meter: int) -> int | None:
     """Index of the meter box holding this segment count (None at 0 segments)."""
-    for i, (first, last, _pence) in enumerate(R.METER_BOXES):
+    for i, (first, last, _pence) in enumerate(rules.METER_BOXES):
         if first <= meter <= last:
             return i
     return None
@@ -27,23 +27,26 @@ def _box(meter: int) -> int | None:
 
 def _top_ok(item: Any) -> bool:
     """True for a symbol, the bonus motif, or a lightning/extra-goes motif with a legal number."""
-    if item in R.SYMBOLS or item == R.BONUS:
+    if item in rules.SYMBOLS or item == rules.BONUS:
         return True
     if not isinstance(item, str):
         return False
     kind, _, number = item.partition("/")
-    values = {R.LIGHTNING: R.LIGHTNING_VALUES, R.EXTRA_GOES: R.EXTRA_GOES_VALUES}.get(kind, ())
+    values = {
+        rules.LIGHTNING: rules.LIGHTNING_VALUES,
+        rules.EXTRA_GOES: rules.EXTRA_GOES_VALUES,
+    }.get(kind, ())
     return number.isdigit() and int(number) in values
 
 
 def _shape_ok(grid: Any, top: Any) -> bool:
     """True when grid is 5 rows of 4 symbols and top is 4 known Top Row squares."""
-    if not (isinstance(grid, list) and len(grid) == R.ROWS and isinstance(top, list)):
+    if not (isinstance(grid, list) and len(grid) == rules.ROWS and isinstance(top, list)):
         return False
-    if len(top) != R.COLUMNS or not all(_top_ok(item) for item in top):
+    if len(top) != rules.COLUMNS or not all(_top_ok(item) for item in top):
         return False
     return all(
-        isinstance(row, list) and len(row) == R.COLUMNS and all(s in R.SYMBOLS for s in row)
+        isinstance(row, list) and len(row) == rules.COLUMNS and all(s in rules.SYMBOLS for s in row)
         for row in grid
     )
 
@@ -53,11 +56,11 @@ class _Play:
 
     def __init__(self) -> None:
         self.faults: list[str] = []
-        self.goes_left = R.START_GOES
+        self.goes_left = rules.START_GOES
         self.grid: list[list[str]] = []
-        self.locked = [[False] * R.COLUMNS for _ in range(R.ROWS)]
-        self.won = [False] * R.ROWS
-        self.boxes: list[int] = [0] * R.ROWS
+        self.locked = [[False] * rules.COLUMNS for _ in range(rules.ROWS)]
+        self.won = [False] * rules.ROWS
+        self.boxes: list[int] = [0] * rules.ROWS
         self.meter = 0
         self.rows: list[int] = []
         self.instants: list[int] = []
@@ -69,7 +72,7 @@ class _Play:
         out = [{"type": "segments", **where, "count": count, "meter": self.meter}]
         box = _box(self.meter)
         if box is not None and box != before:
-            out.append({"type": "meter_box", "box": box, "pence": R.METER_BOXES[box][2]})
+            out.append({"type": "meter_box", "box": box, "pence": rules.METER_BOXES[box][2]})
         return out
 
     def play_go(self, number: int, events: list[Event]) -> list[Event]:
@@ -82,40 +85,40 @@ class _Play:
             self.faults.append(f"GO {number}: grid or Top Row has a wrong shape or symbol")
             return want
         assert isinstance(grid, list) and isinstance(top, list)
-        for r in range(R.ROWS):
-            for c in range(R.COLUMNS):
+        for r in range(rules.ROWS):
+            for c in range(rules.COLUMNS):
                 if self.locked[r][c] and grid[r][c] != self.grid[r][c]:
                     self.faults.append(f"GO {number}: Locked Symbol at ({r}, {c}) changed")
         self.grid = grid
         if number == 1:
             shown = events[1].get("amounts") if len(events) > 1 else None
-            if not (isinstance(shown, list) and len(shown) == R.ROWS):
-                shown = [0] * R.ROWS
-            if not all(a in R.PRIZE_BOX_AMOUNTS for a in shown):
+            if not (isinstance(shown, list) and len(shown) == rules.ROWS):
+                shown = [0] * rules.ROWS
+            if not all(a in rules.PRIZE_BOX_AMOUNTS for a in shown):
                 self.faults.append(f"Prize Box amounts {shown} are not all legal amounts")
             self.boxes = list(shown)
             want.append({"type": "prize_boxes", "amounts": shown})
-        for c in range(R.COLUMNS):
-            for r in range(R.ROWS):
+        for c in range(rules.COLUMNS):
+            for r in range(rules.ROWS):
                 if not self.locked[r][c] and grid[r][c] == top[c]:
                     self.locked[r][c] = True
                     want.append({"type": "lock", "row": r, "col": c, "symbol": top[c]})
-        for r in range(R.ROWS):
+        for r in range(rules.ROWS):
             if all(self.locked[r]) and not self.won[r]:
                 self.won[r] = True
                 self.rows.append(self.boxes[r])
                 want.append({"type": "row_win", "row": r, "pence": self.boxes[r]})
         for c, item in enumerate(top):
             kind, _, number_text = item.partition("/")
-            if kind == R.LIGHTNING:
+            if kind == rules.LIGHTNING:
                 want += self.segments(int(number_text), {"source": "top", "col": c})
-            elif kind == R.EXTRA_GOES:
+            elif kind == rules.EXTRA_GOES:
                 self.goes_left += int(number_text)
                 want.append(
                     {"type": "extra_goes", "source": "top", "col": c,
                      "count": int(number_text), "goes_left": self.goes_left}
                 )  # fmt: skip
-        if top.count(R.BONUS) >= R.BONUS_MOTIFS_TO_ACTIVATE:
+        if top.count(rules.BONUS) >= rules.BONUS_MOTIFS_TO_ACTIVATE:
             want.append({"type": "bonus_activated", "go": number})
             want += self.bonus(events[len(want) :])
         return want
@@ -123,7 +126,7 @@ class _Play:
     def bonus(self, events: list[Event]) -> list[Event]:
         """The Bonus Game rows (using the segments landed on in events) and its award."""
         want: list[Event] = []
-        for row, layout in enumerate(R.BONUS_ROW_LAYOUTS):
+        for row, layout in enumerate(rules.BONUS_ROW_LAYOUTS):
             event = events[row] if row < len(events) else {}
             landed = event.get("landed")
             if not (isinstance(landed, int) and 0 <= landed < len(layout)):
@@ -133,16 +136,16 @@ class _Play:
             want.append(
                 {"type": "bonus_row", "row": row, "landed": landed, "award": kind, "value": value}
             )
-            if kind != R.UP:
+            if kind != rules.UP:
                 break
-        if kind == R.UP:
+        if kind == rules.UP:
             self.faults.append("the Bonus Game ended on an up arrow")
-        elif kind == R.INSTANT:
+        elif kind == rules.INSTANT:
             self.instants.append(value)
             want.append({"type": "instant", "pence": value})
-        elif kind == R.SEGMENTS:
+        elif kind == rules.SEGMENTS:
             want += self.segments(value, {"source": "bonus"})
-        elif kind == R.EXTRA_GOES:
+        elif kind == rules.EXTRA_GOES:
             self.goes_left += value
             want.append(
                 {"type": "extra_goes", "source": "bonus", "count": value,
@@ -162,9 +165,9 @@ def _header(book: Mapping[str, Any]) -> list[str]:
     faults = []
     if book.get("schema") != 1:
         faults.append(f"unknown book schema {book.get('schema')!r}")
-    if book.get("game") != R.GAME_ID:
+    if book.get("game") != rules.GAME_ID:
         faults.append(f"not a Lab Riches book: game {book.get('game')!r}")
-    if not str(book.get("model", "")).startswith(R.GAME_ID + "/"):
+    if not str(book.get("model", "")).startswith(rules.GAME_ID + "/"):
         faults.append(f"not a Lab Riches model: {book.get('model')!r}")
     seed = book.get("seed")
     if not (
@@ -185,8 +188,8 @@ def validate(book: Mapping[str, Any]) -> list[str]:
     events = [_strip(e) for e in raw]
     start, end = events[0], events[-1]
     play = _Play()
-    if start.get("type") != "start" or start.get("goes_left") != R.START_GOES:
-        faults.append(f"the first event must be start with {R.START_GOES} goes left")
+    if start.get("type") != "start" or start.get("goes_left") != rules.START_GOES:
+        faults.append(f"the first event must be start with {rules.START_GOES} goes left")
     elif not _shape_ok(start.get("grid"), start.get("top")):
         faults.append("the start grid or Top Row has a wrong shape or symbol")
     else:
@@ -210,7 +213,7 @@ def validate(book: Mapping[str, Any]) -> list[str]:
     if play.goes_left != 0:
         faults.append(f"the play ended with {play.goes_left} goes left")
     meter_box = _box(play.meter)
-    meter_pence = R.METER_BOXES[meter_box][2] if meter_box is not None else 0
+    meter_pence = rules.METER_BOXES[meter_box][2] if meter_box is not None else 0
     total = sum(play.rows) + meter_pence + sum(play.instants)
     want_end = {
         "type": "end",

@@ -1,6 +1,7 @@
 """Finite pools as a lottery sells them: a shuffled list of outcomes and its Merkle commitment.
 
-A pool holds exactly its table's counts scaled to its size, in an order shuffled with `secrets`;
+A pool holds exactly its table's counts scaled to its size, in an order shuffled with the
+entropy its caller gives (`secrets` in web/endpoint/pool_store.py, which also saves and loads it);
 the seeds, salts and leaf hashes follow engine/math/leaves.py. Only the roots of each chunk of
 256 leaves are kept, so a proof recomputes one chunk (about a millisecond) and the pool stores
 little more than the shuffled outcome codes.
@@ -8,13 +9,11 @@ little more than the shuffled outcome codes.
 
 from __future__ import annotations
 
-import secrets
 from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property
-from pathlib import Path
 
 from engine.math import merkle
 from engine.math.leaves import (
@@ -32,7 +31,7 @@ from engine.math.leaves import (
     span_roots,
     verify_proof,
 )
-from engine.math.shuffle import Progress, shuffle
+from engine.math.shuffle import Entropy, Progress, shuffle
 from engine.math.table import PrizeTable
 from engine.outcome import Composition
 
@@ -68,16 +67,18 @@ class Pool:
         table: PrizeTable,
         size: int,
         *,
-        key: bytes | None = None,
+        key: bytes,
+        entropy: Entropy,
         progress: Progress | None = None,
         mapper: Mapper = map,
     ) -> Pool:
-        """Lay out a pool of size plays (a multiple of the base pool), shuffled by `secrets`.
+        """Lay out a pool of size plays (a multiple of the base pool) under a secret key,
+        shuffled with entropy's bytes.
 
         mapper (like the builtin map, e.g. a process pool's map) hashes the chunks' spans."""
         if size <= 0 or size % table.base_pool_size:
             raise ValueError(f"pool size {size} is not a multiple of {table.base_pool_size}")
-        if key is not None and len(key) != KEY_BYTES:
+        if len(key) != KEY_BYTES:
             raise ValueError(f"a pool key has {KEY_BYTES} bytes")
         scale = size // table.base_pool_size
         catalogue: list[Outcome] = []
@@ -88,10 +89,10 @@ class Pool:
                 catalogue.append((tier.prize_pence, comp))
         if len(catalogue) > 1 << 16:
             raise ValueError("too many compositions for 16-bit codes")
-        shuffle(items, progress, 2 * size)
+        shuffle(items, entropy, progress, 2 * size)
         codes = array("H", items)
         del items
-        secret = key if key is not None else secrets.token_bytes(KEY_BYTES)
+        secret = key
         tails = leaf_tails(catalogue)
         span = SPAN_CHUNKS * CHUNK
         jobs = (
@@ -187,16 +188,3 @@ class Pool:
         for (prize, _), n in self.outcome_counts().items():
             out[prize] += n
         return out
-
-    def save(self, directory: Path) -> None:
-        """Write the pool and its commitment to a directory (see engine/math/poolfile.py)."""
-        from engine.math import poolfile
-
-        poolfile.save(self, directory)
-
-    @classmethod
-    def load(cls, directory: Path, *, verify: bool = False) -> Pool:
-        """Read a pool written by save(); verify=True recomputes every leaf."""
-        from engine.math import poolfile
-
-        return poolfile.load(directory, verify=verify)

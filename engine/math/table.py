@@ -7,14 +7,17 @@ overall odds and payout round to the figures published in the procedures.
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.math.figures import round2, show2
-from engine.math.reach import published_figures, rules_error, rules_for
 from engine.outcome import Composition, Part
+
+if TYPE_CHECKING:
+    from engine.game import Game
 
 
 class TableError(ValueError):
@@ -133,7 +136,8 @@ def _composition(item: Any, where: str) -> tuple[Composition, int]:
     return comp, weight
 
 
-def _tier(game: str, data: Any) -> Tier:
+def _tier(spec: Game, data: Any) -> Tier:
+    game = spec.id
     if not isinstance(data, Mapping):
         raise TableError(f"{game}: each tier must be a table, got {data!r}")
     prize = _int(data, "prize_pence", f"{game}: a tier")
@@ -158,7 +162,7 @@ def _tier(game: str, data: Any) -> Tier:
             raise TableError(f"{where}: composition {shown} adds up to {comp.total}, not {prize}")
         if prize == 0:
             continue
-        problem = rules_error(game, comp)
+        problem = spec.check_composition(comp)
         if problem:
             raise TableError(f"{where}: composition {comp.to_json()} cannot be shown: {problem}")
     if prize == 0 and comps != ((Composition(), 1),):
@@ -166,13 +170,11 @@ def _tier(game: str, data: Any) -> Tier:
     return tier
 
 
-def parse_table(data: Mapping[str, Any]) -> PrizeTable:
-    """Build and validate a prize table from its parsed data; raise TableError naming the tier."""
+def parse_table(data: Mapping[str, Any], spec: Game) -> PrizeTable:
+    """Build and validate a game's prize table from its parsed data; TableError names the tier."""
     game = _str(data, "game", "prize table")
-    try:
-        rules = rules_for(game)
-    except KeyError as exc:
-        raise TableError(f"{game}: unknown game") from exc
+    if game != spec.id:
+        raise TableError(f"{spec.id}: the table file names the game {game!r}")
     model = _str(data, "model", game)
     version = _int(data, "version", game)
     if model != f"{game}/{version}":
@@ -181,12 +183,12 @@ def parse_table(data: Mapping[str, Any]) -> PrizeTable:
     price = _int(data, "price_pence", game)
     top = _int(data, "top_prize_pence", game)
     base = _int(data, "base_pool_size", game)
-    if (table_name, price, top) != (rules.NAME, rules.PRICE_PENCE, rules.TOP_PRIZE_PENCE):
+    if (table_name, price, top) != (spec.name, spec.price_pence, spec.top_prize_pence):
         raise TableError(f"{game}: name, price or top prize differ from the game's rules")
     raw = data.get("tiers")
     if not isinstance(raw, Sequence) or not raw:
         raise TableError(f"{game}: needs a list of tiers")
-    tiers = tuple(_tier(game, item) for item in raw)
+    tiers = tuple(_tier(spec, item) for item in raw)
     prizes = [tier.prize_pence for tier in tiers]
     if prizes != sorted(set(prizes)):
         raise TableError(f"{game}: tiers must have distinct prizes in increasing order")
@@ -198,7 +200,7 @@ def parse_table(data: Mapping[str, Any]) -> PrizeTable:
     if pool != base:
         raise TableError(f"{game}: the tiers' counts add up to {pool}, not {base}")
     table = PrizeTable(game, table_name, model, price, base, tiers, top)
-    odds, rtp_percent = published_figures(game)
+    odds, rtp_percent = spec.published_figures
     if round2(table.odds_one_in) != odds:
         shown = show2(table.odds_one_in)
         raise TableError(f"{game}: overall odds 1 in {shown} do not round to 1 in {show2(odds)}")
@@ -206,3 +208,12 @@ def parse_table(data: Mapping[str, Any]) -> PrizeTable:
         shown = show2(table.rtp * 100)
         raise TableError(f"{game}: payout {shown}% does not round to {show2(rtp_percent)}%")
     return table
+
+
+def load(spec: Game) -> PrizeTable:
+    """A game's validated prize table from its TOML file; TableError names the game and tier."""
+    try:
+        data = tomllib.loads(spec.table_text())
+    except tomllib.TOMLDecodeError as exc:
+        raise TableError(f"{spec.id}: the prize table is not valid TOML: {exc}") from exc
+    return parse_table(data, spec)

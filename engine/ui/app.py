@@ -15,7 +15,6 @@ from typing import Any, Protocol
 
 from engine.ui.draw import Canvas
 from engine.ui.input import Activate, Control, Event, Pointer, Reply, Resize
-from engine.ui.sound import CUES
 
 MAX_STEP_S = 0.1  # a long pause (tab hidden) must not fast-forward an animation
 
@@ -85,9 +84,9 @@ class App:
         self._narration.append(text)
 
     def cue(self, name: str) -> None:
-        """Queue a sound cue for this frame (the same cue twice in a frame sounds once)."""
-        if name not in CUES:
-            raise ValueError(f"unknown sound cue {name!r}")
+        """Queue a sound cue for this frame (the same cue twice in a frame sounds once).
+
+        The flow checks the name against the game's cue table (engine/ui/sound.py)."""
         if name not in self._sounds:
             self._sounds.append(name)
 

@@ -1,35 +1,52 @@
-"""Which scene a page opens with, from its query parameters (the same for every backend)."""
+"""The games the UI can show, from the registry (engine/games.py), and the first scene of a page.
+
+A game's presentation is the module its Game names (engine/ui/<package>/), imported here by
+name: the engine core does not import the UI.
+"""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
 
+from engine import games
+from engine.game import Game
 from engine.ui.app import Scene
-from engine.ui.lab_riches import start_scene
-from engine.ui.lab_riches.flow import Flow
+from engine.ui.flow import Flow
+from engine.ui.presentation import Presentation
 from engine.ui.scenes.check import CheckScene
+from engine.ui.settings import Settings
+from engine.ui.sound import SHARED, Note, merge
 
-GAMES = ("lab-riches",)
+
+def presentation(game: Game) -> Presentation:
+    """The presentation of a game that has one (ValueError otherwise)."""
+    if game.presentation is None:
+        raise ValueError(f"{game.name} has no screens yet")
+    found: Presentation = importlib.import_module(game.presentation).PRESENTATION
+    if found.game is not game:
+        raise ValueError(f"{game.presentation} presents {found.game.id}, not {game.id}")
+    return found
 
 
-def _flag(value: object) -> bool:
-    return str(value).lower() in ("1", "true", "yes", "on")
+def playable() -> tuple[Game, ...]:
+    """The games a page can open: on sale, so they have screens."""
+    return games.on_sale()
+
+
+def sounds() -> dict[str, tuple[Note, ...]]:
+    """Every cue of every playable game and the shared ones (the shell reads them once)."""
+    return merge(SHARED, *(presentation(game).sounds for game in playable()))
 
 
 def first_scene(params: Mapping[str, object]) -> Scene:
-    """`?scene=check` opens the system check; otherwise the game (`?game=lab-riches`, or `/`).
+    """`?scene=check` opens the system check; otherwise a game (`?game=ID`, or the first one).
 
     The game's settings: `fast`, `sound` (both remembered by the shell) and `reducedMotion`.
     """
     if params.get("scene") == "check":
         return CheckScene()
-    game = str(params.get("game") or "lab-riches")
-    if game not in GAMES:
-        game = "lab-riches"
-    flow = Flow(
-        fast=_flag(params.get("fast")),
-        reduced_motion=_flag(params.get("reducedMotion")),
-        sound=_flag(params.get("sound")),
-        audio=_flag(params.get("audio", "1")),  # the shell passes audio=0 when it has no sound
-    )
-    return start_scene(flow)
+    open_games = {game.id: game for game in playable()}
+    chosen = open_games.get(str(params.get("game") or ""), next(iter(open_games.values())))
+    shown = presentation(chosen)
+    return shown.start(Flow(shown, Settings.from_params(params)))

@@ -1,9 +1,21 @@
-"""Small drawing helpers shared by scenes: buttons and panels."""
+"""Widgets every game's screens share: buttons, the close 'X', arrows, text with inline icons.
+
+A game styles them with its own art (engine/ui/<game>/): text icons are drawn by a function
+the game passes in, and said in words from the game's table.
+"""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable, Mapping
+
 from engine.ui.draw import Canvas, Font, LinearGradient, fit_text
 from engine.ui.input import Control
+
+MIN_TARGET = 44.0  # the smallest control a finger can hit (WCAG 2.5.5), in logical px
+GOLD = "#ffd54a"
+TOKEN = re.compile(r"\{([a-z-]+)\}|\S+")
+IconPainter = Callable[[Canvas, str, float, float, float], None]  # (canvas, name, cx, cy, size)
 
 
 def button(canvas: Canvas, control: Control, *, pressed: bool = False) -> None:
@@ -25,3 +37,83 @@ def button(canvas: Canvas, control: Control, *, pressed: bool = False) -> None:
     )
     font = fit_text(canvas, control.label, Font(h * 0.45, "display", True), w * 0.85)
     canvas.text(control.label, x + w / 2, y + h / 2, font, fill="#3b1d00")
+
+
+def close_button(canvas: Canvas, control: Control) -> None:
+    """The 'X' that closes a panel."""
+    x, y, w, h = control.x, control.y, control.w, control.h
+    canvas.circle(x + w / 2, y + h / 2, min(w, h) / 2, fill="#e53935", stroke="#ffffff",
+                  line_width=2)  # fmt: skip
+    r = min(w, h) * 0.2
+    cx, cy = x + w / 2, y + h / 2
+    canvas.path([(cx - r, cy - r), (cx + r, cy + r)], stroke="#ffffff", line_width=4, closed=False)
+    canvas.path([(cx + r, cy - r), (cx - r, cy + r)], stroke="#ffffff", line_width=4, closed=False)
+
+
+def arrow_button(canvas: Canvas, control: Control, *, left: bool = False) -> None:
+    """A round arrow button (Next, Back)."""
+    x, y, w, h = control.x, control.y, control.w, control.h
+    cx, cy, r = x + w / 2, y + h / 2, min(w, h) / 2
+    canvas.circle(cx, cy, r, fill=GOLD, stroke="#ffffff", line_width=2)
+    d = -1 if left else 1
+    canvas.path([(cx - d * r * 0.3, cy - r * 0.45), (cx + d * r * 0.4, cy),
+                 (cx - d * r * 0.3, cy + r * 0.45)], fill="#3b1d00")  # fmt: skip
+
+
+def draw_controls(canvas: Canvas, controls: list[Control], pressed: str | None = None) -> None:
+    """Draw each control the usual way for its kind."""
+    for c in controls:
+        if c.id == "close":
+            close_button(canvas, c)
+        elif c.id in ("next", "back"):
+            arrow_button(canvas, c, left=c.id == "back")
+        else:
+            button(canvas, c, pressed=c.id == pressed)
+
+
+def words(text: str, icon_words: Mapping[str, str]) -> str:
+    """The text with its inline '{icon}' tokens said in words (for the narration)."""
+    return TOKEN.sub(lambda m: icon_words.get(m[1], m[1]) if m[1] else m[0], text)
+
+
+def wrap(canvas: Canvas, text: str, font: Font, max_w: float) -> list[list[tuple[str, float]]]:
+    """Split text (with '{icon}' tokens) into lines of (token, width) that fit max_w."""
+    space = canvas.measure(" ", font)
+    lines: list[list[tuple[str, float]]] = [[]]
+    used = 0.0
+    for match in TOKEN.finditer(text):
+        token = match[0]
+        width = font.size * 1.9 if match[1] else canvas.measure(token, font)
+        extra = width + (space if lines[-1] else 0.0)
+        if lines[-1] and used + extra > max_w:
+            lines.append([])
+            used, extra = 0.0, width
+        lines[-1].append((token, width))
+        used += extra
+    return lines
+
+
+def rich_text(
+    canvas: Canvas,
+    text: str,
+    cx: float,
+    y: float,
+    font: Font,
+    max_w: float,
+    fill: str,
+    icon: IconPainter,
+) -> float:
+    """Draw centred, wrapped text with inline icons (drawn by icon) from y; returns the y below."""
+    space = canvas.measure(" ", font)
+    line_h = font.size * 1.6
+    for line in wrap(canvas, text, font, max_w):
+        total = sum(w for _, w in line) + space * (len(line) - 1)
+        x = cx - total / 2
+        for token, width in line:
+            if token.startswith("{"):
+                icon(canvas, token[1:-1], x + width / 2, y + line_h / 2, font.size * 1.8)
+            else:
+                canvas.text(token, x, y + line_h / 2, font, fill=fill, align="left")
+            x += width + space
+        y += line_h
+    return y

@@ -1,12 +1,20 @@
-"""Lab Riches screens: splash, How To Play, Rules and Prizes, Main Game, Bonus Game, outcome."""
+"""Lab Riches screens: splash, How To Play, Rules and Prizes, Main Game, Bonus Game, outcome.
+
+The package's one export is PRESENTATION: the game, its screens and its per-event tables
+(narration, cues, durations) that the shared machinery of engine/ui/ plays a book through.
+"""
 
 from __future__ import annotations
 
+from engine.lab_riches import GAME
 from engine.ui.app import Scene
-from engine.ui.lab_riches.flow import Flow
-from engine.ui.lab_riches.main import MainScene
+from engine.ui.flow import Flow
+from engine.ui.lab_riches import cues, narrate
+from engine.ui.lab_riches.main import DURATIONS, MainScene, prompt
 from engine.ui.lab_riches.pages import HowToPlayScene, RulesScene
 from engine.ui.lab_riches.screens import OutcomeScene, SplashScene
+from engine.ui.lab_riches.sounds import SOUNDS
+from engine.ui.presentation import Presentation
 
 
 def start_scene(flow: Flow) -> Scene:
@@ -16,3 +24,14 @@ def start_scene(flow: Flow) -> Scene:
                   OutcomeScene(flow)):  # fmt: skip
         flow.register(scene.name, scene)
     return splash
+
+
+PRESENTATION = Presentation(
+    game=GAME,
+    start=start_scene,
+    narration=narrate.HANDLERS,
+    cues=cues.HANDLERS,
+    durations=DURATIONS,
+    sounds=SOUNDS,
+    prompt=prompt,
+)

@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.lab_riches import rules as R
+from engine.lab_riches import rules
 from engine.lab_riches.replay import BonusState
 from engine.money import format_pounds
 from engine.ui.draw import Canvas, Font, fit_text
 from engine.ui.lab_riches import art
-from engine.ui.lab_riches.common import panel
 from engine.ui.lab_riches.layout import Layout
+from engine.ui.lab_riches.panels import panel
 
 Event = Mapping[str, Any]
 REST_AT = 0.7  # the light cycles for this share of a bonus_row event, then rests
@@ -27,11 +27,11 @@ def area(lay: Layout) -> tuple[float, float, float, float]:
 
 def segment(c: Canvas, kind: str, value: int, x: float, y: float, s: float) -> None:
     """One Bonus Symbol by its kind and value."""
-    if kind == R.UP:
+    if kind == rules.UP:
         art.up_arrow(c, x, y, s)
-    elif kind == R.SEGMENTS:
+    elif kind == rules.SEGMENTS:
         art.meter_symbol(c, x, y, s, value)
-    elif kind == R.EXTRA_GOES:
+    elif kind == rules.EXTRA_GOES:
         art.extra_goes(c, x, y, s, value)
     else:
         art.cash(c, x, y, s, format_pounds(value, always_pence=False))
@@ -54,13 +54,13 @@ def draw(c: Canvas, lay: Layout, bonus: BonusState, e: Event | None, p: float) -
     x, y, w, h = area(lay)
     panel(c, x - 6, y - 6, w + 12, h + 12, glow=True)
     title = Font(min(lay.cell * 0.4, 28.0), "display", True)
-    row_h = (h - title.size * 1.8) / R.BONUS_ROWS
+    row_h = (h - title.size * 1.8) / rules.BONUS_ROWS
     c.text("BONUS GAME", x + w / 2, y + title.size * 0.8, title, fill=art.GOLD)
     moving = e is not None and e["type"] == "bonus_row"
     current = int(e["row"]) if moving and e is not None else bonus.row
     if not moving and bonus.landed and bonus.award is None:
         current = bonus.row + 1  # after an up arrow the next row waits for GO
-    for row, layout in enumerate(R.BONUS_ROW_LAYOUTS):
+    for row, layout in enumerate(rules.BONUS_ROW_LAYOUTS):
         ry = y + h - (row + 1) * row_h
         n = len(layout)
         sw = w / n
@@ -80,7 +80,7 @@ def draw(c: Canvas, lay: Layout, bonus: BonusState, e: Event | None, p: float) -
                    line_width=3 if on else 1.5, radius=8)  # fmt: skip
             segment(c, kind, value, sx + sw / 2, ry + row_h / 2, min(sw, row_h) * 0.8)
         c.restore()
-    if moving and e is not None and e["award"] != R.UP and p > REST_AT + 0.05:
+    if moving and e is not None and e["award"] != rules.UP and p > REST_AT + 0.05:
         won(c, lay, str(e["award"]), int(e["value"]))
 
 

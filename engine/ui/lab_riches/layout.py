@@ -15,10 +15,12 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
-from engine.lab_riches import rules as R
+from engine.lab_riches import rules
+from engine.ui.widgets import MIN_TARGET
+
+__all__ = ["MIN_TARGET", "Layout", "Rect", "along", "layout"]
 
 Rect = tuple[float, float, float, float]
-MIN_TARGET = 44.0
 
 
 @dataclass(frozen=True)
@@ -62,7 +64,7 @@ class Layout:
     def meter_box(self, box: int) -> Rect:
         """One of the meter's 7 boxes; box 0 is at the bottom."""
         x, y, w, h = self.meter
-        bh = h / len(R.METER_BOXES)
+        bh = h / len(rules.METER_BOXES)
         return x, float(round(y + h - (box + 1) * bh)), w, float(round(bh))
 
 

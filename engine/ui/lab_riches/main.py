@@ -1,30 +1,29 @@
 """The Main Game Play Window (with the Bonus Game and the end message): plays a book in order.
 
-The scene never computes an outcome. GO starts the next event that waits for the player (a
-`go` or a `bonus_row`); the events after it play by themselves, each with its animation,
-narration and sound cues, until the next one that waits. The index reached at each rest is
-saved, so a reload resumes at the same event.
+The scene never computes an outcome: the shared book player (engine/ui/player.py) plays the
+book; GO starts the next event that waits for it (a `go` or a `bonus_row`), and this scene
+draws the moment the player has reached.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from engine.lab_riches.replay import Replay, State
+from engine.lab_riches.replay import State
 from engine.money import format_pounds
 from engine.ui.app import App
 from engine.ui.draw import Canvas, Font, fit_text
+from engine.ui.flow import Flow
 from engine.ui.input import Control, Event, Key
-from engine.ui.lab_riches import art, bonus, cues, paint
-from engine.ui.lab_riches.common import draw_controls, panel
-from engine.ui.lab_riches.flow import Flow
+from engine.ui.lab_riches import art, bonus, paint
 from engine.ui.lab_riches.layout import Layout, layout
-from engine.ui.lab_riches.narrate import narrate
-from engine.ui.lab_riches.screens import Screen
+from engine.ui.lab_riches.panels import panel
+from engine.ui.player import BookPlayer
+from engine.ui.screen import Screen
+from engine.ui.widgets import draw_controls
 
-WAITS_FOR_GO = ("go", "bonus_row")
-DURATION = {
+SECONDS = {
     "start": 0.0,
     "go": 1.5,
     "prize_boxes": 0.8,
@@ -42,12 +41,33 @@ DURATION = {
 AWARD_PAUSE = 1.6  # extra time for 'BONUS GAME … YOU HAVE WON' on the final bonus_row
 
 
+def _bonus_row(event: Mapping[str, Any]) -> float:
+    return SECONDS["bonus_row"] + (AWARD_PAUSE if event["award"] != "up" else 0.0)
+
+
+def _fixed(seconds: float) -> Callable[[Mapping[str, Any]], float]:
+    return lambda _event: seconds
+
+
+# Seconds each event's animation lasts at normal speed.
+DURATIONS: dict[str, Callable[[Mapping[str, Any]], float]] = {
+    **{kind: _fixed(seconds) for kind, seconds in SECONDS.items()},
+    "bonus_row": _bonus_row,
+}
+
+
 def duration(event: Mapping[str, Any]) -> float:
     """Seconds the event's animation lasts at normal speed."""
-    base = DURATION[str(event["type"])]
-    if event["type"] == "bonus_row" and event["award"] != "up":
-        base += AWARD_PAUSE
-    return base
+    return DURATIONS[str(event["type"])](event)
+
+
+def prompt(upcoming: Mapping[str, Any] | None) -> str:
+    """What to say when the play comes to rest before upcoming (None: at the end)."""
+    if upcoming is None:
+        return "Press FINISH to complete your play."
+    return (
+        f"Press GO for {'the Bonus Game' if upcoming['type'] == 'bonus_row' else 'your next go'}."
+    )
 
 
 class MainScene(Screen):
@@ -57,90 +77,33 @@ class MainScene(Screen):
 
     def __init__(self, flow: Flow) -> None:
         super().__init__(flow)
-        self.replay: Replay | None = None
-        self.shown = 0
-        self.current: int | None = None
-        self.t = 0.0
-        self.heard = 0.0  # the current event's cues up to this progress have played
+        self.player = BookPlayer(flow)
         self._lay: Layout | None = None
 
     def enter(self, app: App) -> None:
         """Load the flow's play (new or resumed); coming back from Rules keeps the place."""
         super().enter(app)
-        play = self.flow.play
-        if play is None or (self.replay is not None and play.replay is self.replay):
+        player = self.player
+        if not player.load():
             return
-        self.replay = play.replay
-        self.shown, self.current, self.t = play.resume_index, None, 0.0
-        state = self.replay.state_at(self.shown)
-        if self.shown > 0:
+        play = self.flow.play
+        if play is not None and player.shown > 0:
+            state = player.state()
             self.flow.say(f"Resumed play number {play.play_number} at go {state.go}.")
-        event = self.replay.events[self.shown]
-        for line in narrate(event, state):
-            self.flow.say(line)
-        if self.shown == 0:
-            self.flow.save(0)
-
-    # ---- timeline ------------------------------------------------------------------------
-    def _next(self) -> Mapping[str, Any] | None:
-        if self.replay is None or self.shown + 1 >= len(self.replay):
-            return None
-        return self.replay.events[self.shown + 1]
-
-    def waiting(self) -> bool:
-        """True when the next event waits for GO."""
-        nxt = self._next()
-        return self.current is None and nxt is not None and nxt["type"] in WAITS_FOR_GO
+        player.announce()
 
     def state(self) -> State | None:
-        """The state drawn now: after the current event, or after the last one shown."""
-        if self.replay is None:
-            return None
-        return self.replay.state_at(self.current if self.current is not None else self.shown)
-
-    def _start(self, index: int) -> None:
-        assert self.replay is not None
-        self.current, self.t, self.heard = index, 0.0, -1.0
-        event, state = self.replay.events[index], self.replay.state_at(index)
-        for line in narrate(event, state):
-            self.flow.say(line)
-        self._sound(event, 0.0)
-
-    def _sound(self, event: Mapping[str, Any], progress: float) -> None:
-        for cue in cues.between(event, self.heard, progress):
-            self.flow.cue(cue)
-        self.heard = progress
+        """The state drawn now."""
+        state: State | None = self.player.state()
+        return state
 
     def press_go(self) -> None:
         """GO: start the next event that waits for the player."""
-        if self.waiting():
-            self._start(self.shown + 1)
+        self.player.press("go")
 
     def update(self, dt: float) -> bool:
-        """Advance the current event; chain the events that do not wait; save at each rest."""
-        if self.current is None or self.replay is None:
-            return False
-        self.t += dt * self.flow.speed
-        while self.current is not None:
-            event = self.replay.events[self.current]
-            length = duration(event)
-            self._sound(event, min(1.0, self.t / length) if length > 0 else 1.0)
-            if self.t < length:
-                break
-            self.t -= length
-            self.shown, self.current = self.current, None
-            nxt = self._next()
-            if nxt is not None and nxt["type"] not in WAITS_FOR_GO:
-                self._start(self.shown + 1)
-                self.t = 0.0
-            else:
-                self.flow.save(self.shown)
-                if nxt is not None:
-                    prompt = "the Bonus Game" if nxt["type"] == "bonus_row" else "your next go"
-                    self.flow.say(f"Press GO for {prompt}.")
-                else:
-                    self.flow.say("Press FINISH to complete your play.")
-        return True
+        """Advance the book player."""
+        return self.player.update(dt)
 
     # ---- controls --------------------------------------------------------------------------
     def layout(self) -> Layout:
@@ -151,8 +114,7 @@ class MainScene(Screen):
         return self._lay
 
     def _ended(self) -> bool:
-        state = self.state()
-        return state is not None and state.finished and self.current is None
+        return self.player.finished()
 
     def controls(self) -> list[Control]:
         """GO (or FINISH at the end), Rules and Prizes, and the settings: speed and sound."""
@@ -162,13 +124,14 @@ class MainScene(Screen):
             bw = min(300.0, w * 0.7)
             busy = bool(self.flow.busy)
             return [Control("finish", "FINISH", (w - bw) / 2, h * 0.62, bw, 60, not busy)]
-        fast, sound = ("on" if on else "off" for on in (self.flow.fast, self.flow.sound))
+        settings = self.flow.settings
+        fast, sound = ("on" if on else "off" for on in (settings.fast, settings.sound))
         out = [
-            Control("go", "GO", *lay.go, self.waiting()),
+            Control("go", "GO", *lay.go, self.player.waiting() is not None),
             Control("rules", "Rules and Prizes", *lay.rules),
             Control("speed", f"Faster animations: {fast}", *lay.speed),
         ]
-        if self.flow.audio:
+        if settings.audio:
             out.append(Control("sound", f"Sound: {sound}", *lay.sound))
         return out
 
@@ -199,13 +162,9 @@ class MainScene(Screen):
         art.backdrop(canvas, lay.width, lay.height)
         state = self.state()
         paint.header(canvas, lay, self.flow.balance)
-        if state is None or self.replay is None:
+        if state is None:
             return
-        event = self.replay.events[self.current] if self.current is not None else None
-        p = 1.0
-        if event is not None:
-            length = duration(event)
-            p = min(1.0, self.t / length) if length > 0 else 1.0
+        event, p = self.player.event(), self.player.progress()
         kind = event["type"] if event is not None else ""
         paint.cable(canvas, lay)
         paint.meter(canvas, lay, state, event, p)

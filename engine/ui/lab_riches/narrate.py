@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from engine.lab_riches import rules as R
+from engine.lab_riches import rules
 from engine.lab_riches.replay import State
 from engine.money import format_pounds
 from engine.ui.lab_riches.art import spoken
@@ -42,7 +42,7 @@ def _segments(e: Event, s: State) -> list[str]:
     where = "from the Bonus Game" if e["source"] == "bonus" else "from the Top Row"
     plural = "segment" if e["count"] == 1 else "segments"
     return [f"{e['count']} {plural} {where} to the Power Surge Prize Meter: "
-            f"{e['meter']} of {R.METER_SEGMENTS} filled."]  # fmt: skip
+            f"{e['meter']} of {rules.METER_SEGMENTS} filled."]  # fmt: skip
 
 
 def _meter_box(e: Event, s: State) -> list[str]:
@@ -62,17 +62,17 @@ def _bonus_activated(e: Event, s: State) -> list[str]:
 
 def award_words(award: str, value: int) -> str:
     """A Bonus Game award in words."""
-    if award == R.SEGMENTS:
+    if award == rules.SEGMENTS:
         return f"{value} meter segments"
-    if award == R.EXTRA_GOES:
+    if award == rules.EXTRA_GOES:
         return f"{value} extra {'go' if value == 1 else 'goes'}"
-    if award == R.INSTANT:
+    if award == rules.INSTANT:
         return f"an Instant Prize of {format_pounds(value)}"
     return "an up arrow"
 
 
 def _bonus_row(e: Event, s: State) -> list[str]:
-    if e["award"] == R.UP:
+    if e["award"] == rules.UP:
         return [f"Bonus row {e['row'] + 1}: the light lands on an up arrow. "
                 "Move up a row: press GO."]  # fmt: skip
     return [f"BONUS GAME: the light lands on {award_words(e['award'], e['value'])}. "

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from engine.lab_riches import rules as R
-from engine.math import load_table
+from engine.lab_riches import rules
 from engine.math.figures import show2, tier_odds
 from engine.money import format_pounds
 from engine.ui.app import App
 from engine.ui.draw import Canvas, Font, fit_text
+from engine.ui.flow import Flow
 from engine.ui.input import Control, Event, Key
 from engine.ui.lab_riches import art
-from engine.ui.lab_riches.common import draw_controls, panel, rich_text, words
-from engine.ui.lab_riches.flow import Flow
-from engine.ui.lab_riches.screens import Screen
+from engine.ui.lab_riches.panels import panel, rich_text, words
+from engine.ui.screen import Screen
+from engine.ui.widgets import draw_controls
 
 HOW_TO_PLAY = (
     ("MAIN GAME", ("TAP GO TO REVEAL 4 SYMBOLS IN THE TOP ROW AND THE GRID SYMBOLS FOR THAT GO. "
@@ -41,7 +41,7 @@ HOW_TO_PLAY = (
 )  # fmt: skip
 
 RULES_TEXT = (
-    f"Each play costs {format_pounds(R.PRICE_PENCE)}. Its outcome is fixed by the lottery's "
+    f"Each play costs {format_pounds(rules.PRICE_PENCE)}. Its outcome is fixed by the lottery's "
     "computer at the moment you buy it. Nothing you do while playing changes it: no skill, no "
     "timing, no choices.",
     "Press GO to use a go. You start with 6 goes. The Top Row shows 4 new symbols and every "
@@ -139,7 +139,7 @@ class RulesScene(Screen):
     def __init__(self, flow: Flow) -> None:
         super().__init__(flow)
         self.page = 0
-        table = load_table(R.GAME_ID)
+        table = self.flow.game.table
         odds = tier_odds(table)
         self.rows = [
             (format_pounds(t.prize_pence, always_pence=False), f"1 in {show2(odds[t.prize_pence])}")

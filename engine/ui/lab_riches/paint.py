@@ -10,13 +10,13 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from engine.lab_riches import rules as R
+from engine.lab_riches import rules
 from engine.lab_riches.replay import State
 from engine.money import format_pounds
 from engine.ui.draw import Canvas, Font, LinearGradient, fit_text
 from engine.ui.lab_riches import art
-from engine.ui.lab_riches.common import label_box
 from engine.ui.lab_riches.layout import Layout, along
+from engine.ui.lab_riches.panels import label_box
 
 Event = Mapping[str, Any]
 REVEAL = 0.3  # a go's squares flip in this share of its animation, then the columns sweep
@@ -26,12 +26,12 @@ LAND = 0.8  # extra goes and an Instant Prize reach their box at this share of t
 
 def swept_column(p: float) -> int:
     """The column a go's sweep highlights at progress p (-1 before the sweep, 4 after it)."""
-    return int((p - REVEAL) / (1 - REVEAL) * R.COLUMNS) if p > REVEAL else -1
+    return int((p - REVEAL) / (1 - REVEAL) * rules.COLUMNS) if p > REVEAL else -1
 
 
 def sweep_starts() -> tuple[float, ...]:
     """The progress at which the sweep reaches each column, left to right."""
-    return tuple(REVEAL + (1 - REVEAL) * col / R.COLUMNS for col in range(R.COLUMNS))
+    return tuple(REVEAL + (1 - REVEAL) * col / rules.COLUMNS for col in range(rules.COLUMNS))
 
 
 def _square_bg(c: Canvas, x: float, y: float, s: float, fill: str, stroke: str) -> None:
@@ -72,7 +72,7 @@ def grid(c: Canvas, lay: Layout, s: State, e: Event | None, p: float) -> None:
     sweep = swept_column(p) if kind == "go" else -1
     c.rect(lay.grid_x - 6, lay.top_row_y - 6, 4 * cell + 12, lay.grid_y + 5 * cell - lay.top_row_y
            + 12, fill="#06182c", stroke="#7fd4ff", line_width=2, radius=12)  # fmt: skip
-    for col in range(R.COLUMNS):
+    for col in range(rules.COLUMNS):
         x = lay.grid_x + col * cell
         lit = col == sweep
         if lit:
@@ -89,8 +89,8 @@ def grid(c: Canvas, lay: Layout, s: State, e: Event | None, p: float) -> None:
         else:
             _reveal(c, s.top[col], cx, cy, cell * 0.8, flip)
     won = set(s.won_rows)
-    for row in range(R.ROWS):
-        for col in range(R.COLUMNS):
+    for row in range(rules.ROWS):
+        for col in range(rules.COLUMNS):
             x, y = lay.grid_x + col * cell, lay.grid_y + row * cell
             locked = (row, col) in s.locks
             fill = "#fff3c4" if locked else "#e9f4ff"
@@ -113,7 +113,7 @@ def prize_boxes(c: Canvas, lay: Layout, s: State, e: Event | None, p: float) -> 
     """The Prize Boxes: 'PRIZE' with a gold arrow until GO 1, then their amounts."""
     kind = e["type"] if e is not None else ""
     won = set(s.won_rows)
-    for row in range(R.ROWS):
+    for row in range(rules.ROWS):
         x, y, w, h = lay.prize_box(row)
         flash = kind == "row_win" and e is not None and int(e["row"]) == row
         lit = row in won and (not flash or math.sin(p * math.pi * 6) > 0)
@@ -151,7 +151,7 @@ def meter(c: Canvas, lay: Layout, s: State, e: Event | None, p: float) -> None:
     fresh = range(s.meter - int(e["count"]) + 1, s.meter + 1) if kind == "segments" and e else ()
     flash_on = p > ARRIVE and int(p * 12) % 2 == 0
     narrow = lay.portrait
-    for box, (first, last, pence) in enumerate(R.METER_BOXES):
+    for box, (first, last, pence) in enumerate(rules.METER_BOXES):
         bx, by, bw, bh = lay.meter_box(box)
         lit = s.meter_box == box
         if kind == "meter_box" and lit:

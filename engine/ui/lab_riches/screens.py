@@ -1,80 +1,19 @@
-"""Lab Riches screens around the play: what they share, the splash and the outcome."""
+"""Lab Riches screens around the play: the splash and the outcome."""
 
 from __future__ import annotations
 
-from engine.lab_riches import rules as R
 from engine.money import format_pounds
 from engine.ui.app import App
 from engine.ui.draw import Canvas, Font, fit_text
-from engine.ui.input import Activate, Control, Event, Key
+from engine.ui.input import Control
 from engine.ui.lab_riches import art
-from engine.ui.lab_riches.common import draw_controls, panel
-from engine.ui.lab_riches.flow import Flow
-from engine.ui.lab_riches.layout import MIN_TARGET
-
-
-class Screen:
-    """What every Lab Riches screen shares: the app, the flow and key handling."""
-
-    name = "screen"
-
-    def __init__(self, flow: Flow) -> None:
-        self.flow = flow
-        self.app: App | None = None
-
-    def enter(self, app: App) -> None:
-        """Remember the app."""
-        self.app = app
-        self.flow.attach(app)
-
-    def size(self) -> tuple[float, float]:
-        """The window size."""
-        return (self.app.width, self.app.height) if self.app else (1280.0, 720.0)
-
-    def update(self, dt: float) -> bool:
-        """Static screens do not animate."""
-        return False
-
-    def controls(self) -> list[Control]:
-        """No controls by default."""
-        return []
-
-    def activate(self, control: str) -> None:
-        """React to a control."""
-
-    def press(self, control: str) -> None:
-        """Act on a control; one on screen and enabled clicks (but GO: the go has its own cue)."""
-        clicks = control != "go" and any(c.id == control and c.enabled for c in self.controls())
-        self.activate(control)
-        if clicks:  # after acting, so turning sound on is heard and turning it off is not
-            self.flow.cue("press")
-
-    def handle(self, event: Event) -> None:
-        """Controls by pointer or mirror; Enter/Space press the first enabled control."""
-        if isinstance(event, Activate):
-            self.press(event.control)
-        elif isinstance(event, Key) and event.key in ("Enter", " "):
-            first = next((c for c in self.controls() if c.enabled), None)
-            if first is not None:
-                self.press(first.id)
-        elif isinstance(event, Key) and event.key == "Escape":
-            self.press("close")
-
-    def draw(self, canvas: Canvas) -> None:
-        """Draw nothing but the backdrop."""
-        art.backdrop(canvas, canvas.width, canvas.height)
-
-
-def _status(flow: Flow) -> str:
-    if flow.busy:
-        return flow.busy
-    if flow.error:
-        return flow.error
-    return "" if flow.balance is None else f"Balance {format_pounds(flow.balance)}"
+from engine.ui.lab_riches.panels import panel
+from engine.ui.screen import Screen, status_line
+from engine.ui.widgets import MIN_TARGET, draw_controls
 
 
 class SplashScene(Screen):
-    """Game name, WIN UP TO £250,000, HOW TO PLAY and PLAY (or RESUME, or TRY AGAIN)."""
+    """Game name, WIN UP TO the top prize, HOW TO PLAY and PLAY (or RESUME, or TRY AGAIN)."""
 
     name = "splash"
 
@@ -119,15 +58,18 @@ class SplashScene(Screen):
         s = unit * 0.13
         for k, name in enumerate(("flask", "atom", "microscope", "test-tube", "beaker")):
             art.draw_square(canvas, name, w / 2 + (k - 2) * s * 1.25, h * 0.14, s)
-        title = fit_text(canvas, "LAB RICHES", Font(unit * 0.14, "display", True), w * 0.9)
-        canvas.text("LAB RICHES", w / 2 + 3, h * 0.29 + 4, title, fill="#00000088")
-        canvas.text("LAB RICHES", w / 2, h * 0.29, title, fill=art.GOLD)
-        win = fit_text(canvas, "WIN UP TO £250,000", Font(unit * 0.075, "display", True), w * 0.9)
-        canvas.text("WIN UP TO £250,000", w / 2, h * 0.4, win, fill="#ffffff")
-        price = f"{format_pounds(R.PRICE_PENCE)} a play"
+        name = self.flow.game.name.upper()
+        title = fit_text(canvas, name, Font(unit * 0.14, "display", True), w * 0.9)
+        canvas.text(name, w / 2 + 3, h * 0.29 + 4, title, fill="#00000088")
+        canvas.text(name, w / 2, h * 0.29, title, fill=art.GOLD)
+        game = self.flow.game
+        top = f"WIN UP TO {format_pounds(game.top_prize_pence, always_pence=False)}"
+        win = fit_text(canvas, top, Font(unit * 0.075, "display", True), w * 0.9)
+        canvas.text(top, w / 2, h * 0.4, win, fill="#ffffff")
+        price = f"{format_pounds(game.price_pence)} a play"
         canvas.text(price, w / 2, h * 0.47, Font(max(14.0, unit * 0.035), "body", True),
                     fill="#cfe8ff")  # fmt: skip
-        status = _status(self.flow)
+        status = status_line(self.flow)
         if self.flow.resumable is not None:
             status = "You have an unfinished play: RESUME carries on where you left off."
         font = fit_text(canvas, status, Font(max(14.0, unit * 0.032), "body", True), w * 0.92)
@@ -177,5 +119,5 @@ class OutcomeScene(Screen):
         number = f"Play Number {play.play_number}" if play else ""
         body = Font(min(20.0, pw * 0.045), "body", True)
         canvas.text(number, w / 2, y + ph * 0.64, body, fill="#cfe8ff")
-        canvas.text(_status(self.flow), w / 2, y + ph * 0.82, body, fill="#ffffff")
+        canvas.text(status_line(self.flow), w / 2, y + ph * 0.82, body, fill="#ffffff")
         draw_controls(canvas, self.controls())

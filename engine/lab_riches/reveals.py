@@ -1,4 +1,4 @@
-"""Lab Riches: the Top Row of every GO and the go at which each Grid square locks.
+"""Lab Riches: what every GO reveals: its Top Row, and the go at which each Grid square locks.
 
 Top Row squares are written as in the book: a symbol name, "lightning/N", "extra-goes/N" or
 "bonus". Lock times are 0 for a square that never locks, else the GO (1-based) of its match.
@@ -6,18 +6,18 @@ Top Row squares are written as in the book: a symbol name, "lightning/N", "extra
 
 from __future__ import annotations
 
-from engine.lab_riches import rules as R
+from engine.lab_riches import rules
 from engine.lab_riches.plan import ATTEMPTS, N_SYMBOLS, Goes, draw_symbols
 from engine.rng import Stream
 
 Slot = tuple[int, int]  # (go, column)
 Span = tuple[int, int, list[int]]
-SYMBOL_SET = frozenset(R.SYMBOLS)
+SYMBOL_SET = frozenset(rules.SYMBOLS)
 # Tables for bytes.translate that map the bytes meaning "yes" to 0 (found with bytes.find):
 # read as below(len(SYMBOLS)), a match when it is 0; read as flags() of a motif's chance, a motif.
 MATCH = bytes(0 if b % N_SYMBOLS == 0 else 1 for b in range(256))
-LIGHTNING_BYTE = R.LIGHTNING_CHANCE[0] * (256 // R.LIGHTNING_CHANCE[1])
-BONUS_BYTE = R.BONUS_MOTIF_CHANCE[0] * (256 // R.BONUS_MOTIF_CHANCE[1])
+LIGHTNING_BYTE = rules.LIGHTNING_CHANCE[0] * (256 // rules.LIGHTNING_CHANCE[1])
+BONUS_BYTE = rules.BONUS_MOTIF_CHANCE[0] * (256 // rules.BONUS_MOTIF_CHANCE[1])
 LIGHTNING_HIT = bytes(0 if b < LIGHTNING_BYTE else 1 for b in range(256))
 BONUS_HIT = bytes(0 if b < BONUS_BYTE else 1 for b in range(256))
 
@@ -54,7 +54,7 @@ def _place_lightning(
                 return counts
             if top[go][col] is None and counts[col] > floor:
                 value = stream.between(min(4, remaining), min(5, remaining))
-                top[go][col] = f"{R.LIGHTNING}/{value}"
+                top[go][col] = f"{rules.LIGHTNING}/{value}"
                 counts[col] -= 1
                 remaining -= value
     if remaining:
@@ -64,29 +64,29 @@ def _place_lightning(
 
 def plan_top(stream: Stream, goes: Goes, low: int, high: int) -> list[list[str]]:
     """Top Rows for GOs 1..total (index 0 is the inactive start row) with specials placed."""
-    base: list[list[str | None]] = [[None] * R.COLUMNS for _ in range(goes.total + 1)]
-    base[0][:] = draw_symbols(stream, R.COLUMNS)
+    base: list[list[str | None]] = [[None] * rules.COLUMNS for _ in range(goes.total + 1)]
+    base[0][:] = draw_symbols(stream, rules.COLUMNS)
     for go in range(1, goes.total + 1):
         row = base[go]
         if go in goes.triggers:
-            keep = stream.below(R.COLUMNS)
-            for c in range(R.COLUMNS):
+            keep = stream.below(rules.COLUMNS)
+            for c in range(rules.COLUMNS):
                 if c != keep:
-                    row[c] = R.BONUS
+                    row[c] = rules.BONUS
             if go in goes.extras:
-                row[keep] = f"{R.EXTRA_GOES}/{goes.extras[go]}"
+                row[keep] = f"{rules.EXTRA_GOES}/{goes.extras[go]}"
         elif go in goes.extras:
-            row[stream.below(R.COLUMNS)] = f"{R.EXTRA_GOES}/{goes.extras[go]}"
-    bonus_segments = sum(v for kind, v in goes.triggers.values() if kind == R.SEGMENTS)
+            row[stream.below(rules.COLUMNS)] = f"{rules.EXTRA_GOES}/{goes.extras[go]}"
+    bonus_segments = sum(v for kind, v in goes.triggers.values() if kind == rules.SEGMENTS)
     free = [
-        (g, c) for g in range(1, goes.total + 1) for c in range(R.COLUMNS) if base[g][c] is None
+        (g, c) for g in range(1, goes.total + 1) for c in range(rules.COLUMNS) if base[g][c] is None
     ]
     free_counts = _symbol_counts(base)
     top = None
     for _ in range(ATTEMPTS):
-        # The same draws as stream.flags(len(free), *R.LIGHTNING_CHANCE).
+        # The same draws as stream.flags(len(free), *rules.LIGHTNING_CHANCE).
         hits = [free[k] for k in _zeros(stream.read(len(free)).translate(LIGHTNING_HIT))]
-        values = [stream.choice(R.LIGHTNING_VALUES) for _ in hits]
+        values = [stream.choice(rules.LIGHTNING_VALUES) for _ in hits]
         if not low <= bonus_segments + sum(values) <= high:
             continue
         counts = list(free_counts)
@@ -95,7 +95,7 @@ def plan_top(stream: Stream, goes: Goes, low: int, high: int) -> list[list[str]]
         if min(counts) >= 1:
             top = [list(row) for row in base]
             for (go, col), value in zip(hits, values, strict=True):
-                top[go][col] = f"{R.LIGHTNING}/{value}"
+                top[go][col] = f"{rules.LIGHTNING}/{value}"
             break
     if top is None:
         top = [list(row) for row in base]
@@ -115,11 +115,15 @@ def _place_decoys(
     """
     plain = [go for go in range(1, goes.total + 1) if go not in goes.triggers]
     shown = dict.fromkeys(plain, 0)
-    # The same draws as stream.flags(R.COLUMNS, *R.BONUS_MOTIF_CHANCE) for each of these GOs.
-    for k in _zeros(stream.read(R.COLUMNS * len(plain)).translate(BONUS_HIT)):
-        go, col = plain[k // R.COLUMNS], k % R.COLUMNS
-        if top[go][col] is None and shown[go] < R.BONUS_MOTIFS_TO_ACTIVATE - 1 and counts[col] > 1:
-            top[go][col] = R.BONUS
+    # The same draws as stream.flags(rules.COLUMNS, *rules.BONUS_MOTIF_CHANCE) for these GOs.
+    for k in _zeros(stream.read(rules.COLUMNS * len(plain)).translate(BONUS_HIT)):
+        go, col = plain[k // rules.COLUMNS], k % rules.COLUMNS
+        if (
+            top[go][col] is None
+            and shown[go] < rules.BONUS_MOTIFS_TO_ACTIVATE - 1
+            and counts[col] > 1
+        ):
+            top[go][col] = rules.BONUS
             counts[col] -= 1
             shown[go] += 1
 
@@ -155,7 +159,7 @@ def plan_locks(stream: Stream, top: list[list[str]], winners: set[int]) -> list[
     ]
     every = _spans(symbol_goes)
     locks = []
-    for r in range(R.ROWS):
+    for r in range(rules.ROWS):
         row = _first_matches(stream, every)
         if r in winners:
             for _ in range(ATTEMPTS):
@@ -172,6 +176,6 @@ def plan_locks(stream: Stream, top: list[list[str]], winners: set[int]) -> list[
                     break
                 row = _first_matches(stream, every)
             else:
-                row[stream.below(R.COLUMNS)] = 0
+                row[stream.below(rules.COLUMNS)] = 0
         locks.append(row)
     return locks

@@ -1,26 +1,26 @@
-"""The Lab Riches play flow: session, purchase, token check, book, resume and finish.
+"""The play flow every game shares: session, purchase, token check, book, resume and finish.
 
 Python never does I/O: each step is a request the frame hands to the shell (web/shell/app.js
 or the native backend), answered later by a Reply. The outcome comes only from the signed
-token the shell has verified; the book is built from it by the engine.
+token the shell has verified (read by the engine's payload codec); the book is built from it
+by the game's own builder. A player's choices (an arrow) are kept with the play's progress so a
+reload or a replay draws the same paths; they never change what the book reveals.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Literal
+from dataclasses import dataclass, field
+from typing import Any
 
 from engine.book import Book
-from engine.lab_riches import rules as R
-from engine.lab_riches.generator import build_book
-from engine.lab_riches.replay import Replay
+from engine.game import Game, Replay
 from engine.money import format_pounds
-from engine.outcome import Composition
+from engine.payload import Payload, PayloadError
 from engine.ui.app import App, Scene
 from engine.ui.input import Reply
-
-Setting = Literal["fast", "sound"]
-SETTINGS: dict[Setting, str] = {"fast": "Faster animations", "sound": "Sound"}
+from engine.ui.presentation import Presentation
+from engine.ui.settings import LABELS, Setting, Settings
+from engine.ui.sound import SHARED, merge
 
 
 @dataclass(frozen=True)
@@ -32,43 +32,48 @@ class Play:
     book: Book
     replay: Replay
     resume_index: int
+    choices: dict[int, int] = field(default_factory=dict)  # event index -> the player's choice
 
 
 class TokenRejected(ValueError):
-    """A token whose payload is not a Lab Riches outcome this engine can show."""
+    """A token whose payload is not an outcome of this game that the engine can show."""
 
 
-def book_from_payload(payload: dict[str, Any]) -> Book:
+def book_from_payload(payload: object, game: Game) -> Book:
     """The book of a verified token payload; raises TokenRejected when it does not add up."""
     try:
-        if payload.get("game") != R.GAME_ID:
+        outcome = Payload.from_json(payload)
+        if outcome.game != game.id:
             raise TokenRejected("this token is for another game")
-        composition = Composition.from_json(payload["composition"])
-        book = build_book(str(payload["model"]), composition, bytes.fromhex(str(payload["seed"])))
-    except (KeyError, TypeError, ValueError) as exc:
+        book = game.book(outcome.model, outcome.composition, outcome.seed_bytes)
+    except (PayloadError, KeyError, TypeError, ValueError) as exc:
         raise TokenRejected(str(exc)) from exc
-    if book.prize_pence != payload.get("prize_pence"):
+    if book.prize_pence != outcome.prize_pence:
         raise TokenRejected("the token's prize does not match its outcome")
     return book
+
+
+def read_choices(raw: object) -> dict[int, int]:
+    """Recorded choices from the shell ({"event index": choice}); anything malformed is dropped."""
+    if not isinstance(raw, dict):
+        return {}
+    out: dict[int, int] = {}
+    for key, value in raw.items():
+        if str(key).isdecimal() and isinstance(value, int) and not isinstance(value, bool):
+            out[int(key)] = value
+    return out
 
 
 class Flow:
     """The state of one player's visit shared by the screens."""
 
-    def __init__(
-        self,
-        *,
-        fast: bool = False,
-        reduced_motion: bool = False,
-        sound: bool = False,
-        audio: bool = True,
-    ) -> None:
+    def __init__(self, presentation: Presentation, settings: Settings | None = None) -> None:
+        self.presentation = presentation
+        self.game = presentation.game
+        self.settings = settings or Settings()
+        self.sounds = merge(SHARED, presentation.sounds)
         self.app: App | None = None
         self.balance: int | None = None
-        self.fast = fast
-        self.reduced_motion = reduced_motion
-        self.audio = audio  # False when the backend cannot play sound: no Sound setting then
-        self.sound = sound and audio
         self.busy = ""
         self.error = ""
         self.resumable: dict[str, Any] | None = None
@@ -101,19 +106,20 @@ class Flow:
 
     @property
     def speed(self) -> float:
-        """Animation speed factor: faster with the setting, fastest with reduced motion."""
-        return (4.0 if self.reduced_motion else 1.0) * (3.0 if self.fast else 1.0)
+        """Animation speed factor (the settings')."""
+        return self.settings.speed
 
     def cue(self, name: str) -> None:
-        """Play a sound cue, when the player has turned sound on."""
-        if self.sound and self.app is not None:
+        """Play a sound cue (shared or this game's), when the player has turned sound on."""
+        if name not in self.sounds:
+            raise ValueError(f"unknown sound cue {name!r}")
+        if self.settings.sound and self.app is not None:
             self.app.cue(name)
 
     def toggle(self, setting: Setting) -> None:
         """Turn a setting ('fast' or 'sound') on or off, say so, and have the shell keep it."""
-        on = not getattr(self, setting)
-        setattr(self, setting, on)
-        self.say(f"{SETTINGS[setting]} {'on' if on else 'off'}")
+        on = self.settings.toggle(setting)
+        self.say(f"{LABELS[setting]} {'on' if on else 'off'}")
         if self.app is not None:
             self.app.request("pref", {setting: on}, lambda _reply: None)
 
@@ -131,7 +137,7 @@ class Flow:
         self._set_balance(reply.body.get("balance_pence"))
         self.busy = "Checking for an unfinished play…"
         assert self.app is not None
-        self.app.request("resume", {"game": R.GAME_ID}, self._on_resume)
+        self.app.request("resume", {"game": self.game.id}, self._on_resume)
 
     def _set_balance(self, pence: object) -> None:
         if isinstance(pence, int):
@@ -161,8 +167,8 @@ class Flow:
             return
         self.error = ""
         self.busy = "Buying your play…"
-        self.say(f"Buying a play of {R.NAME} for {format_pounds(R.PRICE_PENCE)}")
-        self.app.request("purchase", {"game": R.GAME_ID}, self._on_purchase)
+        self.say(f"Buying a play of {self.game.name} for {format_pounds(self.game.price_pence)}")
+        self.app.request("purchase", {"game": self.game.id}, self._on_purchase)
 
     def _on_purchase(self, reply: Reply) -> None:
         if not reply.ok:
@@ -183,22 +189,26 @@ class Flow:
         try:
             if not isinstance(payload, dict):
                 raise TokenRejected("no verified payload")
-            book = book_from_payload(payload)
+            book = book_from_payload(payload, self.game)
         except TokenRejected:
             self.error = "This play could not be verified, so it cannot be shown."
             self.say(self.error)
             return
-        replay = Replay(book)
+        assert self.game.replay is not None  # a game on sale has one
+        replay = self.game.replay(book)
         index = max(0, min(index, len(replay) - 1))
         number = int(body.get("play_number") or payload.get("play_number") or 0)
-        self.play = Play(number, str(body.get("token", "")), book, replay, index)
+        choices = read_choices(body.get("choices"))
+        self.play = Play(number, str(body.get("token", "")), book, replay, index, choices)
         self.finished = None
         self.go("main")
 
     def save(self, index: int) -> None:
-        """Ask the shell to remember how far the play has got (for a reload)."""
+        """Ask the shell to remember how far the play has got, and its choices (for a reload)."""
         if self.app is not None and self.play is not None:
-            data = {"play_number": self.play.play_number, "index": index}
+            choices = {str(k): v for k, v in sorted(self.play.choices.items())}
+            data = {"game": self.game.id, "play_number": self.play.play_number, "index": index,
+                    "choices": choices}  # fmt: skip
             self.app.request("save", data, lambda _reply: None)
 
     def finish(self) -> None:
@@ -207,7 +217,8 @@ class Flow:
             return
         self.error = ""
         self.busy = "Recording your play…"
-        self.app.request("finish", {"play_number": self.play.play_number}, self._on_finish)
+        data = {"game": self.game.id, "play_number": self.play.play_number}
+        self.app.request("finish", data, self._on_finish)
 
     def _on_finish(self, reply: Reply) -> None:
         if not reply.ok:

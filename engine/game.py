@@ -1,0 +1,150 @@
+"""The game contract: everything one game provides, declared once (the registry: engine/games.py).
+
+Each game package (engine/<package>/) exports one `GAME = Game(...)`. Everything that works on
+games (math, pools, books, certify, the endpoint's catalogue, the UI, the shell) iterates the
+registry instead of naming a game. Parts a test lab or a tool needs but the browser never
+runs (the independent validator, the certification statistics) are named by module, so they
+are imported only where they are used and the browser's game zip does not carry them.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cached_property
+from importlib import resources
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Protocol
+
+from engine.book import Book, Event
+from engine.outcome import Composition
+
+if TYPE_CHECKING:
+    from engine.math.table import PrizeTable
+
+BookBuilder = Callable[[str, Composition, bytes], Book]
+CompositionCheck = Callable[[Composition], "str | None"]
+
+
+@dataclass(frozen=True)
+class Action:
+    """What an event that waits for the player waits for: a press of `name`, or one of
+    `choices` options (a Power Puck Shot arrow). A choice changes only what is drawn, never
+    what the book reveals; docs/books.md says how it is recorded for a replay."""
+
+    name: str
+    choices: int = 0
+
+
+class Replay(Protocol):
+    """A game's replay state machine: the visible state after each event of a book."""
+
+    events: tuple[Event, ...]
+
+    def __len__(self) -> int: ...
+    def state_at(self, index: int) -> Any: ...
+
+
+class Validator(Protocol):
+    """The independent validator module: `validate(book) -> list of faults` (empty if sound)."""
+
+    def validate(self, book: Mapping[str, Any]) -> list[str]: ...
+
+
+class Statistics(Protocol):
+    """What a book shows, counted for certification: FEATURES and features(book) -> 0/1 each."""
+
+    FEATURES: tuple[str, ...]
+
+    def features(self, book: Mapping[str, Any]) -> dict[str, int]: ...
+
+
+@dataclass(frozen=True, eq=False)
+class Game:
+    """One game: its facts (from its rules module) and the parts that build and check its plays.
+
+    A game is on sale only when every part a play needs exists: a book builder, a replay, a
+    validator and a presentation (its UI package under engine/ui/). The endpoint refuses to
+    sell any other game.
+    """
+
+    rules: ModuleType
+    package: str  # engine/<package>/ and, for its screens, engine/ui/<package>/
+    check_composition: CompositionCheck
+    event_types: tuple[str, ...] = ()
+    waits: Mapping[str, Action] = field(default_factory=dict)
+    build_book: BookBuilder | None = None
+    models: tuple[str, ...] = ()
+    replay: Callable[[Book | Mapping[str, Any]], Replay] | None = None
+    validator: str | None = None  # module with validate(book)
+    statistics: str | None = None  # module with FEATURES and features(book)
+    presentation: str | None = None  # engine.ui.<package>: its screens, narration, cues
+
+    @property
+    def id(self) -> str:
+        """The game id, e.g. 'lab-riches'."""
+        return str(self.rules.GAME_ID)
+
+    @property
+    def name(self) -> str:
+        """The game's name as players see it."""
+        return str(self.rules.NAME)
+
+    @property
+    def price_pence(self) -> int:
+        """The price of one play."""
+        return int(self.rules.PRICE_PENCE)
+
+    @property
+    def top_prize_pence(self) -> int:
+        """The top prize."""
+        return int(self.rules.TOP_PRIZE_PENCE)
+
+    @property
+    def published_figures(self) -> tuple[Fraction, Fraction]:
+        """The procedure's overall odds (1 in X) and expected payout percentage, exactly."""
+        return Fraction(self.rules.PUBLISHED_ODDS_ONE_IN), Fraction(
+            self.rules.PUBLISHED_RTP_PERCENT
+        )
+
+    @property
+    def on_sale(self) -> bool:
+        """True when a play of this game can be bought, shown and checked end to end."""
+        parts = (self.build_book, self.replay, self.validator, self.statistics, self.presentation)
+        return all(part is not None for part in parts)
+
+    def table_text(self) -> str:
+        """The TOML text of the game's prize table (engine/<package>/prize-table.toml)."""
+        return (resources.files(f"engine.{self.package}") / "prize-table.toml").read_text("utf-8")
+
+    @cached_property
+    def table(self) -> PrizeTable:
+        """The validated prize table, read once from its TOML file."""
+        from engine.math.table import load
+
+        return load(self)
+
+    def book(self, model: str, composition: Composition, seed: bytes) -> Book:
+        """Build the book of a play; ValueError when the game has no book builder yet."""
+        if self.build_book is None:
+            raise ValueError(f"{self.name} has no book builder yet")
+        return self.build_book(model, composition, seed)
+
+    def load_validator(self) -> Validator:
+        """The independent validator module (imported on first use: tools only)."""
+        return self._module(self.validator, "independent validator")  # type: ignore[return-value]
+
+    def load_statistics(self) -> Statistics:
+        """The certification statistics module (imported on first use: tools only)."""
+        return self._module(self.statistics, "statistics")  # type: ignore[return-value]
+
+    def _module(self, name: str | None, what: str) -> ModuleType:
+        if name is None:
+            raise ValueError(f"{self.name} has no {what} yet")
+        return importlib.import_module(name)
+
+    def action_for(self, event: Event) -> Action | None:
+        """The player action this event waits for, or None when it plays by itself."""
+        return self.waits.get(str(event["type"]))

@@ -1,0 +1,70 @@
+"""What every screen of every game shares: the app, the flow, controls and key handling."""
+
+from __future__ import annotations
+
+from engine.money import format_pounds
+from engine.ui.app import App
+from engine.ui.draw import Canvas
+from engine.ui.flow import Flow
+from engine.ui.input import Activate, Control, Event, Key
+
+
+class Screen:
+    """A screen of a game: subclasses give `name`, `controls`, `activate` and `draw`."""
+
+    name = "screen"
+
+    def __init__(self, flow: Flow) -> None:
+        self.flow = flow
+        self.app: App | None = None
+
+    def enter(self, app: App) -> None:
+        """Remember the app."""
+        self.app = app
+        self.flow.attach(app)
+
+    def size(self) -> tuple[float, float]:
+        """The window size."""
+        return (self.app.width, self.app.height) if self.app else (1280.0, 720.0)
+
+    def update(self, dt: float) -> bool:
+        """Static screens do not animate."""
+        return False
+
+    def controls(self) -> list[Control]:
+        """No controls by default."""
+        return []
+
+    def activate(self, control: str) -> None:
+        """React to a control."""
+
+    def press(self, control: str) -> None:
+        """Act on a control; one on screen and enabled clicks (but GO: the go has its own cue)."""
+        clicks = control != "go" and any(c.id == control and c.enabled for c in self.controls())
+        self.activate(control)
+        if clicks:  # after acting, so turning sound on is heard and turning it off is not
+            self.flow.cue("press")
+
+    def handle(self, event: Event) -> None:
+        """Controls by pointer or mirror; Enter/Space press the first enabled control."""
+        if isinstance(event, Activate):
+            self.press(event.control)
+        elif isinstance(event, Key) and event.key in ("Enter", " "):
+            first = next((c for c in self.controls() if c.enabled), None)
+            if first is not None:
+                self.press(first.id)
+        elif isinstance(event, Key) and event.key == "Escape":
+            self.press("close")
+
+    def draw(self, canvas: Canvas) -> None:
+        """A plain dark screen (each game's screens draw their own)."""
+        canvas.rect(0, 0, canvas.width, canvas.height, fill="#000000")
+
+
+def status_line(flow: Flow) -> str:
+    """The line under a screen's title: what is happening, what went wrong, or the balance."""
+    if flow.busy:
+        return flow.busy
+    if flow.error:
+        return flow.error
+    return "" if flow.balance is None else f"Balance {format_pounds(flow.balance)}"

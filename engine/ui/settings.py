@@ -1,0 +1,52 @@
+"""The player's settings every game shares: faster animations, sound, reduced motion.
+
+The shell keeps them (localStorage) and passes them back as query parameters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+Setting = Literal["fast", "sound"]
+LABELS: dict[Setting, str] = {"fast": "Faster animations", "sound": "Sound"}
+
+
+def flag(value: object) -> bool:
+    """A query parameter read as on/off."""
+    return str(value).lower() in ("1", "true", "yes", "on")
+
+
+@dataclass
+class Settings:
+    """The settings of one visit."""
+
+    fast: bool = False
+    reduced_motion: bool = False
+    sound: bool = False
+    audio: bool = True  # False when the backend cannot play sound: no Sound setting then
+
+    def __post_init__(self) -> None:
+        self.sound = self.sound and self.audio
+
+    @classmethod
+    def from_params(cls, params: Mapping[str, object]) -> Settings:
+        """`fast`, `sound`, `reducedMotion`, and `audio=0` from a shell without sound."""
+        return cls(
+            fast=flag(params.get("fast")),
+            reduced_motion=flag(params.get("reducedMotion")),
+            sound=flag(params.get("sound")),
+            audio=flag(params.get("audio", "1")),
+        )
+
+    @property
+    def speed(self) -> float:
+        """Animation speed factor: faster with the setting, fastest with reduced motion."""
+        return (4.0 if self.reduced_motion else 1.0) * (3.0 if self.fast else 1.0)
+
+    def toggle(self, setting: Setting) -> bool:
+        """Turn a setting on or off; returns its new value."""
+        on = not getattr(self, setting)
+        setattr(self, setting, on)
+        return on
