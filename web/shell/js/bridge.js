@@ -87,7 +87,7 @@ const ops = {
     if (!key) { key = uuid(); store.set(slot, key); }
     const bought = await call("POST", "/api/plays", { game: req.game }, { "Idempotency-Key": key });
     const payload = await verifyToken(bought.token);
-    store.set("progress." + req.game, { play_number: bought.play_number, token: bought.token, index: 0 });
+    store.set("progress." + req.game, { play_number: bought.play_number, token: bought.token, index: 0, choices: {} });
     store.drop(slot);
     return { ...bought, payload };
   },
@@ -96,23 +96,27 @@ const ops = {
     const list = await call("GET", "/api/plays?status=unfinished");
     const open = (list.plays || []).find((p) => p.game === req.game);
     if (!open) { store.drop("progress." + req.game); return { found: false }; }
-    let token = mine && mine.play_number === open.play_number ? mine.token : null;
-    const index = mine && mine.play_number === open.play_number ? mine.index : 0;
+    const same = mine && mine.play_number === open.play_number;
+    let token = same ? mine.token : null;
+    const index = same ? mine.index : 0;
+    const choices = (same && mine.choices) || {};
     if (!token) token = (await call("GET", `/api/plays/${open.play_number}`)).token;
     const payload = await verifyToken(token);
-    store.set("progress." + req.game, { play_number: open.play_number, token, index });
-    return { found: true, play_number: open.play_number, token, payload, index };
+    store.set("progress." + req.game, { play_number: open.play_number, token, index, choices });
+    return { found: true, play_number: open.play_number, token, payload, index, choices };
   },
   async save(req) {
-    for (const game of ["lab-riches"]) {
-      const mine = store.get("progress." + game);
-      if (mine && mine.play_number === req.play_number) store.set("progress." + game, { ...mine, index: req.index });
+    // Each game keeps its own unfinished play ("progress.<game>"): how far it got, the choices made.
+    const mine = store.get("progress." + req.game);
+    if (mine && mine.play_number === req.play_number) {
+      store.set("progress." + req.game, { ...mine, index: req.index, choices: req.choices || {} });
     }
     return {};
   },
   async finish(req) {
     const done = await call("POST", `/api/plays/${req.play_number}/finish`, {});
-    store.drop("progress.lab-riches");
+    const mine = store.get("progress." + req.game);
+    if (mine && mine.play_number === req.play_number) store.drop("progress." + req.game);
     return done;
   },
   async pref(req) {

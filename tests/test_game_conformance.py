@@ -1,0 +1,192 @@
+"""The game contract: every registered game passes the same checks (engine/game.py).
+
+A new game is added by one line in engine/games.py; this file then holds it to what every
+game provides. A game on sale must have golden books here, an independent validator that
+accepts books of every composition of its table, and a presentation that handles every event
+type it can write; a game not on sale must be refused by every door that sells or shows it.
+"""
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine import games
+from engine.book import Book
+from engine.game import Game
+from engine.payload import Payload, PayloadError
+from engine.ui.flow import book_from_payload
+from engine.ui.games import first_scene, playable, presentation
+
+ROOT = Path(__file__).resolve().parent.parent
+SEEDS_PER_COMPOSITION = 12
+# Per game on sale: (composition, seed hex, SHA-256 of the book's JSON). These bytes must never
+# change for a published model: a new presentation means a new model version.
+GOLDEN: dict[str, list[tuple[list[dict[str, Any]], str, str]]] = {
+    "lab-riches": [
+        ([], "00" * 16, "3a2d7a3ca5600e4a519d0cb70f5ca65ae86b85c4d2e0f971676884ca28b1b9ae"),
+        (
+            [{"feature": "row", "pence": 500}, {"feature": "meter", "pence": 400}],
+            "0123456789abcdef0123456789abcdef",
+            "074ad0305eda08a34ca7d6bb38ec7d0e4befcd3bfd15134a309cf1b792c00d30",
+        ),
+        (
+            [{"feature": "instant", "pence": 2000}, {"feature": "meter", "pence": 100000}],
+            "f" * 32,
+            "9764664484c1e8856187ee3eb9d5fcf4a1c9dadf245f8e9015f26b62a82d3258",
+        ),
+    ],
+}
+
+ON_SALE = [game for game in games.GAMES if game.on_sale]
+NOT_ON_SALE = [game for game in games.GAMES if not game.on_sale]
+
+
+def ids(game: Game) -> str:
+    return game.id
+
+
+def books(game: Game) -> list[Book]:
+    """SEEDS_PER_COMPOSITION books of every composition of the game's table."""
+    model = game.table.model
+    out = []
+    for tier in game.table.tiers:
+        for composition, _weight in tier.compositions:
+            for k in range(SEEDS_PER_COMPOSITION):
+                seed = hashlib.sha256(f"{game.id}/{composition.to_json()}/{k}".encode()).digest()
+                out.append(game.book(model, composition, seed[:16]))
+    return out
+
+
+def test_the_registry_holds_each_game_once() -> None:
+    assert len(set(games.ids())) == len(games.GAMES)
+    for game in games.GAMES:
+        assert games.get(game.id) is game
+        assert game.id == game.rules.GAME_ID and game.table.game == game.id
+    with pytest.raises(KeyError):
+        games.get("no-such-game")
+
+
+@pytest.mark.parametrize("game", games.GAMES, ids=ids)
+def test_every_composition_of_the_table_is_one_the_rules_can_show(game: Game) -> None:
+    table = game.table
+    assert (table.name, table.price_pence) == (game.name, game.price_pence)
+    assert table.top_prize_pence == game.top_prize_pence
+    for tier in table.tiers:
+        for composition, _weight in tier.compositions:
+            assert composition.total == tier.prize_pence
+            if tier.prize_pence:
+                assert game.check_composition(composition) is None, composition.to_json()
+
+
+@pytest.mark.parametrize("game", ON_SALE, ids=ids)
+def test_a_game_on_sale_has_every_part(game: Game) -> None:
+    assert game.build_book and game.replay and game.event_types and game.waits
+    assert game.table.model in game.models
+    assert set(game.waits) <= set(game.event_types)
+    assert game.load_validator().validate
+    assert set(game.load_statistics().FEATURES)
+    assert game.id in GOLDEN, "a game on sale needs golden books in this file"
+
+
+@pytest.mark.parametrize("game", ON_SALE, ids=ids)
+def test_golden_books_are_stable(game: Game) -> None:
+    for parts, seed, digest in GOLDEN[game.id]:
+        composition = Payload.from_json(_payload(game, parts, seed)).composition
+        book = game.book(game.table.model, composition, bytes.fromhex(seed))
+        assert hashlib.sha256(book.to_json().encode()).hexdigest() == digest
+
+
+@pytest.mark.parametrize("game", ON_SALE, ids=ids)
+def test_the_validator_accepts_books_of_every_composition(game: Game) -> None:
+    validate = game.load_validator().validate
+    stats = game.load_statistics()
+    for book in books(game):
+        data = json.loads(book.to_json())
+        assert validate(data) == [], (book.composition.to_json(), book.seed)
+        assert set(stats.features(data)) == set(stats.FEATURES)
+        assert {event["type"] for event in book.events} <= set(game.event_types)
+
+
+@pytest.mark.parametrize("game", ON_SALE, ids=ids)
+def test_the_validator_refuses_a_book_whose_total_is_changed(game: Game) -> None:
+    book = json.loads(books(game)[0].to_json())
+    book["prize_pence"] += 100
+    assert game.load_validator().validate(book) != []
+
+
+@pytest.mark.parametrize("game", ON_SALE, ids=ids)
+def test_every_event_type_is_handled_by_replay_narration_cues_and_timing(game: Game) -> None:
+    shown = presentation(game)
+    types = set(game.event_types)
+    assert set(shown.narration) == types
+    assert set(shown.cues) == types
+    assert set(shown.durations) == types
+    sounds = {**shown.sounds, **dict.fromkeys(("press", "win", "nowin"))}
+    seen: set[str] = set()
+    for book in books(game)[::3]:
+        assert game.replay is not None
+        replay = game.replay(book)
+        assert len(replay) == len(book.events)
+        for index, event in enumerate(book.events):
+            state = replay.state_at(index)
+            assert all(isinstance(line, str) and line for line in shown.narrate(event, state))
+            assert shown.duration(event) >= 0
+            for at, cue in shown.timeline(event):
+                assert 0.0 <= at <= 1.0 and cue in sounds, (event["type"], cue)
+            seen.add(str(event["type"]))
+    assert seen == types, f"no book exercised {sorted(types - seen)}"
+
+
+def _payload(game: Game, parts: list[dict[str, Any]], seed: str) -> dict[str, Any]:
+    return {
+        "account": "f00d",
+        "game": game.id,
+        "model": game.table.model,
+        "play_number": 100_000_001,
+        "pool": "0123456789abcdef",
+        "index": 0,
+        "prize_pence": sum(int(p["pence"]) for p in parts),
+        "composition": parts,
+        "seed": seed,
+        "iat": 1_800_000_000,
+    }
+
+
+@pytest.mark.parametrize("game", ON_SALE, ids=ids)
+def test_the_token_codec_round_trips_and_builds_the_same_book(game: Game) -> None:
+    for parts, seed, _digest in GOLDEN[game.id]:
+        data = _payload(game, parts, seed)
+        payload = Payload.from_json(data)
+        assert Payload.from_json(payload.to_json()) == payload
+        assert json.dumps(payload.to_json(), sort_keys=True) == json.dumps(
+            {**data, "composition": payload.composition.to_json()}, sort_keys=True
+        )
+        book = book_from_payload(payload.to_json(), game)
+        assert book == game.book(payload.model, payload.composition, payload.seed_bytes)
+    with pytest.raises(PayloadError):
+        Payload.from_json({**_payload(game, [], "00" * 16), "prize_pence": 100})
+    with pytest.raises(PayloadError):
+        Payload.from_json({**_payload(game, [], "00" * 16), "play_number": "1"})
+
+
+@pytest.mark.parametrize("game", NOT_ON_SALE, ids=ids)
+def test_a_game_not_on_sale_cannot_be_opened(game: Game) -> None:
+    assert game not in playable()
+    with pytest.raises(ValueError):
+        game.book(game.table.model, game.table.tiers[0].compositions[0][0], bytes(16))
+    scene = first_scene({"game": game.id})
+    assert scene.flow.game is not game  # type: ignore[attr-defined]  # the first game instead
+
+
+def test_the_shell_bundle_names_no_game() -> None:
+    """The shell's JavaScript is the same for every game: it takes game ids from Python."""
+    sources = [ROOT / "web/shell/app.js", ROOT / "web/shell/sw.js"]
+    sources += sorted((ROOT / "web/shell/js").glob("*.js"))
+    for path in sources:
+        text = path.read_text(encoding="utf-8")
+        for game in games.GAMES:
+            assert game.id not in text, f"{path.name} names {game.id}"
+            assert game.name not in text, f"{path.name} names {game.name}"
