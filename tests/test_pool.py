@@ -1,19 +1,43 @@
-"""Finite pools: exact counts, secure shuffles, Merkle proofs that verify and fail, files."""
+"""Finite pools: exact counts, given key and entropy, Merkle proofs that verify and fail.
+
+Saving and loading pools (web/endpoint/pool_store.py) is tested in tests/endpoint/.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import hashlib
 import json
+import secrets
 from collections import Counter
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 
-from engine.math import Pool, PoolEntry, PrizeTable, Tier, load_table, verify_proof
+from engine.games import load_table
+from engine.math.leaves import KEY_BYTES
 from engine.math.merkle import empty_root, node
-from engine.math.pool import CHUNK, derive
+from engine.math.pool import CHUNK, Pool, PoolEntry, derive, verify_proof
+from engine.math.table import PrizeTable, Tier
 from engine.outcome import Composition, Part
+
+
+def lay_out(table: PrizeTable, size: int, key: bytes | None = None) -> Pool:
+    """A pool under the given (or a fresh secret) key, shuffled with `secrets`."""
+    secret = key if key is not None else secrets.token_bytes(KEY_BYTES)
+    return Pool.lay_out(table, size, key=secret, entropy=secrets.token_bytes)
+
+
+def counter_entropy(label: bytes) -> Callable[[int], bytes]:
+    """A deterministic byte source: SHAKE-256 of a label and a call counter."""
+    calls = 0
+
+    def entropy(n: int) -> bytes:
+        nonlocal calls
+        calls += 1
+        return hashlib.shake_256(label + calls.to_bytes(8, "big")).digest(n)
+
+    return entropy
 
 
 def small_table(base: int = 100) -> PrizeTable:
@@ -32,7 +56,7 @@ def small_table(base: int = 100) -> PrizeTable:
 
 @pytest.fixture(scope="module")
 def base_pool() -> Pool:
-    return Pool.lay_out(load_table("power-puck-shot"), 2_000_000)
+    return lay_out(load_table("power-puck-shot"), 2_000_000)
 
 
 def test_base_pool_counts_equal_the_table(base_pool: Pool) -> None:
@@ -54,7 +78,7 @@ def test_base_pool_proofs_verify(base_pool: Pool) -> None:
 
 def test_scaled_pool_counts_are_the_table_times_the_scale() -> None:
     table = small_table()
-    pool = Pool.lay_out(table, 700)
+    pool = lay_out(table, 700)
     assert pool.size == 700
     assert pool.tier_counts() == Counter({0: 420, 300: 210, 400: 42, 600: 28})
     row = Composition.of([Part("row", 300)])
@@ -62,7 +86,7 @@ def test_scaled_pool_counts_are_the_table_times_the_scale() -> None:
 
 
 def test_outcomes_and_indices_read_the_codes() -> None:
-    pool = Pool.lay_out(small_table(), 200)
+    pool = lay_out(small_table(), 200)
     meter = Composition.of([Part("meter", 400)])
     found = pool.indices(400)
     assert len(found) == 12 and found == pool.indices(composition=meter)
@@ -73,14 +97,24 @@ def test_outcomes_and_indices_read_the_codes() -> None:
 
 def test_size_must_be_a_multiple_of_the_base_pool() -> None:
     with pytest.raises(ValueError, match="multiple of 100"):
-        Pool.lay_out(small_table(), 150)
+        lay_out(small_table(), 150)
     with pytest.raises(ValueError, match="32 bytes"):
-        Pool.lay_out(small_table(), 100, key=b"short")
+        lay_out(small_table(), 100, key=b"short")
+
+
+def test_the_pool_is_made_only_of_the_key_and_the_entropy_given() -> None:
+    key, table = bytes(range(32)), small_table()
+    first = Pool.lay_out(table, 1_000, key=key, entropy=counter_entropy(b"one"))
+    again = Pool.lay_out(table, 1_000, key=key, entropy=counter_entropy(b"one"))
+    other = Pool.lay_out(table, 1_000, key=key, entropy=counter_entropy(b"two"))
+    assert list(first.codes) == list(again.codes) and first.root == again.root
+    assert list(other.codes) != list(first.codes) and other.root != first.root
+    assert other.outcome_counts() == first.outcome_counts()
 
 
 @pytest.mark.parametrize("size", [100, 300, 1_000])
 def test_every_proof_verifies(size: int) -> None:
-    pool = Pool.lay_out(small_table(), size)
+    pool = lay_out(small_table(), size)
     root = pool.root.hex()
     assert pool.pool_id == root[:16]
     for index in range(size):
@@ -88,7 +122,7 @@ def test_every_proof_verifies(size: int) -> None:
 
 
 def test_a_changed_entry_fails() -> None:
-    pool = Pool.lay_out(small_table(), 1_000)
+    pool = lay_out(small_table(), 1_000)
     root, index = pool.root.hex(), 517
     entry, proof = pool.entry(index), pool.proof(index)
     other = Composition.of([Part("meter", 400)])
@@ -107,7 +141,7 @@ def test_a_changed_entry_fails() -> None:
 
 
 def test_a_changed_sibling_or_root_fails() -> None:
-    pool = Pool.lay_out(small_table(), 1_000)
+    pool = lay_out(small_table(), 1_000)
     root, index = pool.root.hex(), 300
     entry, proof = pool.entry(index), pool.proof(index)
     for level in range(len(proof)):
@@ -122,7 +156,7 @@ def test_a_changed_sibling_or_root_fails() -> None:
 
 def test_the_root_is_the_documented_tree() -> None:
     key = bytes(range(32))
-    pool = Pool.lay_out(small_table(), 100, key=key)
+    pool = lay_out(small_table(), 100, key=key)
     leaves = [pool.entry(i).leaf() for i in range(100)]
     level = leaves + [bytes(32)] * (CHUNK - 100)
     while len(level) > 1:
@@ -136,7 +170,7 @@ def test_the_root_is_the_documented_tree() -> None:
 
 def test_an_auditor_recomputes_a_leaf_from_docs_math_md() -> None:
     key = bytes(range(32))
-    pool = Pool.lay_out(small_table(), 1_000, key=key)
+    pool = lay_out(small_table(), 1_000, key=key)
     index = 700
     entry = pool.entry(index)
     data = entry.to_json()
@@ -160,7 +194,7 @@ def test_an_auditor_recomputes_a_leaf_from_docs_math_md() -> None:
 
 def test_the_pool_order_differs_between_runs() -> None:
     table = small_table()
-    first, second = Pool.lay_out(table, 1_000), Pool.lay_out(table, 1_000)
+    first, second = lay_out(table, 1_000), lay_out(table, 1_000)
     assert list(first.codes) != list(second.codes)
     assert first.key != second.key
     assert first.root != second.root
@@ -168,39 +202,9 @@ def test_the_pool_order_differs_between_runs() -> None:
 
 
 def test_entry_json_round_trips() -> None:
-    pool = Pool.lay_out(small_table(), 100)
+    pool = lay_out(small_table(), 100)
     entry = pool.entry(7)
     data = entry.to_json()
     assert set(data) == {"index", "prize_pence", "composition", "seed", "salt"}
     assert len(data["seed"]) == len(data["salt"]) == 32
     assert PoolEntry.from_json(data) == entry
-
-
-def test_save_and_load_keep_the_commitment(tmp_path: Path) -> None:
-    pool = Pool.lay_out(small_table(), 1_000)
-    pool.save(tmp_path)
-    assert (tmp_path / "pool.key").stat().st_mode & 0o077 == 0
-    loaded = Pool.load(tmp_path, verify=True)
-    assert loaded.root == pool.root
-    assert loaded.size == pool.size
-    assert [loaded.entry(i) for i in range(0, 1_000, 97)] == [
-        pool.entry(i) for i in range(0, 1_000, 97)
-    ]
-    assert verify_proof(pool.root.hex(), loaded.entry(999), loaded.proof(999))
-
-
-def test_load_refuses_tampered_files(tmp_path: Path) -> None:
-    pool = Pool.lay_out(small_table(), 1_000)
-    pool.save(tmp_path)
-    entries = bytearray((tmp_path / "entries.bin").read_bytes())
-    first = next(i for i in range(0, len(entries), 2) if entries[i] != entries[i + 2])
-    entries[first], entries[first + 2] = entries[first + 2], entries[first]
-    (tmp_path / "entries.bin").write_bytes(bytes(entries))
-    Pool.load(tmp_path)  # the chunk roots still match the commitment ...
-    with pytest.raises(ValueError, match="does not match its committed root"):
-        Pool.load(tmp_path, verify=True)  # ... but the entries do not
-    chunks = bytearray((tmp_path / "chunks.bin").read_bytes())
-    chunks[0] ^= 1
-    (tmp_path / "chunks.bin").write_bytes(bytes(chunks))
-    with pytest.raises(ValueError, match="do not give the committed root"):
-        Pool.load(tmp_path)

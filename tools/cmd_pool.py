@@ -1,8 +1,8 @@
 """`build.py pool --game G [--size N] --out DIR`: lay out, commit and save a finite pool.
 
 The pool holds exactly the prize table's counts scaled to N (a multiple of the base pool),
-shuffled with `secrets`; its Merkle root is written to DIR/commitment.json. The figures
-(seconds, peak memory, proof time) are printed as JSON at the end.
+shuffled with `secrets` (web/endpoint/pool_store.py); its Merkle root is written to
+DIR/commitment.json. The figures (seconds, peak memory, proof time) are printed as JSON at the end.
 
 `build.py pool --check DIR [--entry I]` re-checks a saved pool (every leaf against the committed
 root) and prints one entry with its proof, as an auditor would receive it.
@@ -21,7 +21,9 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from engine.math import GAMES, Pool, load_table, verify_proof
+from engine import games
+from engine.math.pool import Pool, verify_proof
+from web.endpoint import pool_store
 
 
 def peak_memory_mb(children: bool = False) -> float | None:
@@ -49,7 +51,7 @@ def time_proofs(pool: Pool, samples: int = 200) -> float:
 def check(directory: Path, index: int) -> int:
     """Load a saved pool, recompute every leaf, and print one entry with its proof."""
     start = time.perf_counter()
-    pool = Pool.load(directory, verify=True)
+    pool = pool_store.load(directory, verify=True)
     entry, proof = pool.entry(index), pool.proof(index)
     report = {
         "game": pool.game,
@@ -69,7 +71,7 @@ def check(directory: Path, index: int) -> int:
 def main(argv: list[str]) -> int:
     """Lay out the pool with a progress bar, save it and print its figures."""
     parser = argparse.ArgumentParser(prog="build.py pool")
-    parser.add_argument("--game", choices=GAMES)
+    parser.add_argument("--game", choices=games.ids())
     parser.add_argument("--size", type=int, help="plays in the pool (default: the base pool)")
     parser.add_argument("--out", type=Path, metavar="DIR")
     parser.add_argument("--check", type=Path, metavar="DIR", help="re-check a saved pool")
@@ -82,7 +84,7 @@ def main(argv: list[str]) -> int:
         return check(args.check, args.entry)
     if not args.game or not args.out:
         parser.error("--game and --out are required to lay out a pool")
-    table = load_table(args.game)
+    table = games.load_table(args.game)
     size = args.size or table.base_pool_size
     if size <= 0 or size % table.base_pool_size:
         parser.error(f"--size must be a multiple of {table.base_pool_size:,}")
@@ -94,10 +96,10 @@ def main(argv: list[str]) -> int:
 
         if args.workers > 1:
             with ProcessPoolExecutor(args.workers) as executor:
-                pool = Pool.lay_out(table, size, progress=progress, mapper=executor.map)
+                pool = pool_store.lay_out(table, size, progress=progress, mapper=executor.map)
         else:
-            pool = Pool.lay_out(table, size, progress=progress)
-    pool.save(args.out)
+            pool = pool_store.lay_out(table, size, progress=progress)
+    pool_store.save(pool, args.out)
     elapsed = time.perf_counter() - start
     figures = {
         "game": pool.game,

@@ -23,7 +23,10 @@ import uvicorn
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from engine.math import GAMES, Pool, PrizeTable, load_table
+from engine import games
+from engine.math.pool import Pool
+from engine.math.table import PrizeTable
+from web.endpoint import pool_store
 from web.endpoint.app import create_app
 from web.endpoint.settings import Settings
 
@@ -45,9 +48,9 @@ class Clock:
 
 @pytest.fixture(scope="session")
 def laid_pools() -> dict[str, list[Pool]]:
-    """One real pool per game, laid out once for the whole session (more on demand)."""
-    tables = [load_table(game) for game in GAMES]
-    return {table.game: [Pool.lay_out(table, table.base_pool_size)] for table in tables}
+    """One real pool per game on sale, laid out once for the whole session (more on demand)."""
+    tables = [game.table for game in games.on_sale()]
+    return {table.game: [pool_store.lay_out(table, table.base_pool_size)] for table in tables}
 
 
 @pytest.fixture(scope="session")
@@ -63,9 +66,10 @@ def reuse(pools: dict[str, list[Pool]]) -> Callable[[PrizeTable, int], Pool]:
     def lay_out(table: PrizeTable, size: int) -> Pool:
         n = used.get(table.game, 0)
         used[table.game] = n + 1
-        while len(pools[table.game]) <= n:
-            pools[table.game].append(Pool.lay_out(table, size))
-        return pools[table.game][n]
+        laid = pools.setdefault(table.game, [])
+        while len(laid) <= n:
+            laid.append(pool_store.lay_out(table, size))
+        return laid[n]
 
     return lay_out
 

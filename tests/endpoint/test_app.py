@@ -3,15 +3,25 @@
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+from starlette.routing import Route
 
-from engine.math import GAMES, PoolEntry, load_table, verify_proof
+from engine import games
+from engine.math.pool import Pool, PoolEntry, verify_proof
+from engine.math.table import PrizeTable, Tier
+from engine.outcome import Composition
 from tests.endpoint.conftest import Clock, bearer, buy, session
-from web.endpoint.schema import plays, transactions
+from web.endpoint import ledger, pool_store
+from web.endpoint.schema import plays, pools, reservations, transactions
+
+NOT_ON_SALE = "power-puck-shot"
 
 
 def test_session_creates_a_guest_with_the_demo_balance(client: TestClient) -> None:
@@ -45,14 +55,52 @@ def test_missing_forged_and_expired_credentials_are_401(client: TestClient, cloc
     assert bare.get("/api/wallet", headers=bearer(token)).status_code == 401
 
 
-def test_games_lists_the_engine_math(client: TestClient) -> None:
-    games = client.get("/api/games").json()["games"]
-    assert [g["id"] for g in games] == list(GAMES)
-    for game in games:
-        table = load_table(game["id"])
-        assert game == table.as_json()
-        assert game["name"] == table.name and game["price_pence"] == table.price_pence
+def test_games_lists_every_registered_game_and_whether_it_is_on_sale(client: TestClient) -> None:
+    listed = client.get("/api/games").json()["games"]
+    assert [g["id"] for g in listed] == list(games.ids())
+    for game in listed:
+        spec = games.get(game["id"])
+        assert game == {**spec.table.as_json(), "on_sale": spec.on_sale}
+        assert game["name"] == spec.name and game["price_pence"] == spec.price_pence
         assert {"odds_one_in", "rtp_percent", "top_prize_pence", "tiers"} <= set(game)
+    on_sale = {game["id"]: game["on_sale"] for game in listed}
+    assert on_sale == {"lab-riches": True, NOT_ON_SALE: False}
+
+
+def test_a_game_not_on_sale_is_not_sold_and_has_no_pool(
+    make_app: Callable[..., FastAPI],
+) -> None:
+    app = make_app(test_mode=True)
+    client = TestClient(app)
+    token = session(client)["token"]
+    refusals = [
+        buy(client, token, game=NOT_ON_SALE),
+        buy(client, token, game=NOT_ON_SALE),
+        client.get(f"/api/pools/{NOT_ON_SALE}"),
+        client.post("/api/test/next-entry", json={"game": NOT_ON_SALE, "prize_pence": 0}),
+    ]
+    for response in refusals:
+        assert response.status_code == 409, response.text
+        error = response.json()["error"]
+        assert error["code"] == "game_not_on_sale"
+        assert "£500K Power Puck Shot" in error["message"] and "not on sale" in error["message"]
+    assert client.get("/api/wallet").json()["balance_pence"] == 5_000
+    assert client.get("/api/plays").json()["plays"] == []
+    with app.state.ledger.db.begin() as conn:
+        assert conn.execute(select(func.count()).select_from(plays)).scalar_one() == 0
+        kinds = conn.execute(select(transactions.c.kind)).scalars().all()
+        assert kinds == ["grant"]
+        assert conn.execute(select(pools.c.game)).scalars().all() == []
+        assert conn.execute(select(func.count()).select_from(reservations)).scalar_one() == 0
+    assert NOT_ON_SALE not in app.state.ledger.pool_files._spares
+
+
+def test_warming_lays_out_pools_only_for_games_on_sale(make_app: Callable[..., FastAPI]) -> None:
+    app = make_app()
+    app.state.ledger.warm()
+    with app.state.ledger.db.begin() as conn:
+        warmed = conn.execute(select(pools.c.game)).scalars().all()
+    assert warmed == [game.id for game in games.on_sale()] == ["lab-riches"]
 
 
 def test_purchase_records_a_committed_entry_and_finish_pays_it(client: TestClient) -> None:
@@ -68,7 +116,7 @@ def test_purchase_records_a_committed_entry_and_finish_pays_it(client: TestClien
     assert verify_proof(detail["pool"]["root"], entry, detail["proof"])
     pool = client.get("/api/pools/lab-riches").json()
     assert pool["root"] == detail["pool"]["root"] and pool["sold"] == 1
-    assert pool["size"] == load_table("lab-riches").base_pool_size
+    assert pool["size"] == games.load_table("lab-riches").base_pool_size
     done = client.post(f"/api/plays/{play['play_number']}/finish")
     assert done.status_code == 200
     assert done.json() == {
@@ -101,12 +149,42 @@ def test_idempotency_key_returns_the_same_play_and_charges_once(client: TestClie
     assert first.status_code == second.status_code == 201
     assert first.json() == second.json()
     assert client.get("/api/wallet").json()["balance_pence"] == 4_700
-    other = buy(client, token, game="power-puck-shot", key="retry-me")
+    other = buy(client, token, game=NOT_ON_SALE, key="retry-me")
     assert other.status_code == 409
+    assert other.json()["error"]["code"] == "game_not_on_sale"
     headers = bearer(token)
     assert (
         client.post("/api/plays", json={"game": "lab-riches"}, headers=headers).status_code == 400
     )
+
+
+def test_an_idempotency_key_that_bought_another_game_is_409(
+    make_app: Callable[..., FastAPI], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # One game is on sale; let the ledger sell the other too, from a tiny pool of no-wins.
+    monkeypatch.setattr(ledger, "check_game", games.get)
+    app = make_app()
+    files = app.state.ledger.pool_files
+    lay_out = files._lay_out
+    spec = games.get(NOT_ON_SALE)
+    no_wins = (Tier(0, 100, ((Composition(), 1),)),)
+    tiny = PrizeTable(
+        spec.id, spec.name, spec.table.model, spec.price_pence, 100, no_wins, spec.top_prize_pence
+    )
+
+    def tiny_for_the_other(table: PrizeTable, size: int) -> Pool:
+        return pool_store.lay_out(tiny, 100) if table.game == spec.id else lay_out(table, size)
+
+    files._lay_out = tiny_for_the_other
+    client = TestClient(app)
+    token = session(client)["token"]
+    assert buy(client, token, key="used").status_code == 201
+    other = buy(client, token, game=spec.id, key="used")
+    assert other.status_code == 409, other.text
+    assert other.json()["error"]["code"] == "idempotency_conflict"
+    assert client.get("/api/wallet").json()["balance_pence"] == 4_700
+    assert buy(client, token, game=spec.id).status_code == 201  # that pool does sell
+    assert client.get("/api/wallet").json()["balance_pence"] == 4_700 - spec.price_pence
 
 
 def test_insufficient_funds_is_402_and_changes_nothing(make_app: Callable[..., FastAPI]) -> None:
@@ -229,6 +307,50 @@ def test_openapi_is_published_and_every_route_is_under_api(client: TestClient) -
     assert all(path.startswith("/api/") for path in spec["paths"])
     assert "/api/plays/{play_number}/finish" in spec["paths"]
     assert all(route.path.startswith("/api") for route in client.app.routes)  # type: ignore[attr-defined]
+    assert client.get("/api/openapi.json").json() == spec  # built once, the same each time
+
+
+def test_purchase_and_finish_are_one_route_each_and_documented(client: TestClient) -> None:
+    served = Counter(
+        (route.path, method)
+        for route in client.app.routes  # type: ignore[attr-defined]
+        if isinstance(route, Route)
+        for method in route.methods or ()
+    )
+    assert served[("/api/plays", "POST")] == 1
+    assert served[("/api/plays/{play_number}/finish", "POST")] == 1
+    spec = client.get("/api/openapi.json").json()
+    operations = [
+        (path, method, operation)
+        for path, item in spec["paths"].items()
+        for method, operation in item.items()
+    ]
+    ids = [operation["operationId"] for _, _, operation in operations]
+    assert len(ids) == len(set(ids))
+    purchase = spec["paths"]["/api/plays"]["post"]
+    finish = spec["paths"]["/api/plays/{play_number}/finish"]["post"]
+    assert [(p, m) for p, m, op in operations if op in (purchase, finish)] == [
+        ("/api/plays", "post"),
+        ("/api/plays/{play_number}/finish", "post"),
+    ]
+    assert "get" in spec["paths"]["/api/plays"]  # My Games is still there beside it
+    assert set(purchase["responses"]) >= {"201", "400", "401", "402", "404", "409", "422", "503"}
+    assert set(finish["responses"]) >= {"200", "401", "404"}
+    body = purchase["requestBody"]["content"]["application/json"]["schema"]
+    assert body["required"] == ["game"] and body["properties"]["game"]["type"] == "string"
+    header = purchase["parameters"][0]
+    assert (header["name"], header["in"], header["required"]) == ("Idempotency-Key", "header", True)
+    created = purchase["responses"]["201"]["content"]["application/json"]["schema"]
+    assert set(created["properties"]) == {"play_number", "token", "balance_pence"}
+    done = finish["responses"]["200"]["content"]["application/json"]["schema"]
+    assert set(done["properties"]) == {"play_number", "prize_pence", "balance_pence", "status"}
+    error = spec["components"]["schemas"]["ApiError"]
+    assert error["properties"]["error"]["required"] == ["code", "message"]
+    for operation in (purchase, finish):
+        for status, response in operation["responses"].items():
+            if status >= "400":
+                ref = response["content"]["application/json"]["schema"]["$ref"]
+                assert ref == "#/components/schemas/ApiError"
 
 
 def test_cors_allows_only_configured_origins(make_app: Callable[..., FastAPI]) -> None:

@@ -13,7 +13,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select, update
 
-from engine.math import load_table
+from engine.games import load_table
 from tests.endpoint.conftest import buy, serve, session
 from web.endpoint.schema import accounts, plays, pools, transactions
 

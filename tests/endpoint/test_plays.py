@@ -7,7 +7,7 @@ from collections.abc import Callable
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from engine.math import load_table
+from engine.games import load_table
 from tests.endpoint.conftest import buy, session
 
 

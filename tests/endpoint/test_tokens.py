@@ -8,6 +8,7 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from fastapi.testclient import TestClient
 
+from engine.payload import Payload
 from tests.endpoint.conftest import bearer, buy, session
 from web.endpoint import tokens
 from web.endpoint.keys import KeyRing, b64url, b64url_decode
@@ -35,6 +36,12 @@ def test_a_token_is_standard_jws_checkable_with_the_published_key(client: TestCl
     assert payload["composition"] == detail["entry"]["composition"]
     assert payload["seed"] == detail["entry"]["seed"] and len(payload["seed"]) == 32
     assert isinstance(payload["iat"], int)
+    assert list(payload) == [  # the claims of docs/token.md, keys sorted
+        "account", "composition", "game", "iat", "index",
+        "model", "play_number", "pool", "prize_pence", "seed",
+    ]  # fmt: skip
+    assert Payload.from_json(payload).to_json() == payload  # the engine's codec reads it back
+    assert body == b64url(json.dumps(payload, separators=(",", ":"), sort_keys=True).encode())
     verdict = client.post("/api/tokens/verify", json={"token": play["token"]}).json()
     assert verdict["valid"] is True and verdict["payload"] == payload
 

@@ -13,15 +13,15 @@ from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
 import anyio
-from fastapi import Depends, FastAPI, Header, Query, Request
+from fastapi import Depends, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException
 
-from engine.math import GAMES, load_table
-from web.endpoint import hot, plays, tokens
+from engine import games as registry
+from web.endpoint import plays, sales, tokens
 from web.endpoint.database import Database
 from web.endpoint.errors import ApiError
 from web.endpoint.guards import BodyLimit, RateLimit
@@ -29,13 +29,6 @@ from web.endpoint.keys import load_keyring, write_secret_once
 from web.endpoint.ledger import Account, Ledger
 from web.endpoint.pools import LayOut, PoolFiles
 from web.endpoint.settings import Settings
-
-
-class GameBody(BaseModel):
-    """The game to buy a play of."""
-
-    model_config = ConfigDict(extra="forbid")
-    game: str = Field(max_length=64)
 
 
 class TokenBody(BaseModel):
@@ -87,7 +80,9 @@ def create_app(
     # Bound to this database: a credential made for another (or a deleted) one never matches.
     secret = _session_secret(settings) + b"/" + db.instance_id().encode()
     limiter = RateLimit(settings.rate_per_second, settings.rate_burst, clock)
-    catalogue = {"games": [load_table(game).as_json() for game in GAMES]}
+    catalogue = {
+        "games": [{**game.table.as_json(), "on_sale": game.on_sale} for game in registry.GAMES]
+    }
     sweep = {"last": clock(), "lock": threading.Lock()}
 
     if settings.warm_pools:
@@ -151,7 +146,7 @@ def create_app(
         return _error(ApiError(422, "invalid_request", f"The request is not valid ({where})."))
 
     async def call(fn: Callable[..., Any], *args: Any) -> Any:
-        return await hot.on_db(ledger, fn, *args)
+        return await db.run(fn, *args)
 
     async def slow(fn: Callable[..., Any], *args: Any) -> Any:
         return await anyio.to_thread.run_sync(fn, *args)
@@ -222,23 +217,13 @@ def create_app(
 
     @app.get("/api/games")
     async def games() -> dict[str, Any]:
-        """Every game on sale: price, odds, payout, top prize and prize table."""
+        """Every registered game: price, odds, payout, top prize, prize table, and on_sale."""
         return catalogue
 
     @app.get("/api/keys")
     async def keys() -> dict[str, Any]:
         """The public keys outcome tokens are signed with (JWK set; the active key first)."""
         return ring.jwks()
-
-    @app.post("/api/plays", status_code=201)
-    async def purchase(
-        body: GameBody,
-        account: Caller,
-        idempotency_key: Annotated[str | None, Header(max_length=128)] = None,
-    ) -> JSONResponse:
-        """Buy a play: debit the price, draw the pool's next entry, return its signed token."""
-        result = await hot.buy(ledger, account, body.game, idempotency_key)
-        return JSONResponse(result, status_code=201)
 
     @app.get("/api/plays")
     async def my_games(
@@ -255,14 +240,9 @@ def create_app(
     async def play(play_number: str, account: Caller) -> dict[str, Any]:
         """One of the account's plays, with its token, pool entry, Merkle proof and root."""
         result: dict[str, Any] = await call(
-            plays.play_detail, ledger, account, hot.play_number(play_number)
+            plays.play_detail, ledger, account, plays.parse_play_number(play_number)
         )
         return result
-
-    @app.post("/api/plays/{play_number}/finish")
-    async def finish(play_number: str, account: Caller) -> JSONResponse:
-        """Finish a play and credit its prize once; a repeat returns the same answer."""
-        return JSONResponse(await call(plays.finish, ledger, account, hot.play_number(play_number)))
 
     @app.post("/api/tokens/verify")
     async def verify(body: TokenBody, account: Caller) -> dict[str, Any]:
@@ -288,7 +268,16 @@ def create_app(
             )
             return result
 
-    app.router.routes[0:0] = hot.ROUTES  # matched first; see web/endpoint/hot.py
+    # Purchase and finish: plain Starlette routes, matched first (web/endpoint/sales.py).
+    app.router.routes[0:0] = sales.ROUTES
+    openapi = app.openapi
+
+    def openapi_with_sales() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = sales.document(openapi())
+        return app.openapi_schema
+
+    app.openapi = openapi_with_sales  # type: ignore[method-assign]
     gc.freeze()  # what start-up built lives on: keep it out of every full collection
     if settings.cors_origins:
         app.add_middleware(

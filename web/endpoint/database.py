@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -56,6 +56,13 @@ class Database:
             return
         with self._lock, self.engine.begin() as conn:
             yield conn
+
+    async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """Run database work from the event loop: inline for SQLite (short, serialized), in a
+        thread for PostgreSQL (at most pool_size threads at once)."""
+        if self.is_sqlite:
+            return fn(*args)
+        return await anyio.to_thread.run_sync(fn, *args, limiter=self.limiter)
 
     def advisory_lock(self, conn: Connection, key: int) -> None:
         """Hold a PostgreSQL transaction-scoped advisory lock (SQLite: already serialized)."""

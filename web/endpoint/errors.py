@@ -23,5 +23,12 @@ def not_found_play() -> ApiError:
 
 
 def unknown_game(game: str) -> ApiError:
-    """The answer for a game id the endpoint does not sell."""
+    """The answer for a game id that is not in the registry (engine/games.py)."""
     return ApiError(404, "game_not_found", f"There is no game {game[:64]!r}.")
+
+
+def not_on_sale(game_id: str, name: str) -> ApiError:
+    """The answer for a registered game that cannot be bought yet (docs/api.md)."""
+    return ApiError(
+        409, "game_not_on_sale", f"{name} ({game_id}) is not on sale: no play of it can be bought."
+    )

@@ -11,17 +11,19 @@ from typing import Any
 
 from sqlalchemy import Connection, func, insert, select
 
-from engine.math import GAMES, load_table
+from engine import games
+from engine.game import Game
+from engine.payload import Payload
 from web.endpoint import tokens
 from web.endpoint.database import Database
-from web.endpoint.errors import ApiError, unknown_game
+from web.endpoint.errors import ApiError, not_on_sale, unknown_game
 from web.endpoint.keys import KeyRing
 from web.endpoint.pools import PoolFiles
-from web.endpoint.prepared import PoolRow, Statements
 from web.endpoint.schema import accounts, plays, pools, reservations, transactions
+from web.endpoint.statements import PoolRow, Statements
 
 PLAY_NUMBER_BASE = 10**8  # Play Number = pool sequence × 10^8 + entry index + 1
-POOL_LOCK_BASE = 74_281_000  # PostgreSQL advisory lock ids for laying out a game's pool
+POOL_LOCK_BASE = 74_281_000  # + the game's index in the registry: the advisory lock of its pools
 MAX_DRAW_ATTEMPTS = 3
 SPARE_AT = 50  # lay out the next pool when 1/50 of the current one is left
 
@@ -58,7 +60,7 @@ class Ledger:
         self.test_mode = test_mode
         self.sql = Statements(db.engine.dialect)
         self._pools: dict[str, PoolRow] = {}  # the pool each game is selling from (immutable)
-        self._layout_locks = {game: threading.Lock() for game in GAMES}
+        self._layout_locks = {game: threading.Lock() for game in games.ids()}
 
     def now_ms(self) -> int:
         """The clock in integer milliseconds."""
@@ -100,6 +102,7 @@ class Ledger:
 
     def ensure_pool(self, game: str, exhausted_ref: int | None = None) -> None:
         """Make sure the game has a pool with unsold entries; lay one out and commit its root."""
+        check_game(game)  # never a pool for a game that is not on sale
         with self._layout_locks[game]:
             with self.db.begin() as conn:
                 row = self.current_pool(conn, game)
@@ -107,7 +110,7 @@ class Ledger:
                 return
             pool = self.pool_files.lay_out(game)
             with self.db.begin() as conn:
-                self.db.advisory_lock(conn, POOL_LOCK_BASE + GAMES.index(game))
+                self.db.advisory_lock(conn, POOL_LOCK_BASE + games.ids().index(game))
                 row = self.current_pool(conn, game)
                 if row is not None and row.id != exhausted_ref and row.next_index < row.size:
                     return  # another process committed a fresh pool meanwhile
@@ -124,9 +127,9 @@ class Ledger:
                 )
 
     def warm(self) -> None:
-        """Make sure every game has a committed pool (run at start, in a background thread)."""
-        for game in GAMES:
-            self.ensure_pool(game)
+        """Make sure every game on sale has a committed pool (run at start, in a thread)."""
+        for game in games.on_sale():
+            self.ensure_pool(game.id)
 
     def pool_status(self, game: str) -> dict[str, Any]:
         """The current pool of a game: id, size, sold count and root."""
@@ -154,12 +157,13 @@ class Ledger:
         """Buy a play: debit, draw the next entry, record and sign it, all in one transaction.
 
         Raises PoolExhausted, having changed nothing, when a pool must be laid out first
-        (web.endpoint.hot.buy does that and retries).
+        (web.endpoint.sales.buy does that and retries). 404 for an unknown game, 409 for one
+        that is not on sale.
         """
-        table = check_game(game)
+        price = check_game(game).price_pence
         try:
             with self.db.begin() as conn:
-                return self._purchase(conn, account, game, table.price_pence, key)
+                return self._purchase(conn, account, game, price, key)
         except PoolExhausted:
             self._pools.pop(game, None)
             raise
@@ -201,20 +205,18 @@ class Ledger:
         entry = self.pool_files.get(pool.pool_id).entry(index)
         now = self.now_ms()
         play_number = pool.id * PLAY_NUMBER_BASE + index + 1
-        composition = entry.composition.to_json()
-        seed = entry.seed.hex()
-        payload = {
-            "account": account.public_id,
-            "game": game,
-            "model": pool.model,
-            "play_number": play_number,
-            "pool": pool.pool_id,
-            "index": index,
-            "prize_pence": entry.prize_pence,
-            "composition": composition,
-            "seed": seed,
-            "iat": now // 1000,
-        }
+        payload = Payload(
+            account=account.public_id,
+            game=game,
+            model=pool.model,
+            play_number=play_number,
+            pool=pool.pool_id,
+            index=index,
+            prize_pence=entry.prize_pence,
+            composition=entry.composition,
+            seed=entry.seed.hex(),
+            iat=now // 1000,
+        ).to_json()
         token = tokens.sign(self.ring, payload)
         sale = {
             "play_number": play_number,
@@ -224,8 +226,8 @@ class Ledger:
             "pool_ref": pool.id,
             "pool_index": index,
             "prize_pence": entry.prize_pence,
-            "composition": json.dumps(composition, separators=(",", ":")),
-            "seed": seed,
+            "composition": json.dumps(payload["composition"], separators=(",", ":")),
+            "seed": payload["seed"],
             "status": "purchased",
             "token": token,
             "idempotency_key": key,
@@ -275,11 +277,15 @@ class Ledger:
                 return index
 
 
-def check_game(game: str) -> Any:
-    """The prize table of a game the endpoint sells; 404 for any other id."""
-    if game not in GAMES:
-        raise unknown_game(game)
-    return load_table(game)
+def check_game(game_id: str) -> Game:
+    """The game of this id if it is on sale; 404 for an unknown id, 409 for a game not on sale."""
+    try:
+        game = games.get(game_id)
+    except games.UnknownGame:
+        raise unknown_game(game_id) from None
+    if not game.on_sale:
+        raise not_on_sale(game.id, game.name)
+    return game
 
 
 def entry_taken(conn: Connection, pool_ref: int, index: int) -> bool:

@@ -26,6 +26,13 @@ def iso(ms: int | None) -> str | None:
     return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+def parse_play_number(text: str) -> int:
+    """A Play Number from a path; 404 for anything that cannot be one."""
+    if not text.isdigit() or len(text) > 18:
+        raise not_found_play()
+    return int(text)
+
+
 def finish(ledger: Ledger, account: Account, play_number: int) -> dict[str, Any]:
     """Mark a play finished and credit its prize exactly once; a repeat credits nothing."""
     with ledger.db.begin() as conn:

@@ -1,4 +1,7 @@
-"""The one place in engine/math with file I/O: a pool's directory on disk.
+"""A pool's secrets and files: laying it out with `secrets`, and its directory on disk.
+
+The engine lays a pool out from the key and entropy it is given and does no I/O; this module
+gives it `secrets` and reads and writes its files (the endpoint and the tools both use it).
 
 commitment.json  public: game, model, size, depth, root, pool_id, the outcome catalogue with
                  counts and the leaf scheme; written before the pool sells
@@ -11,12 +14,16 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import sys
 from array import array
 from pathlib import Path
 from typing import Any
 
-from engine.math.pool import CHUNK, CHUNK_HEIGHT, Pool, chunk_root
+from engine.math.leaves import KEY_BYTES
+from engine.math.pool import CHUNK, CHUNK_HEIGHT, Mapper, Pool, chunk_root
+from engine.math.shuffle import Progress
+from engine.math.table import PrizeTable
 from engine.outcome import Composition
 
 FORMAT = "lottery-pool/1"
@@ -26,6 +33,21 @@ LEAF_SCHEME = (
     "SHAKE-256('lottery-pool-entry/1' || key || (index div 256) u64be)[32*(index mod 256):][:32]; "
     "see docs/math.md"
 )
+
+
+def lay_out(
+    table: PrizeTable,
+    size: int,
+    *,
+    key: bytes | None = None,
+    progress: Progress | None = None,
+    mapper: Mapper = map,
+) -> Pool:
+    """Lay out a pool shuffled with `secrets`, under a fresh secret key unless one is given."""
+    secret = key if key is not None else secrets.token_bytes(KEY_BYTES)
+    return Pool.lay_out(
+        table, size, key=secret, entropy=secrets.token_bytes, progress=progress, mapper=mapper
+    )
 
 
 def commitment(pool: Pool) -> dict[str, Any]:

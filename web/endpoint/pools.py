@@ -1,7 +1,8 @@
 """Committed pools: laid out by the math engine, saved under the pool directory, loaded once.
 
 The database records each pool (id, game, model, size, Merkle root, next index) before its
-first sale; the entries themselves live in the pool's saved files, shared by every process.
+first sale; the entries themselves live in the pool's saved files (web/endpoint/pool_store.py),
+shared by every process.
 """
 
 from __future__ import annotations
@@ -10,15 +11,18 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from engine.math import Pool, PrizeTable, load_table
+from engine import games
+from engine.math.pool import Pool
+from engine.math.table import PrizeTable
 from engine.outcome import Composition
+from web.endpoint import pool_store
 
 LayOut = Callable[[PrizeTable, int], Pool]
 
 
 def default_lay_out(table: PrizeTable, size: int) -> Pool:
-    """Lay out a fresh pool with a secret random key."""
-    return Pool.lay_out(table, size)
+    """Lay out a fresh pool with a secret random key, shuffled with `secrets`."""
+    return pool_store.lay_out(table, size)
 
 
 class PoolFiles:
@@ -68,13 +72,13 @@ class PoolFiles:
                 self._preparing.discard(game)
 
     def _make(self, game: str) -> Pool:
-        table = load_table(game)
+        table = games.load_table(game)
         pool = self._lay_out(table, self.size_for(table))
         target = self.directory / pool.pool_id
         if not target.exists():
             self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)  # future outcomes
             partial = self.directory / f".{pool.pool_id}.partial"
-            pool.save(partial)
+            pool_store.save(pool, partial)
             partial.rename(target)
         return pool
 
@@ -92,7 +96,7 @@ class PoolFiles:
                         f"pool {pool_id} is recorded in the database but {path} is missing; "
                         "every endpoint process must share LOTTERY_POOL_DIR"
                     )
-                pool = Pool.load(path)
+                pool = pool_store.load(path)
                 self._pools[pool_id] = pool
         return pool
 

@@ -1,14 +1,14 @@
-"""The two hot routes (purchase, finish) as plain Starlette routes in front of FastAPI's.
+"""The sale routes: buying a play (POST /api/plays) and finishing it (POST /api/plays/{n}/finish).
 
-FastAPI's per-request dependency and validation machinery costs about as much as the purchase
-itself on a small machine. The FastAPI routes of the same paths stay declared for the OpenAPI
-document and share `buy`; these plain routes, matched first, serve the requests.
+They are plain Starlette routes, placed before FastAPI's: FastAPI's per-request dependency and
+validation machinery costs about as much as the purchase itself on a small machine. FastAPI
+therefore does not know them, so `document` writes their operations into the OpenAPI document.
 """
 
 from __future__ import annotations
 
+import copy
 import json
-from collections.abc import Callable
 from typing import Any
 
 import anyio
@@ -17,17 +17,11 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from web.endpoint import plays
-from web.endpoint.errors import ApiError, not_found_play
+from web.endpoint.errors import ApiError
 from web.endpoint.ledger import MAX_DRAW_ATTEMPTS, Account, Ledger, PoolExhausted
 
 MAX_KEY_LENGTH = 128
-
-
-async def on_db(ledger: Ledger, fn: Callable[..., Any], *args: Any) -> Any:
-    """Run database work: inline for SQLite (short, serialized), in a thread for PostgreSQL."""
-    if ledger.db.is_sqlite:
-        return fn(*args)
-    return await anyio.to_thread.run_sync(fn, *args, limiter=ledger.db.limiter)
+MAX_GAME_LENGTH = 64
 
 
 async def buy(ledger: Ledger, account: Account, game: str, key: str | None) -> dict[str, Any]:
@@ -38,18 +32,11 @@ async def buy(ledger: Ledger, account: Account, game: str, key: str | None) -> d
         raise ApiError(422, "invalid_request", "The Idempotency-Key is over 128 characters.")
     for _ in range(MAX_DRAW_ATTEMPTS):
         try:
-            result: dict[str, Any] = await on_db(ledger, ledger.try_purchase, account, game, key)
+            result: dict[str, Any] = await ledger.db.run(ledger.try_purchase, account, game, key)
             return result
         except PoolExhausted as exhausted:
             await anyio.to_thread.run_sync(ledger.ensure_pool, game, exhausted.args[0])
     raise ApiError(503, "pool_unavailable", "No pool could be laid out; try again.")
-
-
-def play_number(text: str) -> int:
-    """A Play Number from a path; 404 for anything that cannot be one."""
-    if not text.isdigit() or len(text) > 18:
-        raise not_found_play()
-    return int(text)
 
 
 async def _caller(request: Request) -> Account:
@@ -69,7 +56,7 @@ async def purchase(request: Request) -> JSONResponse:
     if not isinstance(data, dict):
         raise ApiError(400, "malformed_json", "The body must be a JSON object.")
     game = data.get("game")
-    if set(data) != {"game"} or not isinstance(game, str) or len(game) > 64:
+    if set(data) != {"game"} or not isinstance(game, str) or len(game) > MAX_GAME_LENGTH:
         raise ApiError(422, "invalid_request", 'The body must be {"game": "<game id>"}.')
     ledger: Ledger = request.app.state.ledger
     result = await buy(ledger, account, game, request.headers.get("idempotency-key"))
@@ -80,11 +67,147 @@ async def finish(request: Request) -> JSONResponse:
     """POST /api/plays/{play_number}/finish."""
     account = await _caller(request)
     ledger: Ledger = request.app.state.ledger
-    number = play_number(request.path_params["play_number"])
-    return JSONResponse(await on_db(ledger, plays.finish, ledger, account, number))
+    number = plays.parse_play_number(request.path_params["play_number"])
+    return JSONResponse(await ledger.db.run(plays.finish, ledger, account, number))
 
 
 ROUTES = [
     Route("/api/plays", purchase, methods=["POST"]),
     Route("/api/plays/{play_number}/finish", finish, methods=["POST"]),
 ]
+
+# -- the OpenAPI document ------------------------------------------------------------------------
+
+ERROR_SCHEMA = "ApiError"
+_INT = {"type": "integer"}
+
+
+def _object(properties: dict[str, Any], title: str) -> dict[str, Any]:
+    return {
+        "title": title,
+        "type": "object",
+        "properties": properties,
+        "required": list(properties),
+    }
+
+
+def _error(description: str) -> dict[str, Any]:
+    ref = {"$ref": f"#/components/schemas/{ERROR_SCHEMA}"}
+    return {"description": description, "content": {"application/json": {"schema": ref}}}
+
+
+def _ok(description: str, schema: dict[str, Any]) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+PURCHASE_OPERATION: dict[str, Any] = {
+    "summary": "Buy a play",
+    "description": (
+        "Debit the price, draw the next unsold entry of the game's committed pool, record the "
+        "play and return its signed outcome token, in one transaction. A retry with the same "
+        "Idempotency-Key returns the same play and token and charges nothing more. Needs a "
+        "session credential (Authorization: Bearer, or the session cookie)."
+    ),
+    "operationId": "purchase_api_plays_post",
+    "parameters": [
+        {
+            "name": "Idempotency-Key",
+            "in": "header",
+            "required": True,
+            "description": "Any 1-128 characters, new for each purchase; repeat it to retry.",
+            "schema": {"type": "string", "minLength": 1, "maxLength": MAX_KEY_LENGTH},
+        }
+    ],
+    "requestBody": {
+        "required": True,
+        "content": {
+            "application/json": {
+                "schema": {
+                    **_object(
+                        {"game": {"type": "string", "maxLength": MAX_GAME_LENGTH}}, "GameBody"
+                    ),
+                    "additionalProperties": False,
+                    "examples": [{"game": "lab-riches"}],
+                }
+            }
+        },
+    },
+    "responses": {
+        "201": _ok(
+            "The play bought (or, for a retry, the play bought before) and its token.",
+            _object(
+                {"play_number": _INT, "token": {"type": "string"}, "balance_pence": _INT},
+                "Purchase",
+            ),
+        ),
+        "400": _error("malformed_json or idempotency_key_required."),
+        "401": _error("unauthenticated: missing, forged or expired credential."),
+        "402": _error("insufficient_funds: the balance does not cover the price."),
+        "404": _error("game_not_found: no game has this id."),
+        "409": _error(
+            "game_not_on_sale: the game is registered but cannot be bought; or "
+            "idempotency_conflict: the Idempotency-Key bought another game."
+        ),
+        "413": _error("body_too_large."),
+        "422": _error('invalid_request: the body is not {"game": ...} or the key is too long.'),
+        "429": _error("rate_limited."),
+        "503": _error("pool_unavailable: no pool could be laid out; try again."),
+    },
+}
+
+FINISH_OPERATION: dict[str, Any] = {
+    "summary": "Finish a play",
+    "description": (
+        "Mark the play finished and credit its prize exactly once; a repeat gives the same "
+        "answer and credits nothing. Needs the session credential of the play's account."
+    ),
+    "operationId": "finish_api_plays__play_number__finish_post",
+    "parameters": [
+        {
+            "name": "play_number",
+            "in": "path",
+            "required": True,
+            "schema": {"type": "string", "pattern": "^[0-9]{1,18}$"},
+        }
+    ],
+    "responses": {
+        "200": _ok(
+            "The play is finished; its prize and the balance after it.",
+            _object(
+                {
+                    "play_number": _INT,
+                    "prize_pence": _INT,
+                    "balance_pence": _INT,
+                    "status": {"type": "string", "const": "finished"},
+                },
+                "Finished",
+            ),
+        ),
+        "401": _error("unauthenticated: missing, forged or expired credential."),
+        "404": _error("play_not_found: no such play on this account."),
+        "429": _error("rate_limited."),
+    },
+}
+
+
+def document(schema: dict[str, Any]) -> dict[str, Any]:
+    """Add the sale operations and the error schema to FastAPI's OpenAPI document."""
+    paths = schema.setdefault("paths", {})
+    paths["/api/plays"] = {"post": copy.deepcopy(PURCHASE_OPERATION), **paths.get("/api/plays", {})}
+    finish_path = {"/api/plays/{play_number}/finish": {"post": copy.deepcopy(FINISH_OPERATION)}}
+    ordered: dict[str, Any] = {}
+    for path, item in paths.items():  # finish after the play it finishes
+        ordered[path] = item
+        if path == "/api/plays/{play_number}":
+            ordered.update(finish_path)
+    schema["paths"] = {**ordered, **finish_path}
+    schemas = schema.setdefault("components", {}).setdefault("schemas", {})
+    schemas[ERROR_SCHEMA] = _object(
+        {
+            "error": _object(
+                {"code": {"type": "string"}, "message": {"type": "string"}}, "ErrorDetail"
+            )
+        },
+        ERROR_SCHEMA,
+    )
+    return schema

@@ -1,4 +1,4 @@
-"""Core statements compiled once per dialect, for the hot paths (purchase, finish).
+"""The ledger's SQL statements compiled once per dialect, for purchase and finish.
 
 Building and cache-keying a Core expression costs more than SQLite takes to run it, so the
 statements a purchase runs are built once, compiled for the engine's dialect, and executed
@@ -69,7 +69,7 @@ class PoolRow:
 
 
 class Statements:
-    """The hot statements of the ledger, compiled for one dialect."""
+    """The statements of purchase and finish, compiled for one dialect."""
 
     def __init__(self, dialect: Dialect) -> None:
         p = bindparam
