@@ -11,8 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import brotli
+import pytest
 
-from tools.dist import COMPRESSIBLE
+from engine.games import GAMES
+from tools.dist import COMPRESSIBLE, game_roots, game_zip_names, import_closure, module_path
 
 
 def manifest(dist: Path) -> dict[str, Any]:
@@ -91,3 +93,51 @@ def test_the_service_worker_precaches_the_release(dist_dir: Path) -> None:
     assert "/" in precache
     for url in precache[1:]:
         assert (dist_dir / url.lstrip("/")).is_file(), url
+
+
+def game_zip(dist: Path) -> set[str]:
+    name = next(n for n in manifest(dist)["files"] if re.fullmatch(r"py/game\.\w+\.zip", n))
+    with zipfile.ZipFile(dist / name) as archive:
+        return set(archive.namelist())
+
+
+def test_the_game_zip_is_the_import_closure_precompiled(dist_dir: Path) -> None:
+    names = game_zip_names()
+    compiled = {name + "c" for name in names if name.endswith(".py")}
+    assert game_zip(dist_dir) == {*names, *compiled}
+
+
+def test_the_game_zip_carries_every_presentation_and_no_tool_of_the_lab() -> None:
+    names = set(game_zip_names())
+    assert "backends/browser.py" in names
+    for game in GAMES:
+        if game.presentation:
+            assert module_path(game.presentation) in names, game.presentation
+        # Named only as strings and imported only by the tools: never in the browser.
+        for lab_only in (game.validator, game.statistics):
+            if lab_only:
+                assert module_path(lab_only) not in names, lab_only
+        if f"engine/{game.package}/__init__.py" in names:
+            assert f"engine/{game.package}/prize-table.toml" in names
+    native = {"backends/native.py", "backends/pygame_backend.py", "backends/pygame_sound.py"}
+    assert sorted(names & native) == []
+    assert all(name.startswith(("engine/", "backends/")) for name in names)
+
+
+def test_the_game_zip_carries_no_pool() -> None:
+    # Laying out pools, their Merkle tree and the shuffle are the endpoint's and the tools'.
+    # A package __init__.py that imports them (engine/math/__init__.py) ships them: the screens
+    # import engine.math.figures and engine.math.table, which run it first.
+    pools = {f"engine/math/{name}.py" for name in ("pool", "leaves", "merkle", "shuffle")}
+    assert sorted(set(game_zip_names()) & pools) == []
+
+
+def test_the_import_closure_follows_imports_and_packages() -> None:
+    assert game_roots()[0] == "backends.browser"
+    assert import_closure(["engine.money"]) == ["engine/__init__.py", "engine/money.py"]
+    closure = import_closure(["backends.browser"])
+    assert {"backends/__init__.py", "backends/canvas.py", "engine/ui/__init__.py"} <= set(closure)
+    with pytest.raises(ValueError, match="not a module of"):
+        import_closure(["tools.dist"])
+    with pytest.raises(ValueError, match="no module file"):
+        import_closure(["engine.no_such_module"])

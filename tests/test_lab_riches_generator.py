@@ -7,10 +7,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.games import load_table
 from engine.lab_riches import rules
 from engine.lab_riches.generator import build_book
 from engine.lab_riches.validator import validate
-from engine.games import load_table
 from engine.outcome import Composition, Part
 
 MODEL = "lab-riches/1"

@@ -1,4 +1,4 @@
-"""The two prize tables: exact figures, and every validation refusing a bad table."""
+"""The registered games' prize tables: exact figures, and every validation refusing a bad table."""
 
 from __future__ import annotations
 
@@ -9,13 +9,15 @@ from typing import Any
 
 import pytest
 
-from engine.math import GAMES, TableError, load_table, parse_table, table_text
+from engine import games
+from engine.games import UnknownGame, ids, load_table
 from engine.math.figures import feature_payout, feature_share, round2, show2, tier_odds
+from engine.math.table import TableError, parse_table
 from engine.outcome import Composition, Part
 
 
 def data(game: str) -> dict[str, Any]:
-    return tomllib.loads(table_text(game))
+    return tomllib.loads(games.get(game).table_text())
 
 
 def test_lab_riches_exact_figures() -> None:
@@ -47,7 +49,7 @@ def test_power_puck_shot_exact_figures() -> None:
 
 
 def test_as_json_is_the_published_shape() -> None:
-    for game in GAMES:
+    for game in ids():
         out = load_table(game).as_json()
         keys = {"id", "name", "model", "price_pence", "pool_size", "tiers"}
         assert keys | {"odds_one_in", "rtp_percent", "top_prize_pence"} == set(out)
@@ -72,7 +74,7 @@ def test_tier_odds_and_feature_shares_are_exact() -> None:
 
 
 def test_small_tiers_carry_most_winning_plays() -> None:
-    for game in GAMES:
+    for game in ids():
         table = load_table(game)
         small = sum(t.count for t in table.tiers if 0 < t.prize_pence <= 2 * table.price_pence)
         assert small * 2 > table.winning_plays
@@ -98,7 +100,7 @@ def refuse(game: str, change: Any, words: str) -> None:
     broken = copy.deepcopy(data(game))
     change(broken)
     with pytest.raises(TableError, match=words):
-        parse_table(broken)
+        parse_table(broken, games.get(game))
 
 
 def tier_of(table: dict[str, Any], prize: int) -> dict[str, Any]:
@@ -204,8 +206,22 @@ def test_refuses_a_bad_losing_tier_and_wrong_top_prize() -> None:
     refuse("lab-riches", top, r"tier 100000 pence: the top tier must be 25000000")
 
 
-def test_refuses_an_unknown_game_and_a_wrong_model() -> None:
-    refuse("lab-riches", lambda t: t.update(game="roulette"), r"roulette: unknown game")
+def test_refuses_another_game_and_a_wrong_model() -> None:
+    refuse("lab-riches", lambda t: t.update(game="roulette"), r"names the game 'roulette'")
+    pps = data("power-puck-shot")
+    refuse("lab-riches", lambda t: t.update(pps), r"lab-riches: the table file names the game")
     refuse("lab-riches", lambda t: t.update(model="lab-riches/9"), r"model 'lab-riches/9'")
-    with pytest.raises(TableError, match="unknown game"):
+    refuse("lab-riches", lambda t: t.update(price_pence=400), r"differ from the game's rules")
+    with pytest.raises(UnknownGame, match="unknown game 'roulette'"):
         load_table("roulette")
+
+
+def test_every_registered_game_loads_its_own_table() -> None:
+    assert ids() == ("lab-riches", "power-puck-shot")
+    for game in games.GAMES:
+        table = load_table(game.id)
+        assert table is game.table
+        assert table == parse_table(data(game.id), game)
+        assert (table.game, table.name) == (game.id, game.name)
+        assert table.price_pence == game.price_pence
+        assert table.top_prize_pence == game.top_prize_pence

@@ -8,18 +8,20 @@ from pathlib import Path
 
 import pytest
 
-from engine.math import GAMES, Pool, PoolEntry, load_table, verify_proof
-from tools import cmd_math, cmd_pool, par_report
+from engine.games import GAMES, ids, load_table
+from engine.math.leaves import PoolEntry, verify_proof
+from tools import cmd_books, cmd_math, cmd_pool, par_report
+from web.endpoint import pool_store
 
 
-def test_math_json_prints_both_games(capsys: pytest.CaptureFixture[str]) -> None:
+def test_math_json_prints_every_registered_game(capsys: pytest.CaptureFixture[str]) -> None:
     assert cmd_math.main(["--json"]) == 0
     games = json.loads(capsys.readouterr().out)
-    assert [g["id"] for g in games] == list(GAMES)
+    assert [g["id"] for g in games] == list(ids())
     assert games[0]["odds_one_in"] == 2.74 and games[0]["rtp_percent"] == 71.0
     assert games[1]["odds_one_in"] == 2.55 and games[1]["rtp_percent"] == 73.0
     assert games[1]["top_prize_pence"] == 50_000_000
-    assert games == [load_table(g).as_json() for g in GAMES]
+    assert games == [game.table.as_json() for game in GAMES]
 
 
 def test_math_summary_lists_tier_odds(capsys: pytest.CaptureFixture[str]) -> None:
@@ -39,9 +41,9 @@ def test_par_report_has_tables_figures_and_plots(tmp_path: Path) -> None:
     assert "meter £250,000.00" in text
     assert "row £5,000.00 (boosts=3 colour=pink)" in text
     assert "DIFFERS" not in text
-    assert text.count("No certification report yet") == 2
+    assert text.count("No certification report yet") == len(GAMES)
     pytest.importorskip("matplotlib")
-    assert text.count("<svg") == 4
+    assert text.count("<svg") == 2 * len(GAMES)
 
 
 def test_pool_check_prints_an_entry_and_its_proof(
@@ -51,8 +53,8 @@ def test_pool_check_prints_an_entry_and_its_proof(
     losing = dataclasses.replace(table.tiers[0], count=600)
     tiers = (losing, dataclasses.replace(table.tiers[1], count=400))
     small = dataclasses.replace(table, base_pool_size=1_000, tiers=tiers)
-    pool = Pool.lay_out(small, 1_000)
-    pool.save(tmp_path)
+    pool = pool_store.lay_out(small, 1_000)
+    pool_store.save(pool, tmp_path)
     assert cmd_pool.main(["--check", str(tmp_path), "--entry", "999"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["root"] == pool.root.hex() and report["proof_verifies"] is True
@@ -73,3 +75,26 @@ def test_par_report_shows_certified_feature_rates(tmp_path: Path) -> None:
     text = par_report.write_report(tmp_path / "par", [saved]).read_text(encoding="utf-8")
     assert "12.50% (1 in 8.00)" in text
     assert text.count("No certification report yet") == 1
+
+
+def test_books_and_certify_offer_the_games_that_build_books() -> None:
+    assert cmd_books.with_books() == tuple(g.id for g in GAMES if g.build_book is not None)
+    assert "lab-riches" in cmd_books.with_books()
+    assert "power-puck-shot" not in cmd_books.with_books()  # rules and table only, so far
+    with pytest.raises(SystemExit):
+        cmd_books.parse(["--game", "power-puck-shot", "--plays", "1", "--json"], "build.py certify")
+
+
+def test_books_reads_a_saved_pool(tmp_path: Path) -> None:
+    table = load_table("lab-riches")
+    tiers = (dataclasses.replace(table.tiers[0], count=7), table.tiers[-1])
+    small = dataclasses.replace(table, base_pool_size=8, tiers=tiers)
+    pool = pool_store.lay_out(small, 8, key=bytes(32))
+    pool_store.save(pool, tmp_path / "pool")
+    out = tmp_path / "books.jsonl"
+    argv = ["--game", "lab-riches", "--plays", "8", "--pool", str(tmp_path / "pool")]
+    assert cmd_books.main([*argv, "--out", str(out)]) == 0
+    lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [line["entry"] for line in lines] == [pool.entry(i).to_json() for i in range(8)]
+    prizes = sorted(line["book"]["events"][-1]["total"] for line in lines)
+    assert prizes == [0] * 7 + [table.top_prize_pence]

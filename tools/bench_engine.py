@@ -1,9 +1,12 @@
-"""`build.py bench --engine`: books built per second in CPython (one core) and ms a book in Pyodide.
+"""`build.py bench --engine`: books built per second in CPython (one core) and ms a book in Pyodide,
+for every registered game (engine/games.py) that has a book builder.
 
 CPython: outcomes drawn from each game's prize table, weighted by its counts; the best and the
-median of 12 rounds of 0.25 s (a shared machine's stalls skew a single long round). Pyodide: the
-engine's .py files are written into Pyodide's file system in Node.js (node_modules/pyodide, as
-pinned in package-lock.json) and the same kind of loop is timed there.
+median of 12 rounds of 0.25 s (a shared machine's stalls skew a single long round), timing only
+the game's build_book. Pyodide: the .py files the registry imports (its static import closure,
+tools/dist.py) are written into Pyodide's file system in Node.js (node_modules/pyodide, as pinned
+in package-lock.json) and the same kind of loop is timed there, calling the builder the registry
+gives.
 """
 
 from __future__ import annotations
@@ -14,12 +17,15 @@ import statistics
 import subprocess
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from engine.math import load_table
+from engine import games
+from engine.game import BookBuilder, Game
 from engine.outcome import Composition
 from engine.rng import Stream
+from tools.dist import import_closure
 
 ROOT = Path(__file__).resolve().parent.parent
 ROUND_SECONDS = 0.25
@@ -45,37 +51,38 @@ process.stdout.write(pyodide.runPython(code) + "\n");
 
 PYODIDE_CODE = """
 import time, json
+from engine.games import get
 from engine.outcome import Composition
-from engine.lab_riches.generator import build_book
+build_book = get(GAME).build_book
 outcomes = [Composition.from_json(c) for c in json.loads(OUTCOMES)]
-build_book("lab-riches/1", outcomes[0], bytes(16))
+build_book(MODEL, outcomes[0], bytes(16))
 started = time.perf_counter()
 for i, composition in enumerate(outcomes):
-    build_book("lab-riches/1", composition, i.to_bytes(16, "big"))
+    build_book(MODEL, composition, i.to_bytes(16, "big"))
 json.dumps({"ms_per_book": (time.perf_counter() - started) * 1000 / len(outcomes)})
 """
 
 
-def draws(game: str, count: int) -> list[Composition]:
+def draws(game: Game, count: int) -> list[Composition]:
     """count compositions drawn from the game's prize table, weighted by their counts."""
     choices: list[Composition] = []
     weights: list[int] = []
-    for tier in load_table(game).tiers:
+    for tier in game.table.tiers:
         for composition, number in tier.composition_counts():
             choices.append(composition)
             weights.append(number)
-    stream = Stream(b"bench/" + game.encode())
+    stream = Stream(b"bench/" + game.id.encode())
     return [choices[stream.weighted(weights)] for _ in range(count)]
 
 
-def cpython_rates(model: str, outcomes: list[Composition]) -> tuple[float, float]:
+def cpython_rates(
+    build_book: BookBuilder, model: str, outcomes: list[Composition]
+) -> tuple[float, float]:
     """Books a second on this interpreter: the best and the median of ROUNDS short rounds.
 
     Short rounds and the best of them, as timeit does: on a shared virtual machine a round
     can lose the core to a neighbour, which says nothing about the code.
     """
-    from engine.lab_riches.generator import build_book
-
     rates: list[float] = []
     for round_number in range(ROUNDS):
         done = 0
@@ -88,16 +95,16 @@ def cpython_rates(model: str, outcomes: list[Composition]) -> tuple[float, float
     return max(rates), statistics.median(rates)
 
 
-def pyodide_eval(code: str) -> str | None:
-    """Run Python code in Pyodide under Node.js with the engine importable; its last value.
+def pyodide_eval(code: str, roots: Sequence[str] = ("engine.games",)) -> str | None:
+    """Run Python code in Pyodide under Node.js with the modules roots import (by default the
+    registry and every game's engine) importable; its last value.
 
     None when Node.js or the Pyodide package is missing.
     """
     node = shutil.which("node")
     if node is None or not (ROOT / "node_modules" / "pyodide").exists():
         return None
-    files = ["engine/__init__.py", "engine/outcome.py", "engine/rng.py", "engine/book.py"]
-    files += sorted(str(p.relative_to(ROOT)) for p in (ROOT / "engine/lab_riches").glob("*.py"))
+    files = import_closure(roots)
     with tempfile.NamedTemporaryFile("w", suffix=".mjs", dir=ROOT, delete=False) as script:
         script.write(NODE_SCRIPT)
     try:
@@ -113,22 +120,26 @@ def pyodide_eval(code: str) -> str | None:
     return result.stdout.strip().splitlines()[-1]
 
 
-def pyodide_ms(outcomes: list[Composition]) -> float | None:
+def pyodide_ms(game: Game, outcomes: list[Composition]) -> float | None:
     """Milliseconds a book in Pyodide under Node.js, or None when Node or Pyodide is missing."""
     sample = json.dumps([c.to_json() for c in outcomes[:PYODIDE_BOOKS]])
-    out = pyodide_eval(f"OUTCOMES = {sample!r}\n" + PYODIDE_CODE)
+    given = f"GAME = {game.id!r}\nMODEL = {game.table.model!r}\nOUTCOMES = {sample!r}\n"
+    out = pyodide_eval(given + PYODIDE_CODE)
     return None if out is None else float(json.loads(out)["ms_per_book"])
 
 
 def run() -> dict[str, Any]:
-    """The engine figures per game."""
-    outcomes = draws("lab-riches", 2_000)
-    ms = pyodide_ms(outcomes)
-    best, median = cpython_rates(load_table("lab-riches").model, outcomes)
-    return {
-        "lab-riches": {
+    """The engine figures of every registered game that builds books, by game id."""
+    figures: dict[str, Any] = {}
+    for game in games.GAMES:
+        if game.build_book is None:
+            continue
+        outcomes = draws(game, 2_000)
+        ms = pyodide_ms(game, outcomes)
+        best, median = cpython_rates(game.build_book, game.table.model, outcomes)
+        figures[game.id] = {
             "books_per_second": round(best),
             "books_per_second_median": round(median),
             "pyodide_ms_per_book": round(ms, 3) if ms is not None else None,
         }
-    }
+    return figures

@@ -1,8 +1,9 @@
-"""`build.py books --game lab-riches --plays N --out FILE.jsonl [--pool DIR] [--key HEX]`.
+"""`build.py books --game GAME --plays N --out FILE.jsonl [--pool DIR] [--key HEX]`.
 
-Writes one JSON line per play: {"entry": the pool entry, "book": its book}. Outcomes come from a
-laid-out pool (--pool, entries 0..N-1) or are drawn fresh, weighted by the prize table's counts,
-from a random stream keyed by --key (default: a fresh secret key).
+Writes one JSON line per play: {"entry": the pool entry, "book": its book}. GAME is any
+registered game (engine/games.py) with a book builder. Outcomes come from a laid-out pool
+(--pool, entries 0..N-1) or are drawn fresh, weighted by the prize table's counts, from a random
+stream keyed by --key (default: a fresh secret key).
 """
 
 from __future__ import annotations
@@ -11,35 +12,36 @@ import argparse
 import json
 import secrets
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 from tqdm import tqdm
 
-from engine.book import Book
-from engine.math import Pool, PoolEntry, load_table
+from engine import games
+from engine.game import BookBuilder
+from engine.math.leaves import PoolEntry
 from engine.outcome import Composition
 from engine.rng import Stream
-
-GAMES = ("lab-riches",)
-
-
-Builder = Callable[[str, Composition, bytes], Book]
+from web.endpoint import pool_store
 
 
-def builder(game: str) -> tuple[str, Builder]:
-    """The model and build_book function of a game."""
-    if game == "lab-riches":
-        from engine.lab_riches.generator import build_book
+def with_books() -> tuple[str, ...]:
+    """The ids of the registered games that have a book builder."""
+    return tuple(game.id for game in games.GAMES if game.build_book is not None)
 
-        return load_table(game).model, build_book
-    raise SystemExit(f"no book generator for {game!r}; games: {', '.join(GAMES)}")
+
+def builder(game_id: str) -> tuple[str, BookBuilder]:
+    """The model (its prize table's) and the book builder of a registered game."""
+    game = games.get(game_id)
+    if game.build_book is None:
+        raise SystemExit(f"no book builder for {game_id!r}; games: {', '.join(with_books())}")
+    return game.table.model, game.build_book
 
 
 def entries(game: str, plays: int, pool_dir: str | None, key: bytes) -> Iterator[PoolEntry]:
     """plays outcomes: the first entries of a saved pool, or fresh weighted draws."""
     if pool_dir:
-        pool = Pool.load(Path(pool_dir))
+        pool = pool_store.load(Path(pool_dir))
         if pool.game != game:
             raise SystemExit(f"the pool at {pool_dir} is for {pool.game}, not {game}")
         if plays > pool.size:
@@ -47,7 +49,7 @@ def entries(game: str, plays: int, pool_dir: str | None, key: bytes) -> Iterator
         for index in range(plays):
             yield pool.entry(index)
         return
-    table = load_table(game)
+    table = games.load_table(game)
     choices: list[tuple[int, Composition]] = []
     weights: list[int] = []
     for tier in table.tiers:
@@ -64,7 +66,7 @@ def entries(game: str, plays: int, pool_dir: str | None, key: bytes) -> Iterator
 def parse(argv: list[str], prog: str) -> argparse.Namespace:
     """The shared command-line options of books and certify."""
     parser = argparse.ArgumentParser(prog=prog)
-    parser.add_argument("--game", required=True, choices=GAMES)
+    parser.add_argument("--game", required=True, choices=with_books())
     parser.add_argument("--plays", type=int, required=True)
     parser.add_argument("--pool", help="a saved pool directory (default: fresh draws)")
     parser.add_argument("--key", help="hex key of the fresh draws (default: a secret one)")

@@ -1,10 +1,12 @@
-"""`build.py certify --game lab-riches --plays N [--pool DIR] [--key HEX] [--json]`.
+"""`build.py certify --game GAME --plays N [--pool DIR] [--key HEX] [--json]`.
 
-Draws N outcomes (from a saved pool or fresh, weighted by the prize table), builds each book,
-re-checks it with the game's independent validator and prints one JSON object: plays,
+GAME is any registered game (engine/games.py) with a book builder. Draws N outcomes (from a saved
+pool or fresh, weighted by the prize table), builds each book, re-checks it with that game's
+independent validator (its `validator` module) and prints one JSON object: plays,
 mismatches (revealed total differs from the Prize Amount), violations, the payout and odds of
 the plays drawn, feature rates (share of plays showing each feature, overall and among losing
-plays) and books built per second. Exit status 1 on any mismatch or violation.
+plays, as the game's `statistics` module counts them) and books built per second. Exit status 1
+on any mismatch or violation.
 """
 
 from __future__ import annotations
@@ -16,9 +18,7 @@ from collections import Counter
 
 from tqdm import tqdm
 
-from engine.lab_riches.stats import FEATURES, features
-from engine.lab_riches.validator import validate
-from engine.math import load_table
+from engine import games
 from tools.cmd_books import builder, entries, parse
 
 EXAMPLES = 5
@@ -27,8 +27,11 @@ EXAMPLES = 5
 def main(argv: list[str]) -> int:
     """Build and validate N books; print the certification report."""
     args = parse(argv, "build.py certify")
-    model, build = builder(args.game)
-    price = load_table(args.game).price_pence
+    game = games.get(args.game)
+    model, build = builder(game.id)
+    validate = game.load_validator().validate
+    stats = game.load_statistics()
+    price = game.price_pence
     mismatches = violations = wins = paid = 0
     shown: Counter[str] = Counter()
     losing: Counter[str] = Counter()
@@ -50,7 +53,7 @@ def main(argv: list[str]) -> int:
             examples += [f"entry {entry.index} (seed {entry.seed.hex()}): {f}" for f in faults]
         wins += entry.prize_pence > 0
         paid += entry.prize_pence
-        counted = features(data)
+        counted = stats.features(data)
         shown.update(counted)
         if entry.prize_pence == 0:
             losing.update(counted)
@@ -64,9 +67,9 @@ def main(argv: list[str]) -> int:
         "violations": violations,
         "rtp_percent": round(100 * paid / (plays * price), 2),
         "odds_one_in": round(plays / wins, 2) if wins else None,
-        "feature_rates": {name: round(shown[name] / plays, 4) for name in FEATURES},
+        "feature_rates": {name: round(shown[name] / plays, 4) for name in stats.FEATURES},
         "losing_feature_rates": {
-            name: round(losing[name] / losers, 4) if losers else None for name in FEATURES
+            name: round(losing[name] / losers, 4) if losers else None for name in stats.FEATURES
         },
         "books_per_second": round(plays / building) if building else None,
     }

@@ -1,4 +1,5 @@
-"""`build.py math [--json] [--report DIR]`: the games' prize tables and their exact figures."""
+"""`build.py math [--json] [--report DIR]`: every registered game's prize table and its exact
+figures (engine/games.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import argparse
 import json
 from pathlib import Path
 
-from engine.math import GAMES, load_table
+from engine.games import ids, load_table
 from engine.math.figures import feature_share, show2, tier_odds
 from engine.money import format_pounds
 
@@ -42,9 +43,9 @@ def main(argv: list[str]) -> int:
     )
     args = parser.parse_args(argv)
     if args.json:
-        print(json.dumps([load_table(game).as_json() for game in GAMES], indent=1))
+        print(json.dumps([load_table(game).as_json() for game in ids()], indent=1))
     elif not args.report:
-        print("\n\n".join(summary(game) for game in GAMES))
+        print("\n\n".join(summary(game) for game in ids()))
     if args.report:
         from tools.par_report import write_report
 

@@ -7,12 +7,14 @@ lists every file with its SHA-256 so tests and operators can check a deployment.
 
 from __future__ import annotations
 
+import ast
 import gzip
 import hashlib
 import json
 import shutil
 import subprocess
 import zipfile
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from io import BytesIO
 from pathlib import Path
@@ -30,9 +32,9 @@ FONTS = {
     "nunito": ("nunito-latin-400-normal.woff2", "nunito-latin-700-normal.woff2"),
 }
 COMPRESSIBLE = {".html", ".js", ".mjs", ".css", ".json", ".svg", ".wasm", ".zip", ".txt", ".woff"}
-GAME_PACKAGES = ("engine", "backends")
-NATIVE_ONLY = {"backends/native.py", "backends/pygame_backend.py", "backends/pygame_sound.py"}
+GAME_PACKAGES = ("engine", "backends")  # the packages the game zip takes its modules from
 BROWSER_ENTRY = "backends.browser"
+TABLE_FILE = "prize-table.toml"  # each game's package data: engine/<package>/prize-table.toml
 
 
 @dataclass(frozen=True)
@@ -66,18 +68,115 @@ def stored_zip(files: dict[str, bytes]) -> bytes:
     return buffer.getvalue()
 
 
+def module_path(name: str) -> str | None:
+    """The file of a dotted module of GAME_PACKAGES (relative to ROOT), or None for any other."""
+    if name.split(".")[0] not in GAME_PACKAGES:
+        return None
+    base = name.replace(".", "/")
+    for rel in (f"{base}.py", f"{base}/__init__.py"):
+        if (ROOT / rel).is_file():
+            return rel
+    return None
+
+
+def _type_checking(test: ast.expr) -> bool:
+    """True for `if TYPE_CHECKING:` / `if typing.TYPE_CHECKING:` (never true at run time)."""
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _import_nodes(nodes: Iterable[ast.AST]) -> Iterator[ast.Import | ast.ImportFrom]:
+    """Every import statement, at any depth (functions, classes, try...), but those under
+    `if TYPE_CHECKING:`, which only a type checker runs."""
+    for node in nodes:
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            yield node
+        elif isinstance(node, ast.If) and _type_checking(node.test):
+            yield from _import_nodes(node.orelse)
+        else:
+            yield from _import_nodes(ast.iter_child_nodes(node))
+
+
+def imported_names(source: str, module: str, is_package: bool = False) -> dict[str, bool]:
+    """The dotted names a module's source imports, each True when it must be a module:
+    `import a.b` gives a.b; `from a import b` gives a (a module) and a.b (a module only if b
+    is a submodule, not a name a defines); relative imports are resolved against module."""
+    names: dict[str, bool] = {}
+    package = module if is_package else module.rpartition(".")[0]
+    for node in _import_nodes([ast.parse(source)]):
+        if isinstance(node, ast.Import):
+            names.update((alias.name, True) for alias in node.names)
+            continue
+        base = node.module or ""
+        if node.level:
+            parts = package.split(".")
+            anchor = ".".join(parts[: len(parts) - node.level + 1])
+            base = f"{anchor}.{base}" if base else anchor
+        names[base] = True
+        for alias in node.names:
+            if alias.name != "*":
+                names.setdefault(f"{base}.{alias.name}", False)
+    return names
+
+
+def import_closure(roots: Iterable[str]) -> list[str]:
+    """The files (relative to ROOT) of the modules of GAME_PACKAGES that importing roots can
+    import: followed statically (ast) through every import statement, with each module's
+    parent packages (their __init__.py runs first). Other modules (the standard library) are
+    left out; a root, or a module imported by name, of GAME_PACKAGES that has no file is a
+    ValueError."""
+    seen: dict[str, str] = {}
+    todo = [(root, True, "the roots") for root in roots]
+    while todo:
+        name, required, importer = todo.pop()
+        parts = name.split(".")
+        if parts[0] not in GAME_PACKAGES:
+            if importer == "the roots":
+                raise ValueError(f"{name} is not a module of {', '.join(GAME_PACKAGES)}")
+            continue
+        for depth in range(1, len(parts) + 1):
+            module = ".".join(parts[:depth])
+            rel = seen.get(module) or module_path(module)
+            if rel is None:
+                if required:
+                    raise ValueError(f"{importer} imports {name}, which has no module file")
+                break  # `from package import name` where name is not a submodule
+            if module not in seen:
+                seen[module] = rel
+                source = (ROOT / rel).read_text(encoding="utf-8")
+                found = imported_names(source, module, rel.endswith("__init__.py"))
+                todo.extend((imported, must, rel) for imported, must in found.items())
+    return sorted(seen.values())
+
+
+def game_roots() -> tuple[str, ...]:
+    """What the browser imports by name: its entry point and every registered game's
+    presentation (imported with importlib, so only the registry names it)."""
+    from engine.games import GAMES
+
+    shown = [game.presentation for game in GAMES if game.presentation]
+    return (BROWSER_ENTRY, *dict.fromkeys(shown))
+
+
+def game_zip_names() -> list[str]:
+    """Every file of the browser's game zip (before compiling), relative to ROOT: the static
+    import closure of game_roots(), plus the prize table of each registered game whose
+    package the closure holds."""
+    from engine.games import GAMES
+
+    modules = import_closure(game_roots())
+    tables = [
+        f"engine/{game.package}/{TABLE_FILE}"
+        for game in GAMES
+        if f"engine/{game.package}/__init__.py" in modules
+    ]
+    return sorted([*modules, *tables])
+
+
 def game_files() -> dict[str, bytes]:
-    """The engine and the browser backend's Python files (and package data), by zip path."""
-    files: dict[str, bytes] = {}
-    for package in GAME_PACKAGES:
-        for path in sorted((ROOT / package).rglob("*")):
-            rel = path.relative_to(ROOT).as_posix()
-            if path.is_dir() or "__pycache__" in rel or rel in NATIVE_ONLY:
-                continue
-            if path.suffix in {".pyc", ".pyo"}:
-                continue
-            files[rel] = path.read_bytes()
-    return files
+    """The game zip's files by zip path (see game_zip_names)."""
+    return {name: (ROOT / name).read_bytes() for name in game_zip_names()}
 
 
 def pyodide_tool(*args: str) -> str:

@@ -1,5 +1,6 @@
-"""The PAR sheet: one HTML page an operator or a test lab reads, with both games' tables,
-exact figures and plots (matplotlib, imported lazily; without it the page says so).
+"""The PAR sheet: one HTML page an operator or a test lab reads, with every registered game's
+table (engine/games.py), exact figures and plots (matplotlib, imported lazily; without it the
+page says so).
 
 Feature rates (bonus games, near misses...) come from certification: the JSON reports that
 `build.py certify --game G --plays N --json` prints, passed with `--certify FILE` or saved in the
@@ -16,9 +17,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from engine.math import GAMES, PrizeTable, load_table
+from engine import games
 from engine.math.figures import feature_payout, feature_share, show2, tier_odds
-from engine.math.reach import published_figures
+from engine.math.table import PrizeTable
 from engine.money import format_pounds
 from engine.outcome import Composition
 
@@ -132,7 +133,7 @@ def show_rate(rate: object) -> str:
 
 def game_section(table: PrizeTable, certified: Mapping[str, Any] | None = None) -> str:
     """The PAR section of one game."""
-    odds, rtp_percent = published_figures(table.game)
+    odds, rtp_percent = games.get(table.game).published_figures
     odds_ok = show2(table.odds_one_in) == show2(odds)
     rtp_ok = show2(table.rtp * 100) == show2(rtp_percent)
     mark = {True: '<span class="ok">matches</span>', False: '<span class="bad">DIFFERS</span>'}
@@ -191,7 +192,7 @@ def game_section(table: PrizeTable, certified: Mapping[str, Any] | None = None) 
 def render(certified: Mapping[str, Mapping[str, Any]] | None = None) -> str:
     """The whole PAR sheet as HTML text, with certification reports by game id."""
     found = certified or {}
-    sections = "".join(game_section(load_table(game), found.get(game)) for game in GAMES)
+    sections = "".join(game_section(game.table, found.get(game.id)) for game in games.GAMES)
     return (
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
         f"<title>PAR sheet</title><style>{STYLE}</style></head><body>"

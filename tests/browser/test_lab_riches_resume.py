@@ -22,6 +22,13 @@ def test_reload_in_the_middle_resumes_the_same_play(browser: Browser, server: st
     expect(page.get_by_role("button", name="GO", exact=True)).to_be_enabled(timeout=30_000)
     first_log = page.locator("#log").inner_text()
     goes = re.findall(r"Go (\d+):", first_log)
+    saved = page.evaluate("JSON.parse(localStorage.getItem('lottery.progress.lab-riches'))")
+    assert saved["index"] > 0 and saved["choices"] == {}  # Lab Riches asks for no choice
+    # Another game's unfinished play is kept under its own key: this one's finish leaves it.
+    other = {"play_number": 7, "token": "x", "index": 3, "choices": {"4": 2}}
+    page.evaluate(
+        "(p) => localStorage.setItem('lottery.progress.power-puck-shot', p)", json.dumps(other)
+    )
     page.reload()
     page.wait_for_selector("body[data-ready='1']", timeout=60_000)
     resume = page.get_by_role("button", name="RESUME", exact=True)
@@ -37,6 +44,10 @@ def test_reload_in_the_middle_resumes_the_same_play(browser: Browser, server: st
     assert narrated == 300
     assert after - before == 300 - PRICE
     assert api(page, server, "GET", "/api/plays?status=unfinished")["plays"] == []
+    stored = page.evaluate(
+        "['lab-riches', 'power-puck-shot'].map((g) => localStorage['lottery.progress.' + g])"
+    )
+    assert stored[0] is None and json.loads(stored[1]) == other
     page.context.close()
 
 

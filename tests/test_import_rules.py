@@ -1,0 +1,157 @@
+"""The import rules of docs/architecture.md ("Rooms"), read from every .py file with ast.
+
+Arrows point down the rooms' "may import" column: the engine core imports only the standard
+library and itself, with no I/O, clock or randomness of its own; the screens (engine/ui/) import
+the engine and the standard library, never a platform (`js`, `pygame`); the endpoint never
+imports the screens. Every import statement counts, wherever it is (functions, `try`,
+`if TYPE_CHECKING:`), since each one is a dependency someone can follow.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+STDLIB = frozenset(sys.stdlib_module_names) | {"__future__"}
+# Standard library modules the engine core must not use: the clock, randomness, the file
+# system, processes and the network (the engine is handed its entropy and does no I/O).
+CORE_FORBIDDEN = frozenset(
+    {
+        "random",
+        "secrets",
+        "time",
+        "datetime",
+        "os",
+        "socket",
+        "subprocess",
+        "pathlib",
+        "sqlite3",
+        "urllib",
+        "http",
+        "shutil",
+        "tempfile",
+        "asyncio",
+        "threading",
+        "multiprocessing",
+        "ssl",
+    }
+)
+PLATFORMS = frozenset({"js", "pyodide", "pygame"})
+
+
+def module_name(path: Path) -> str:
+    """The dotted module name of a file under ROOT."""
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imports(path: Path) -> Iterator[tuple[int, str]]:
+    """(line, dotted module name) of every import in a file (see imports_in)."""
+    source = path.read_text(encoding="utf-8")
+    return imports_in(source, module_name(path), path.name == "__init__.py")
+
+
+def imports_in(source: str, module: str, is_package: bool = False) -> Iterator[tuple[int, str]]:
+    """(line, dotted module name) of every import in a module's source, relative imports
+    resolved; `from a import b` gives a, and a.b as well (b may be a submodule)."""
+    package = module if is_package else module.rpartition(".")[0]
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                anchor = ".".join(parts[: len(parts) - node.level + 1])
+                base = f"{anchor}.{base}" if base else anchor
+            yield node.lineno, base
+            for alias in node.names:
+                yield node.lineno, f"{base}.{alias.name}"
+
+
+def python_files(folder: str) -> list[Path]:
+    """Every .py file under a folder of the repository."""
+    return sorted(p for p in (ROOT / folder).rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def top(name: str) -> str:
+    return name.split(".")[0]
+
+
+def is_within(name: str, package: str) -> bool:
+    return name == package or name.startswith(package + ".")
+
+
+def breaches(folder: str, rule: str, allowed: Callable[[Path, str], bool]) -> list[str]:
+    """'file:line imports name (rule)' for every import of folder's files that
+    allowed(path, name) refuses."""
+    found = []
+    files = python_files(folder)
+    assert files, f"no Python files under {folder}"
+    for path in files:
+        for line, name in imports(path):
+            if not allowed(path, name):
+                found.append(f"{path.relative_to(ROOT)}:{line} imports {name} ({rule})")
+    return found
+
+
+def in_core(path: Path) -> bool:
+    return not path.relative_to(ROOT).as_posix().startswith("engine/ui/")
+
+
+def test_the_engine_core_imports_only_the_standard_library_and_itself() -> None:
+    def allowed(path: Path, name: str) -> bool:
+        return not in_core(path) or top(name) in STDLIB or top(name) == "engine"
+
+    assert breaches("engine", "the engine core: standard library and engine only", allowed) == []
+
+
+def test_the_engine_core_has_no_clock_randomness_or_io() -> None:
+    def allowed(path: Path, name: str) -> bool:
+        return not in_core(path) or top(name) not in CORE_FORBIDDEN
+
+    assert breaches("engine", "no clock, randomness, files, processes or network", allowed) == []
+
+
+def test_the_engine_core_knows_nothing_of_screens() -> None:
+    def allowed(path: Path, name: str) -> bool:
+        return not in_core(path) or not is_within(name, "engine.ui")
+
+    assert breaches("engine", "the engine core never imports engine.ui", allowed) == []
+
+
+def test_the_screens_import_only_the_engine_and_the_standard_library() -> None:
+    def allowed(path: Path, name: str) -> bool:
+        return top(name) not in PLATFORMS and (top(name) in STDLIB or top(name) == "engine")
+
+    assert breaches("engine/ui", "engine/ui: engine and the standard library only", allowed) == []
+
+
+def test_the_endpoint_never_imports_the_screens() -> None:
+    def allowed(path: Path, name: str) -> bool:
+        return not is_within(name, "engine.ui")
+
+    assert breaches("web/endpoint", "web/endpoint never imports engine.ui", allowed) == []
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("import random", {"random"}),
+        ("def f():\n    import secrets", {"secrets"}),
+        ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import pathlib", {"pathlib"}),
+        ("from . import rules", {"engine.lab_riches", "engine.lab_riches.rules"}),
+        ("from ..math import table", {"engine.math", "engine.math.table"}),
+    ],
+)
+def test_the_reader_sees_every_import(source: str, expected: set[str]) -> None:
+    found = {name for _, name in imports_in(source, "engine.lab_riches.probe")}
+    assert found - {"typing", "typing.TYPE_CHECKING"} == expected
