@@ -2,7 +2,8 @@
 
 A handler gives the event's timeline: (progress, cue) pairs, progress being the share of the
 event's animation (0..1) at which its picture shows the moment (engine/ui/lab_riches/paint.py
-and bonus.py draw them). The Main Game scene plays each cue as its moment passes.
+and bonus.py draw them). The book player (engine/ui/player.py) plays each cue as its moment
+passes.
 """
 
 from __future__ import annotations
@@ -12,9 +13,9 @@ from typing import Any
 
 from engine.ui.lab_riches.bonus import REST_AT, light_moves
 from engine.ui.lab_riches.paint import ARRIVE, LAND, sweep_starts
+from engine.ui.presentation import Timeline
 
 Event = Mapping[str, Any]
-Timeline = tuple[tuple[float, str], ...]
 
 
 def _go(e: Event) -> Timeline:
@@ -56,13 +57,3 @@ HANDLERS: dict[str, Callable[[Event], Timeline]] = {
     "bonus_end": _silent,
     "end": _end,
 }
-
-
-def timeline(event: Event) -> Timeline:
-    """The cues of one event and the progress at which each sounds."""
-    return HANDLERS[str(event["type"])](event)
-
-
-def between(event: Event, after: float, upto: float) -> list[str]:
-    """The event's cues whose moment lies in (after, upto]."""
-    return [cue for at, cue in timeline(event) if after < at <= upto]

@@ -56,11 +56,6 @@ DURATIONS: dict[str, Callable[[Mapping[str, Any]], float]] = {
 }
 
 
-def duration(event: Mapping[str, Any]) -> float:
-    """Seconds the event's animation lasts at normal speed."""
-    return DURATIONS[str(event["type"])](event)
-
-
 def prompt(upcoming: Mapping[str, Any] | None) -> str:
     """What to say when the play comes to rest before upcoming (None: at the end)."""
     if upcoming is None:

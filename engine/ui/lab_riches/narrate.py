@@ -111,8 +111,3 @@ HANDLERS: dict[str, Callable[[Event, State], list[str]]] = {
     "bonus_end": _bonus_end,
     "end": _end,
 }
-
-
-def narrate(event: Event, state: State) -> list[str]:
-    """The sentences for one event, given the state after it."""
-    return HANDLERS[str(event["type"])](event, state)
