@@ -7,6 +7,7 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,14 +22,19 @@ def b64url(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
 
 
+B64URL = re.compile(r"[A-Za-z0-9_-]*")
+
+
 def b64url_decode(text: str) -> bytes:
-    """Decode base64url without padding; raises ValueError on bad input."""
-    if not isinstance(text, str) or "=" in text:
+    """Decode canonical base64url without padding (RFC 7515); ValueError for anything else:
+    another alphabet ('+', '/', non-ASCII), padding, a length no encoding has, or unused bits
+    that are not zero (so each byte string has exactly one accepted text)."""
+    if not isinstance(text, str) or not B64URL.fullmatch(text) or len(text) % 4 == 1:
         raise ValueError("not base64url")
-    try:
-        return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-    except (ValueError, TypeError) as error:
-        raise ValueError("not base64url") from error
+    data = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    if b64url(data) != text:
+        raise ValueError("not canonical base64url")
+    return data
 
 
 def raw_public(key: Ed25519PublicKey) -> bytes:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from datetime import UTC, datetime
 from typing import Any
 
@@ -26,10 +27,21 @@ def iso(ms: int | None) -> str | None:
     return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+ASCII_NUMBER = re.compile(r"[0-9]{1,18}")  # str.isdigit() also accepts '²' and '٣'
+MAX_ROW_ID = 2**31 - 1  # the id columns are INTEGER (PostgreSQL: 32-bit)
+
+
 def parse_play_number(text: str) -> int:
     """A Play Number from a path; 404 for anything that cannot be one."""
-    if not text.isdigit() or len(text) > 18:
+    if not ASCII_NUMBER.fullmatch(text):
         raise not_found_play()
+    return int(text)
+
+
+def parse_cursor(text: str) -> int:
+    """A My Games cursor (the id of the last play of the previous page); 400 for any other."""
+    if not ASCII_NUMBER.fullmatch(text) or not 0 < int(text) <= MAX_ROW_ID:
+        raise ApiError(400, "invalid_cursor", "The cursor is not one this endpoint gave.")
     return int(text)
 
 
@@ -106,9 +118,7 @@ def my_games(
     elif status is not None:
         raise ApiError(422, "invalid_status", "status must be 'unfinished' or 'finished'.")
     if cursor:
-        if not cursor.isdigit() or len(cursor) > 18:
-            raise ApiError(400, "invalid_cursor", "The cursor is not one this endpoint gave.")
-        query = query.where(plays.c.id < int(cursor))
+        query = query.where(plays.c.id < parse_cursor(cursor))
     with ledger.db.begin() as conn:
         rows = conn.execute(query.order_by(plays.c.id.desc()).limit(limit + 1)).all()
     page = rows[:limit]

@@ -51,7 +51,7 @@ async def purchase(request: Request) -> JSONResponse:
     account = await _caller(request)
     try:
         data = json.loads(await request.body())
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nesting deeper than the parser goes
         raise ApiError(400, "malformed_json", "The body must be a JSON object.") from None
     if not isinstance(data, dict):
         raise ApiError(400, "malformed_json", "The body must be a JSON object.")

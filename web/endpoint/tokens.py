@@ -36,7 +36,8 @@ def verify(ring: KeyRing, token: str) -> dict[str, Any]:
     try:
         header = json.loads(b64url_decode(head))
         sig = b64url_decode(signature)
-    except ValueError:
+        b64url_decode(body)  # every segment canonical base64url (ASCII) before anything else
+    except (ValueError, RecursionError):  # RecursionError: JSON nested deeper than the parser goes
         raise TokenError("malformed token") from None
     if not isinstance(header, dict) or header.get("alg") != "EdDSA":
         raise TokenError("token algorithm must be EdDSA")
@@ -49,7 +50,7 @@ def verify(ring: KeyRing, token: str) -> dict[str, Any]:
         raise TokenError("bad token signature") from None
     try:
         payload = json.loads(b64url_decode(body))
-    except ValueError:
+    except (ValueError, RecursionError):
         raise TokenError("malformed token payload") from None
     if not isinstance(payload, dict):
         raise TokenError("token payload must be an object")

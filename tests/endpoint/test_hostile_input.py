@@ -1,0 +1,103 @@
+"""Inputs an attacker sends: each gets a 4xx JSON error, never a 500 (issue: the endpoint under
+attack). One regression test per input that once gave a plain-text 500."""
+
+from __future__ import annotations
+
+import base64
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from fastapi.testclient import TestClient
+
+from tests.endpoint.conftest import bearer, buy, session
+from web.endpoint import tokens
+from web.endpoint.keys import KeyRing, b64url, b64url_decode, key_id
+
+
+def _error(response: object, status: int) -> str:
+    """The error code of a JSON error answer with this status."""
+    assert response.status_code == status, (response.status_code, response.text)  # type: ignore[attr-defined]
+    body = response.json()  # type: ignore[attr-defined]
+    assert set(body) == {"error"} and set(body["error"]) == {"code", "message"}, body
+    return str(body["error"]["code"])
+
+
+def test_a_deeply_nested_purchase_body_is_400(client: TestClient) -> None:
+    auth = {**bearer(session(client)["token"]), "Idempotency-Key": "deep"}
+    deep = "[" * 5000 + "]" * 5000
+    response = client.post("/api/plays", content=deep, headers=auth)
+    assert _error(response, 400) == "malformed_json"
+
+
+@pytest.mark.parametrize("path", ["/api/plays/%C2%B2", "/api/plays/%D9%A3"])
+def test_a_play_number_of_unicode_digits_is_404(client: TestClient, path: str) -> None:
+    auth = bearer(session(client)["token"])
+    assert _error(client.get(path, headers=auth), 404) == "play_not_found"
+    assert _error(client.post(path + "/finish", headers=auth), 404) == "play_not_found"
+
+
+@pytest.mark.parametrize("cursor", ["%C2%B2", "2147483648", "9" * 18, "-1", "0x10"])
+def test_a_cursor_that_no_page_gave_is_400(client: TestClient, cursor: str) -> None:
+    auth = bearer(session(client)["token"])
+    response = client.get(f"/api/plays?cursor={cursor}", headers=auth)
+    assert _error(response, 400) == "invalid_cursor"
+
+
+def test_a_cursor_the_endpoint_gave_still_pages(client: TestClient) -> None:
+    token = session(client)["token"]
+    for k in range(3):
+        assert buy(client, token, key=f"k{k}").status_code == 201
+    first = client.get("/api/plays?limit=2", headers=bearer(token)).json()
+    rest = client.get(f"/api/plays?limit=2&cursor={first['next_cursor']}", headers=bearer(token))
+    assert rest.status_code == 200 and len(rest.json()["plays"]) == 1
+
+
+def _b64(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def test_tokens_with_hostile_segments_are_refused_with_400(client: TestClient) -> None:
+    token = session(client)["token"]
+    bought = buy(client, token).json()["token"]
+    head, body, signature = bought.split(".")
+    hostile = [
+        f"{head}.{body}é.{signature}",  # a non-ASCII payload segment
+        f"{_b64(b'[' * 2000 + b']' * 2000)}.{body}.{signature}",  # a deeply nested header
+        f"{head}.{_b64(b'[' * 2000 + b']' * 2000)}.{signature}",
+        f"{head}.{body}.{signature}é",
+        f"é.{body}.{signature}",
+    ]
+    for forged in hostile:
+        response = client.post("/api/tokens/verify", json={"token": forged}, headers=bearer(token))
+        assert _error(response, 400) == "token_invalid", forged[:40]
+
+
+def _other_spelling(segment: str) -> str:
+    """The same bytes spelled differently: the last character's unused low bits set."""
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+    unused = {2: 4, 3: 2}[len(segment) % 4]  # bits of the last character that carry nothing
+    last = alphabet.index(segment[-1])
+    return segment[:-1] + alphabet[last | (1 << unused) - 1]
+
+
+def test_the_verifier_itself_accepts_only_canonical_base64url() -> None:
+    """Not only the stored-token comparison: tokens.verify refuses another spelling itself."""
+    signing = Ed25519PrivateKey.generate()
+    kid = key_id(signing.public_key())
+    ring = KeyRing(signing, kid, {kid: signing.public_key()})
+    token = tokens.sign(ring, {"play_number": 1})
+    head, body, signature = token.split(".")
+    assert tokens.verify(ring, token) == {"play_number": 1}
+    respelled = [
+        f"{head}.{body}.{_other_spelling(signature)}",
+        f"{head}.{_other_spelling(body)}.{signature}" if len(body) % 4 else None,
+        f"{head}.{body}.{signature.replace('-', '+').replace('_', '/')}",
+        f"{head}.{body}.{signature}==",
+        f"{head} .{body}.{signature}",
+    ]
+    for forged in filter(None, respelled):
+        if forged != token:
+            with pytest.raises(tokens.TokenError):
+                tokens.verify(ring, forged)
+    with pytest.raises(ValueError):
+        b64url_decode(_other_spelling(b64url(b"\xff")))
