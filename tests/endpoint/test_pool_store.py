@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import secrets
 from pathlib import Path
 
@@ -11,6 +12,9 @@ import pytest
 from engine.math.pool import Pool, verify_proof
 from tests.test_pool import small_table
 from web.endpoint import pool_store
+from web.endpoint.app import create_app
+from web.endpoint.pools import PoolFiles
+from web.endpoint.settings import Settings
 
 
 def test_lay_out_uses_a_fresh_secret_key_and_order_each_time() -> None:
@@ -55,3 +59,33 @@ def test_load_refuses_tampered_files(tmp_path: Path) -> None:
     (tmp_path / "chunks.bin").write_bytes(bytes(chunks))
     with pytest.raises(ValueError, match="do not give the committed root"):
         pool_store.load(tmp_path)
+
+
+def test_every_pool_file_is_owner_only_whatever_the_umask(tmp_path: Path) -> None:
+    target = tmp_path / "pool"
+    target.mkdir(mode=0o755)
+    target.chmod(0o755)
+    (target / "entries.bin").write_bytes(b"old")
+    (target / "entries.bin").chmod(0o644)  # an older file with a looser mode is tightened too
+    previous = os.umask(0o022)
+    try:
+        pool_store.save(pool_store.lay_out(small_table(), 200), target)
+    finally:
+        os.umask(previous)
+    assert target.stat().st_mode & 0o777 == 0o700
+    for name in ("pool.key", "entries.bin", "chunks.bin", "commitment.json"):
+        assert (target / name).stat().st_mode & 0o777 == 0o600, name
+
+
+@pytest.mark.parametrize("mode", [0o755, 0o750, 0o701])
+def test_the_endpoint_refuses_a_pool_directory_others_can_read(tmp_path: Path, mode: int) -> None:
+    shared = tmp_path / "pools"
+    shared.mkdir()
+    shared.chmod(mode)
+    with pytest.raises(PermissionError, match="chmod 700"):
+        PoolFiles(shared)
+    settings = Settings(var_dir=tmp_path / "var", pool_dir=shared)
+    with pytest.raises(PermissionError, match="other users could read"):
+        create_app(settings)
+    shared.chmod(0o700)
+    PoolFiles(shared)  # owner-only: accepted

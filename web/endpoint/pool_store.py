@@ -84,17 +84,38 @@ def _codes_bytes(codes: array[int]) -> bytes:
     return swapped.tobytes()
 
 
-def save(pool: Pool, directory: Path) -> None:
-    """Write the pool's files; the commitment last, once the rest is on disk."""
-    directory.mkdir(parents=True, exist_ok=True)
-    key_path = directory / "pool.key"
-    fd = os.open(key_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+def _write_private(path: Path, data: bytes) -> None:
+    """Write a file only its owner can read (0600, whatever the umask or an older file's mode)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "wb") as handle:
-        handle.write(pool.key)
-    (directory / "entries.bin").write_bytes(_codes_bytes(pool.codes))
-    (directory / "chunks.bin").write_bytes(b"".join(pool.chunk_roots))
+        os.fchmod(handle.fileno(), 0o600)
+        handle.write(data)
+
+
+def save(pool: Pool, directory: Path) -> None:
+    """Write the pool's files, owner-only (the order of future prizes is as secret as the key);
+    the commitment last, once the rest is on disk."""
+    directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+    directory.chmod(0o700)
+    _write_private(directory / "pool.key", pool.key)
+    _write_private(directory / "entries.bin", _codes_bytes(pool.codes))
+    _write_private(directory / "chunks.bin", b"".join(pool.chunk_roots))
     text = json.dumps(commitment(pool), indent=1, ensure_ascii=False)
-    (directory / "commitment.json").write_text(text + "\n", encoding="utf-8")
+    _write_private(directory / "commitment.json", (text + "\n").encode("utf-8"))
+
+
+def check_private(directory: Path) -> None:
+    """Refuse (PermissionError, saying what to do) a pool directory other users can read or
+    enter: its pools' entries say what every future play wins."""
+    if not directory.exists():
+        return
+    mode = directory.stat().st_mode & 0o777
+    if mode & 0o077:
+        raise PermissionError(
+            f"the pool directory {directory} is mode {mode:o}: other users could read the order "
+            f"of future prizes; make it owner-only (chmod 700 {directory}) and run every "
+            "endpoint process as its owner (docs/endpoint.md, pools)"
+        )
 
 
 def load(directory: Path, *, verify: bool = False) -> Pool:

@@ -29,6 +29,7 @@ class PoolFiles:
     """The pools this process has laid out or loaded, by pool id."""
 
     def __init__(self, directory: Path, size: int = 0, lay_out: LayOut | None = None) -> None:
+        pool_store.check_private(directory)  # refuse to start on a directory others can read
         self.directory = directory
         self.size = size
         self._lay_out = lay_out or default_lay_out
