@@ -4,14 +4,17 @@ attack). One regression test per input that once gave a plain-text 500."""
 from __future__ import annotations
 
 import base64
+from collections.abc import Callable
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from tests.endpoint.conftest import bearer, buy, session
+from tests.endpoint.conftest import Clock, bearer, buy, session
 from web.endpoint import tokens
 from web.endpoint.keys import KeyRing, b64url, b64url_decode, key_id
+from web.endpoint.ledger import POOL_STATUS_TTL
 
 
 def _error(response: object, status: int) -> str:
@@ -101,3 +104,19 @@ def test_the_verifier_itself_accepts_only_canonical_base64url() -> None:
                 tokens.verify(ring, forged)
     with pytest.raises(ValueError):
         b64url_decode(_other_spelling(b64url(b"\xff")))
+
+
+def test_the_public_pool_status_is_cheap_cached_and_limited(
+    make_app: Callable[..., FastAPI], clock: Clock
+) -> None:
+    client = TestClient(make_app(rate_per_second=1.0, rate_burst=5))
+    token = session(client)["token"]
+    first = client.get("/api/pools/lab-riches").json()
+    assert first["sold"] == 0
+    assert buy(client, token).status_code == 201
+    assert client.get("/api/pools/lab-riches").json()["sold"] == 0  # served from the cache
+    clock.advance(POOL_STATUS_TTL)
+    assert client.get("/api/pools/lab-riches").json()["sold"] == 1  # the pool's own counter
+    statuses = [client.get("/api/pools/lab-riches").status_code for _ in range(10)]
+    assert 429 in statuses  # anonymous, so limited per address
+    assert _error(client.get("/api/pools/lab-riches"), 429) == "rate_limited"

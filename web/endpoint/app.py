@@ -251,8 +251,11 @@ def create_app(
         return result
 
     @app.get("/api/pools/{game}")
-    async def pool(game: str) -> dict[str, Any]:
-        """The game's current pool: id, size, sold count and Merkle root."""
+    async def pool(game: str, request: Request) -> dict[str, Any]:
+        """The game's current pool: id, size, sold count and Merkle root (at most 1 s old)."""
+        host = request.client.host if request.client else "unknown"
+        if not limiter.allow("ip:" + host):
+            raise ApiError(429, "rate_limited", "Too many requests; slow down.")
         result: dict[str, Any] = await slow(ledger.pool_status, game)
         return result
 

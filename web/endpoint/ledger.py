@@ -26,6 +26,7 @@ PLAY_NUMBER_BASE = 10**8  # Play Number = pool sequence × 10^8 + entry index + 
 POOL_LOCK_BASE = 74_281_000  # + the game's index in the registry: the advisory lock of its pools
 MAX_DRAW_ATTEMPTS = 3
 SPARE_AT = 50  # lay out the next pool when 1/50 of the current one is left
+POOL_STATUS_TTL = 1.0  # seconds GET /api/pools/{game} may serve a status it has already read
 
 
 class PoolExhausted(Exception):
@@ -61,6 +62,7 @@ class Ledger:
         self.sql = Statements(db.engine.dialect)
         self._pools: dict[str, PoolRow] = {}  # the pool each game is selling from (immutable)
         self._layout_locks = {game: threading.Lock() for game in games.ids()}
+        self._status: dict[str, tuple[float, dict[str, Any]]] = {}  # game -> (time, pool status)
 
     def now_ms(self) -> int:
         """The clock in integer milliseconds."""
@@ -132,16 +134,23 @@ class Ledger:
             self.ensure_pool(game.id)
 
     def pool_status(self, game: str) -> dict[str, Any]:
-        """The current pool of a game: id, size, sold count and root."""
+        """The current pool of a game: id, size, sold count and root (at most POOL_STATUS_TTL
+        seconds old: the route is public, so it must stay cheap however often it is asked)."""
         check_game(game)
+        now = self.clock()
+        cached = self._status.get(game)
+        if cached is not None and now - cached[0] < POOL_STATUS_TTL:
+            return cached[1]
         self.ensure_pool(game)
         with self.db.begin() as conn:
             row = self.current_pool(conn, game)
             assert row is not None
-            sold = conn.execute(
-                select(func.count()).select_from(plays).where(plays.c.pool_ref == row.id)
-            ).scalar_one()
-        return {
+            sold = row.next_index  # the pool's own counter: entries are drawn in order
+            if self.test_mode:  # ... but for test mode's reserved entries, taken out of order
+                sold = conn.execute(
+                    select(func.count()).select_from(plays).where(plays.c.pool_ref == row.id)
+                ).scalar_one()
+        status = {
             "game": game,
             "pool_id": row.pool_id,
             "model": row.model,
@@ -150,6 +159,8 @@ class Ledger:
             "root": row.root,
             "created_at": row.created_at,
         }
+        self._status[game] = (now, status)
+        return status
 
     # -- purchase --------------------------------------------------------------------------
 
