@@ -120,3 +120,20 @@ def test_the_public_pool_status_is_cheap_cached_and_limited(
     statuses = [client.get("/api/pools/lab-riches").status_code for _ in range(10)]
     assert 429 in statuses  # anonymous, so limited per address
     assert _error(client.get("/api/pools/lab-riches"), 429) == "rate_limited"
+
+
+def test_a_cross_site_page_cannot_start_a_session(make_app: Callable[..., FastAPI]) -> None:
+    client = TestClient(make_app(cors_origins=("https://play.example",)))
+    evil = {"Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"}
+    form = {"Content-Type": "application/x-www-form-urlencoded"}
+    assert (
+        _error(client.post("/api/session", headers={**evil, **form}), 403) == "cross_site_refused"
+    )
+    assert "set-cookie" not in client.post("/api/session", headers=evil).headers
+    no_origin = {"Sec-Fetch-Site": "cross-site"}
+    assert _error(client.post("/api/session", headers=no_origin), 403) == "cross_site_refused"
+    own = {"Origin": "http://testserver", "Sec-Fetch-Site": "same-origin"}
+    assert client.post("/api/session", headers=own).status_code == 201
+    allowed = {"Origin": "https://play.example", "Sec-Fetch-Site": "cross-site"}
+    assert client.post("/api/session", headers=allowed).status_code == 201  # the static host
+    assert client.post("/api/session").status_code == 201  # not a browser: no such headers

@@ -188,6 +188,10 @@ def create_app(
     @app.post("/api/session", status_code=201)
     async def new_session(request: Request) -> JSONResponse:
         """Create a guest account with the demo balance and a session credential."""
+        if not same_site_or_allowed(request, settings.cors_origins):
+            raise ApiError(
+                403, "cross_site_refused", "A session can only be started from this site's pages."
+            )
         host = request.client.host if request.client else "unknown"
         if not limiter.allow("ip:" + host):
             raise ApiError(429, "rate_limited", "Too many new sessions; slow down.")
@@ -293,6 +297,21 @@ def create_app(
         )
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     return app
+
+
+def same_site_or_allowed(request: Request, allowed: tuple[str, ...]) -> bool:
+    """False for a browser request from another site (a cross-site form would otherwise start
+    a session and replace the player's cookie), unless its origin is a configured CORS origin.
+    Clients that are not browsers send neither header and are let through."""
+    origin = request.headers.get("origin")
+    fetch_site = request.headers.get("sec-fetch-site", "")
+    if origin is None:
+        return fetch_site not in ("cross-site", "same-site")
+    if origin in allowed:
+        return True
+    # The host only: behind a proxy that ends TLS the scheme seen here is not the page's.
+    same_host = origin.partition("://")[2] == request.headers.get("host", "")
+    return same_host and fetch_site in ("", "same-origin", "none")
 
 
 async def caller(request: Request) -> Account:
