@@ -6,8 +6,19 @@ Configuration comes from LOTTERY_* variables and DATABASE_URL (docs/endpoint.md)
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 import uvicorn
+
+from web.endpoint.settings import Settings
+
+
+def proxy_options(settings: Settings) -> dict[str, Any]:
+    """uvicorn's proxy options: X-Forwarded-For/-Proto are believed only from the configured
+    proxies (LOTTERY_TRUSTED_PROXIES); with none, never, so no client can pick the address the
+    rate limits key on (uvicorn alone would trust them from 127.0.0.1)."""
+    proxies = settings.trusted_proxies
+    return {"proxy_headers": bool(proxies), "forwarded_allow_ips": list(proxies) or None}
 
 
 def main(argv: list[str]) -> int:
@@ -25,6 +36,6 @@ def main(argv: list[str]) -> int:
         port=args.port,
         workers=args.workers,
         log_level=args.log_level,
-        proxy_headers=True,
+        **proxy_options(Settings.from_env()),
     )
     return 0

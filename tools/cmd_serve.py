@@ -25,5 +25,6 @@ def main(argv: list[str]) -> int:
     print(
         f"Serving the game on http://{args.host}:{args.port}/  (press Ctrl+C to stop)", flush=True
     )
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    # The development server sits behind no proxy: never believe X-Forwarded-For.
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", proxy_headers=False)
     return 0

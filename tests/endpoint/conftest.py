@@ -172,12 +172,12 @@ def buy(client: TestClient, token: str, game: str = "lab-riches", key: str = "")
 
 
 @contextmanager
-def serve(app: FastAPI) -> Iterator[str]:
+def serve(app: FastAPI, **options: Any) -> Iterator[str]:
     """Serve an app with a real uvicorn on a free loopback port; yields its base URL."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", **options)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

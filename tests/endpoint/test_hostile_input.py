@@ -6,15 +6,18 @@ from __future__ import annotations
 import base64
 from collections.abc import Callable
 
+import httpx2
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from tests.endpoint.conftest import Clock, bearer, buy, session
+from tests.endpoint.conftest import Clock, bearer, buy, serve, session
+from tools.cmd_endpoint import proxy_options
 from web.endpoint import tokens
 from web.endpoint.keys import KeyRing, b64url, b64url_decode, key_id
 from web.endpoint.ledger import POOL_STATUS_TTL
+from web.endpoint.settings import Settings
 
 
 def _error(response: object, status: int) -> str:
@@ -137,3 +140,20 @@ def test_a_cross_site_page_cannot_start_a_session(make_app: Callable[..., FastAP
     allowed = {"Origin": "https://play.example", "Sec-Fetch-Site": "cross-site"}
     assert client.post("/api/session", headers=allowed).status_code == 201  # the static host
     assert client.post("/api/session").status_code == 201  # not a browser: no such headers
+
+
+@pytest.mark.parametrize(
+    ("proxies", "limited"), [((), True), (("10.9.9.9",), True), (("127.0.0.1",), False)]
+)
+def test_forwarded_addresses_are_believed_only_from_configured_proxies(
+    make_app: Callable[..., FastAPI], proxies: tuple[str, ...], limited: bool
+) -> None:
+    """A local client that sends a new X-Forwarded-For each time must not get a new bucket."""
+    app = make_app(rate_per_second=0.001, rate_burst=2, trusted_proxies=proxies)
+    options = proxy_options(Settings(trusted_proxies=proxies))
+    with serve(app, **options) as url, httpx2.Client(base_url=url) as http:
+        codes = [
+            http.post("/api/session", headers={"X-Forwarded-For": f"203.0.113.{k}"}).status_code
+            for k in range(4)
+        ]
+    assert (429 in codes) == limited, codes

@@ -46,6 +46,7 @@ class Settings:
     cookie_secure: bool = False
     cookie_samesite: str = "lax"
     cors_origins: tuple[str, ...] = ()
+    trusted_proxies: tuple[str, ...] = ()  # addresses/networks whose X-Forwarded-* are believed
     demo_balance_pence: int = 5_000
     play_timeout_seconds: int = 24 * 3600
     sweep_interval_seconds: float = 60.0
@@ -105,6 +106,9 @@ class Settings:
             cookie_secure=e.get("LOTTERY_COOKIE_SECURE", "").lower() in TRUE,
             cookie_samesite=e.get("LOTTERY_COOKIE_SAMESITE", "lax").lower(),
             cors_origins=tuple(o for o in origins if o),
+            trusted_proxies=tuple(
+                p.strip() for p in e.get("LOTTERY_TRUSTED_PROXIES", "").split(",") if p.strip()
+            ),
             demo_balance_pence=_int(e, "LOTTERY_DEMO_BALANCE_PENCE", 5_000),
             play_timeout_seconds=_int(e, "LOTTERY_PLAY_TIMEOUT_SECONDS", 24 * 3600),
             sweep_interval_seconds=_float(e, "LOTTERY_SWEEP_INTERVAL_SECONDS", 60.0),
