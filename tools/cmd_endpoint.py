@@ -10,6 +10,7 @@ from typing import Any
 
 import uvicorn
 
+from web.endpoint.protocol import JsonErrorsProtocol
 from web.endpoint.settings import Settings
 
 
@@ -36,6 +37,7 @@ def main(argv: list[str]) -> int:
         port=args.port,
         workers=args.workers,
         log_level=args.log_level,
+        http=JsonErrorsProtocol,  # its own 400s in the API's error shape
         **proxy_options(Settings.from_env()),
     )
     return 0

@@ -9,6 +9,7 @@ import uvicorn
 
 from tools.dist import ROOT, build
 from web.devserver import create_app
+from web.endpoint.protocol import JsonErrorsProtocol
 
 
 def main(argv: list[str]) -> int:
@@ -26,5 +27,12 @@ def main(argv: list[str]) -> int:
         f"Serving the game on http://{args.host}:{args.port}/  (press Ctrl+C to stop)", flush=True
     )
     # The development server sits behind no proxy: never believe X-Forwarded-For.
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", proxy_headers=False)
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        proxy_headers=False,
+        http=JsonErrorsProtocol,
+    )
     return 0

@@ -4,6 +4,8 @@ attack). One regression test per input that once gave a plain-text 500."""
 from __future__ import annotations
 
 import base64
+import json
+import socket
 from collections.abc import Callable
 
 import httpx2
@@ -17,6 +19,7 @@ from tools.cmd_endpoint import proxy_options
 from web.endpoint import tokens
 from web.endpoint.keys import KeyRing, b64url, b64url_decode, key_id
 from web.endpoint.ledger import POOL_STATUS_TTL
+from web.endpoint.protocol import JsonErrorsProtocol
 from web.endpoint.settings import Settings
 
 
@@ -157,3 +160,58 @@ def test_forwarded_addresses_are_believed_only_from_configured_proxies(
             for k in range(4)
         ]
     assert (429 in codes) == limited, codes
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "allow"),
+    [
+        ("DELETE", "/api/games", "GET, HEAD"),
+        ("PUT", "/api/plays", "GET, HEAD, POST"),  # the sale route and My Games share the path
+        ("GET", "/api/plays/1/finish", "POST"),
+        ("PATCH", "/api/session", "POST"),
+    ],
+)
+def test_405_says_which_methods_the_path_takes(
+    client: TestClient, method: str, path: str, allow: str
+) -> None:
+    response = client.request(method, path)
+    assert _error(response, 405) == "method_not_allowed"
+    assert response.headers["allow"] == allow
+
+
+@pytest.mark.parametrize("path", ["/api/games", "/api/keys", "/api/openapi.json", "/api/wallet"])
+def test_head_answers_wherever_get_does(client: TestClient, path: str) -> None:
+    token = session(client)["token"]
+    got, head = client.get(path, headers=bearer(token)), client.head(path, headers=bearer(token))
+    assert head.status_code == got.status_code == 200
+    assert head.content == b"" and head.headers["content-length"] == got.headers["content-length"]
+    assert head.headers["content-type"] == got.headers["content-type"]
+
+
+def test_cors_refusals_and_413s_speak_json_with_cors_headers(
+    make_app: Callable[..., FastAPI],
+) -> None:
+    client = TestClient(make_app(cors_origins=("https://play.example",), max_body_bytes=100))
+    preflight = {"Access-Control-Request-Method": "POST"}
+    refused = client.options("/api/plays", headers={"Origin": "https://evil.example", **preflight})
+    assert _error(refused, 400) == "cors_refused"
+    mine = {"Origin": "https://play.example"}
+    allowed = client.options("/api/plays", headers={**mine, **preflight})
+    assert allowed.status_code == 200
+    too_big = client.post("/api/session", content=b"x" * 200, headers=mine)
+    assert _error(too_big, 413) == "body_too_large"
+    assert too_big.headers["access-control-allow-origin"] == "https://play.example"
+
+
+def test_the_server_s_own_400_is_json(make_app: Callable[..., FastAPI]) -> None:
+    """A request uvicorn cannot parse never reaches a route; its 400 is still the error shape."""
+    with serve(make_app(), http=JsonErrorsProtocol) as url:
+        host, port = url.removeprefix("http://").split(":")
+        with socket.create_connection((host, int(port)), timeout=10) as raw:
+            raw.sendall(b"GET /api/games HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n")
+            answer = b""
+            while chunk := raw.recv(65536):
+                answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400") and b"content-type: application/json" in head
+    assert json.loads(body)["error"]["code"] == "bad_http_request"

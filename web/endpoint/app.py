@@ -15,16 +15,16 @@ from typing import Annotated, Any
 import anyio
 from fastapi import Depends, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException
+from starlette.routing import Match
 
 from engine import games as registry
 from web.endpoint import plays, sales, tokens
 from web.endpoint.database import Database
 from web.endpoint.errors import ApiError
-from web.endpoint.guards import BodyLimit, RateLimit
+from web.endpoint.guards import BodyLimit, HeadAsGet, JsonCORS, RateLimit
 from web.endpoint.keys import load_keyring, write_secret_once
 from web.endpoint.ledger import Account, Ledger
 from web.endpoint.pools import LayOut, PoolFiles
@@ -128,9 +128,13 @@ def create_app(
         return _error(ApiError(503, "pool_files_missing", message))
 
     @app.exception_handler(HTTPException)
-    async def http_error(_request: Request, error: HTTPException) -> JSONResponse:
+    async def http_error(request: Request, error: HTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
-        return _error(ApiError(error.status_code, code, str(error.detail)))
+        error_body = ApiError(error.status_code, code, str(error.detail)).body()
+        headers = dict(error.headers or {})
+        if error.status_code == 405:  # every method some route takes at this path
+            headers["Allow"] = ", ".join(allowed_methods(request))
+        return JSONResponse(error_body, status_code=error.status_code, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, error: RequestValidationError) -> JSONResponse:
@@ -286,17 +290,33 @@ def create_app(
 
     app.openapi = openapi_with_sales  # type: ignore[method-assign]
     gc.freeze()  # what start-up built lives on: keep it out of every full collection
+    # Middleware added last runs first: CORS outermost, so even the body limit's 413 and every
+    # HEAD carry the CORS headers.
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(HeadAsGet)
     if settings.cors_origins:
         app.add_middleware(
-            CORSMiddleware,
+            JsonCORS,
             allow_origins=list(settings.cors_origins),
             allow_credentials=True,
-            allow_methods=["GET", "POST"],
+            allow_methods=["GET", "HEAD", "POST"],
             allow_headers=["Authorization", "Content-Type", "Idempotency-Key"],
             max_age=600,
         )
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     return app
+
+
+def allowed_methods(request: Request) -> list[str]:
+    """The methods the request's path answers to, over every route that matches it (the sale
+    routes and FastAPI's share paths, so one route's own list is not the path's)."""
+    methods: set[str] = set()
+    for route in request.app.router.routes:
+        match, _ = route.matches(request.scope)
+        if match is not Match.NONE:
+            methods |= set(getattr(route, "methods", None) or ())
+    if "GET" in methods:
+        methods.add("HEAD")  # guards.HeadAsGet
+    return sorted(methods)
 
 
 def same_site_or_allowed(request: Request, allowed: tuple[str, ...]) -> bool:

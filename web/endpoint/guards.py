@@ -1,4 +1,5 @@
-"""Request guards: a body size limit (ASGI middleware) and a per-caller rate limit."""
+"""Request guards: a body size limit, HEAD as GET and CORS answering in the error shape (ASGI
+middleware), and a per-caller rate limit."""
 
 from __future__ import annotations
 
@@ -6,6 +7,10 @@ import json
 import threading
 from collections.abc import Callable
 from typing import Any
+
+from starlette.datastructures import Headers
+from starlette.middleware.cors import CORSMiddleware
+from starlette.responses import JSONResponse, Response
 
 Scope = dict[str, Any]
 Message = dict[str, Any]
@@ -56,6 +61,45 @@ class BodyLimit:
         except BodyTooLarge:
             if not started:
                 await _too_large(send, self.max_bytes)
+
+
+class HeadAsGet:
+    """HEAD answers wherever GET does: the same status and headers, no body (RFC 9110 9.3.2).
+
+    FastAPI's routes take only the methods they are declared with, so a HEAD is run as the GET
+    it asks about and its body is dropped on the way out."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Run a HEAD request as GET, sending no body."""
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            await self.app(scope, receive, send)
+            return
+
+        async def headers_only(message: Message) -> None:
+            if message["type"] == "http.response.body":
+                if message.get("more_body", False):
+                    return
+                message = {"type": "http.response.body", "body": b""}
+            await send(message)
+
+        await self.app({**scope, "method": "GET"}, receive, headers_only)
+
+
+class JsonCORS(CORSMiddleware):
+    """Starlette's CORS, but a refused preflight answers in the API's JSON error shape."""
+
+    def preflight_response(self, request_headers: Headers) -> Response:
+        """The preflight answer; a refusal as 400 {"error": {"code": "cors_refused", ...}}."""
+        answer = super().preflight_response(request_headers)
+        if answer.status_code < 400:
+            return answer
+        reason = bytes(answer.body).decode("utf-8", "replace")
+        headers = {k: v for k, v in answer.headers.items() if k.lower().startswith("access-")}
+        error = {"code": "cors_refused", "message": f"{reason}: see the endpoint's CORS setting."}
+        return JSONResponse({"error": error}, status_code=answer.status_code, headers=headers)
 
 
 async def _too_large(send: Send, limit: int) -> None:
