@@ -55,6 +55,15 @@ def _session_secret(settings: Settings) -> bytes:
     return path.read_text().strip().encode()
 
 
+UNAUTHENTICATED = "unauthenticated: missing, forged or expired credential."
+LIMITED = "rate_limited: too many requests."
+
+
+def errors(*answers: tuple[int, str]) -> dict[int | str, dict[str, Any]]:
+    """The error answers a route documents: (status, the codes it may carry and when)."""
+    return {status: sales.error_response(text) for status, text in answers}
+
+
 def _error(error: ApiError) -> JSONResponse:
     return JSONResponse(error.body(), status_code=error.status)
 
@@ -189,7 +198,15 @@ def create_app(
 
     app.state.authenticate = authenticate
 
-    @app.post("/api/session", status_code=201)
+    @app.post(
+        "/api/session",
+        status_code=201,
+        responses=errors(
+            (403, "cross_site_refused: started from another site's page."),
+            (413, "body_too_large."),
+            (429, "rate_limited: too many new sessions from this address."),
+        ),
+    )
     async def new_session(request: Request) -> JSONResponse:
         """Create a guest account with the demo balance and a session credential."""
         if not same_site_or_allowed(request, settings.cors_origins):
@@ -218,7 +235,7 @@ def create_app(
         )
         return response
 
-    @app.get("/api/wallet")
+    @app.get("/api/wallet", responses=errors((401, UNAUTHENTICATED), (429, LIMITED)))
     async def wallet(account: Caller) -> dict[str, int]:
         """The account's balance, derived from its transactions."""
         return {"balance_pence": await call(ledger.balance, account)}
@@ -233,7 +250,15 @@ def create_app(
         """The public keys outcome tokens are signed with (JWK set; the active key first)."""
         return ring.jwks()
 
-    @app.get("/api/plays")
+    @app.get(
+        "/api/plays",
+        responses=errors(
+            (400, "invalid_cursor: a cursor this endpoint did not give."),
+            (401, UNAUTHENTICATED),
+            (422, "invalid_request or invalid_status: a query of the wrong shape."),
+            (429, LIMITED),
+        ),
+    )
     async def my_games(
         account: Caller,
         cursor: Annotated[str | None, Query(max_length=32)] = None,
@@ -244,7 +269,15 @@ def create_app(
         result: dict[str, Any] = await call(plays.my_games, ledger, account, cursor, status, limit)
         return result
 
-    @app.get("/api/plays/{play_number}")
+    @app.get(
+        "/api/plays/{play_number}",
+        responses=errors(
+            (401, UNAUTHENTICATED),
+            (404, "play_not_found: no such play on this account."),
+            (429, LIMITED),
+            (503, "pool_files_missing: this server lacks the pool's files."),
+        ),
+    )
     async def play(play_number: str, account: Caller) -> dict[str, Any]:
         """One of the account's plays, with its token, pool entry, Merkle proof and root."""
         result: dict[str, Any] = await call(
@@ -252,13 +285,31 @@ def create_app(
         )
         return result
 
-    @app.post("/api/tokens/verify")
+    @app.post(
+        "/api/tokens/verify",
+        responses=errors(
+            (400, "malformed_json, or token_invalid: the token fails its checks."),
+            (401, UNAUTHENTICATED),
+            (404, "play_not_found: the token is for a play of another account."),
+            (413, "body_too_large."),
+            (422, 'invalid_request: the body is not {"token": ...}.'),
+            (429, LIMITED),
+        ),
+    )
     async def verify(body: TokenBody, account: Caller) -> dict[str, Any]:
         """Check an outcome token against the keys, the account and the recorded play."""
         result: dict[str, Any] = await call(plays.verify_token, ledger, account, body.token)
         return result
 
-    @app.get("/api/pools/{game}")
+    @app.get(
+        "/api/pools/{game}",
+        responses=errors(
+            (404, "game_not_found: no game has this id."),
+            (409, "game_not_on_sale: the game cannot be bought, so it has no pool."),
+            (429, "rate_limited: too many requests from this address."),
+            (503, "pool_unavailable: no pool could be laid out."),
+        ),
+    )
     async def pool(game: str, request: Request) -> dict[str, Any]:
         """The game's current pool: id, size, sold count and Merkle root (at most 1 s old)."""
         host = request.client.host if request.client else "unknown"
@@ -269,7 +320,18 @@ def create_app(
 
     if settings.test_mode:
 
-        @app.post("/api/test/next-entry")
+        @app.post(
+            "/api/test/next-entry",
+            responses=errors(
+                (400, "malformed_json."),
+                (401, UNAUTHENTICATED),
+                (404, "game_not_found, or no_matching_entry: no unsold entry matches."),
+                (409, "game_not_on_sale."),
+                (413, "body_too_large."),
+                (422, "invalid_request or invalid_composition."),
+                (429, LIMITED),
+            ),
+        )
         async def next_entry(body: NextEntryBody, account: Caller) -> dict[str, Any]:
             """TEST MODE ONLY: the account's next purchase of the game takes a matching entry."""
             if body.prize_pence is None and body.composition is None:

@@ -91,7 +91,8 @@ def _object(properties: dict[str, Any], title: str) -> dict[str, Any]:
     }
 
 
-def _error(description: str) -> dict[str, Any]:
+def error_response(description: str) -> dict[str, Any]:
+    """An OpenAPI response of the API's error shape, with what its codes mean."""
     ref = {"$ref": f"#/components/schemas/{ERROR_SCHEMA}"}
     return {"description": description, "content": {"application/json": {"schema": ref}}}
 
@@ -140,18 +141,20 @@ PURCHASE_OPERATION: dict[str, Any] = {
                 "Purchase",
             ),
         ),
-        "400": _error("malformed_json or idempotency_key_required."),
-        "401": _error("unauthenticated: missing, forged or expired credential."),
-        "402": _error("insufficient_funds: the balance does not cover the price."),
-        "404": _error("game_not_found: no game has this id."),
-        "409": _error(
+        "400": error_response("malformed_json or idempotency_key_required."),
+        "401": error_response("unauthenticated: missing, forged or expired credential."),
+        "402": error_response("insufficient_funds: the balance does not cover the price."),
+        "404": error_response("game_not_found: no game has this id."),
+        "409": error_response(
             "game_not_on_sale: the game is registered but cannot be bought; or "
             "idempotency_conflict: the Idempotency-Key bought another game."
         ),
-        "413": _error("body_too_large."),
-        "422": _error('invalid_request: the body is not {"game": ...} or the key is too long.'),
-        "429": _error("rate_limited."),
-        "503": _error("pool_unavailable: no pool could be laid out; try again."),
+        "413": error_response("body_too_large."),
+        "422": error_response(
+            'invalid_request: the body is not {"game": ...} or the key is too long.'
+        ),
+        "429": error_response("rate_limited."),
+        "503": error_response("pool_unavailable: no pool could be laid out; try again."),
     },
 }
 
@@ -183,9 +186,9 @@ FINISH_OPERATION: dict[str, Any] = {
                 "Finished",
             ),
         ),
-        "401": _error("unauthenticated: missing, forged or expired credential."),
-        "404": _error("play_not_found: no such play on this account."),
-        "429": _error("rate_limited."),
+        "401": error_response("unauthenticated: missing, forged or expired credential."),
+        "404": error_response("play_not_found: no such play on this account."),
+        "429": error_response("rate_limited."),
     },
 }
 
@@ -202,6 +205,17 @@ def document(schema: dict[str, Any]) -> dict[str, Any]:
             ordered.update(finish_path)
     schema["paths"] = {**ordered, **finish_path}
     schemas = schema.setdefault("components", {}).setdefault("schemas", {})
+    # FastAPI's own 422 (HTTPValidationError) is not what this API answers: app.py turns a
+    # validation error into the error shape (422 invalid_request, or 400 malformed_json).
+    for item in schema["paths"].values():
+        for operation in item.values():
+            answer = operation.get("responses", {}).get("422", {})
+            if "HTTPValidationError" in str(answer):
+                operation["responses"]["422"] = error_response(
+                    "invalid_request: a parameter or body of the wrong shape."
+                )
+    schemas.pop("HTTPValidationError", None)
+    schemas.pop("ValidationError", None)
     schemas[ERROR_SCHEMA] = _object(
         {
             "error": _object(
