@@ -38,12 +38,13 @@ def venv_python() -> Path:
 
 
 def say(message: str) -> None:
-    """Print a bootstrap progress line."""
-    print(f"[build] {message}", flush=True)
+    """Print a bootstrap progress line (to stderr: stdout is the command's, e.g. its JSON)."""
+    print(f"[build] {message}", file=sys.stderr, flush=True)
 
 
 def run(cmd: list[str], **kwargs: object) -> None:
-    """Run a command, stopping the build with its exit status if it fails."""
+    """Run a set-up command, its output on stderr, stopping the build if it fails."""
+    kwargs.setdefault("stdout", sys.stderr)
     result = subprocess.run(cmd, cwd=ROOT, **kwargs)  # type: ignore[call-overload]
     if result.returncode != 0:
         sys.exit(f"[build] failed ({result.returncode}): {' '.join(cmd)}")

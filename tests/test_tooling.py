@@ -1,5 +1,6 @@
 """The linter, the formatter and the type checker are part of the test command."""
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -26,3 +27,31 @@ def test_ruff_format() -> None:
 def test_mypy() -> None:
     result = run("mypy")
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_set_up_output_goes_to_stderr_so_stdout_stays_the_command_s() -> None:
+    """`build.py math --json > f` must give JSON even on a fresh clone, while it installs."""
+    code = (
+        "import sys, build\n"
+        "build.say('installing something')\n"
+        "build.run([sys.executable, '-c', 'print(\"a set-up tool talking\")'])\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == ""
+    assert "installing something" in result.stderr and "a set-up tool talking" in result.stderr
+
+
+def test_a_json_command_prints_only_json() -> None:
+    result = subprocess.run(
+        [sys.executable, "build.py", "math", "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    tables = json.loads(result.stdout)
+    assert {table["id"] for table in tables} == {"lab-riches", "power-puck-shot"}
