@@ -15,7 +15,8 @@ from typing import Annotated, Any
 import anyio
 from fastapi import Depends, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
+from prometheus_client import CONTENT_TYPE_LATEST
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException
 from starlette.routing import Match
@@ -27,6 +28,7 @@ from web.endpoint.errors import ApiError
 from web.endpoint.guards import BodyLimit, HeadAsGet, JsonCORS, RateLimit
 from web.endpoint.keys import load_keyring, write_secret_once
 from web.endpoint.ledger import Account, Ledger
+from web.endpoint.metrics import Metrics, Timing, entries_left, health
 from web.endpoint.pools import LayOut, PoolFiles
 from web.endpoint.settings import Settings
 
@@ -62,10 +64,6 @@ LIMITED = "rate_limited: too many requests."
 def errors(*answers: tuple[int, str]) -> dict[int | str, dict[str, Any]]:
     """The error answers a route documents: (status, the codes it may carry and when)."""
     return {status: sales.error_response(text) for status, text in answers}
-
-
-def _error(error: ApiError) -> JSONResponse:
-    return JSONResponse(error.body(), status_code=error.status)
 
 
 def create_app(
@@ -125,25 +123,31 @@ def create_app(
     )
     app.state.ledger = ledger
     app.state.settings = settings
+    metrics = Metrics()
+    metrics.watch_pools(lambda: entries_left(ledger))
+    app.state.metrics = metrics
+
+    def refuse(error: ApiError, headers: dict[str, str] | None = None) -> JSONResponse:
+        metrics.errors.labels(str(error.status), error.code).inc()
+        return JSONResponse(error.body(), status_code=error.status, headers=headers)
 
     @app.exception_handler(ApiError)
     async def api_error(_request: Request, error: ApiError) -> JSONResponse:
-        return _error(error)
+        return refuse(error)
 
     @app.exception_handler(FileNotFoundError)
     async def pool_missing(_request: Request, error: FileNotFoundError) -> JSONResponse:
         logging.getLogger("web.endpoint").error("%s", error)  # the path, for the operator only
         message = "This server is missing the pool's files; see docs/endpoint.md (pools)."
-        return _error(ApiError(503, "pool_files_missing", message))
+        return refuse(ApiError(503, "pool_files_missing", message))
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, error: HTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
-        error_body = ApiError(error.status_code, code, str(error.detail)).body()
         headers = dict(error.headers or {})
         if error.status_code == 405:  # every method some route takes at this path
             headers["Allow"] = ", ".join(allowed_methods(request))
-        return JSONResponse(error_body, status_code=error.status_code, headers=headers)
+        return refuse(ApiError(error.status_code, code, str(error.detail)), headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, error: RequestValidationError) -> JSONResponse:
@@ -152,11 +156,11 @@ def create_app(
             p.get("type") == "json_invalid" or tuple(p.get("loc", ())) == ("body",)
             for p in problems
         ):
-            return _error(ApiError(400, "malformed_json", "The body must be a JSON object."))
+            return refuse(ApiError(400, "malformed_json", "The body must be a JSON object."))
         where = ", ".join(
             f"{'.'.join(str(x) for x in p.get('loc', ()))}: {p.get('msg')}" for p in problems[:5]
         )
-        return _error(ApiError(422, "invalid_request", f"The request is not valid ({where})."))
+        return refuse(ApiError(422, "invalid_request", f"The request is not valid ({where})."))
 
     async def call(fn: Callable[..., Any], *args: Any) -> Any:
         return await db.run(fn, *args)
@@ -244,6 +248,24 @@ def create_app(
     async def games() -> dict[str, Any]:
         """Every registered game: price, odds, payout, top prize, prize table, and on_sale."""
         return catalogue
+
+    @app.get(
+        "/api/health",
+        responses=errors((503, "unhealthy: a check failed; the message names each failing one.")),
+    )
+    async def healthy() -> dict[str, Any]:
+        """For load balancers and monitors: the database, the signing key, a pool on sale."""
+        checks = await slow(health, ledger)
+        failing = [f"{name}: {found}" for name, found in checks.items() if found != "ok"]
+        if failing:
+            raise ApiError(503, "unhealthy", "; ".join(failing))
+        return {"status": "ok", "checks": checks}
+
+    @app.get("/api/metrics", include_in_schema=False)
+    async def prometheus() -> Response:
+        """Prometheus metrics (text format); see docs/endpoint.md."""
+        body = await slow(metrics.render)
+        return Response(body, media_type=CONTENT_TYPE_LATEST)
 
     @app.get("/api/keys")
     async def keys() -> dict[str, Any]:
@@ -354,6 +376,7 @@ def create_app(
     gc.freeze()  # what start-up built lives on: keep it out of every full collection
     # Middleware added last runs first: CORS outermost, so even the body limit's 413 and every
     # HEAD carry the CORS headers.
+    app.add_middleware(Timing, metrics=metrics, routes=app.router.routes)  # innermost
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(HeadAsGet)
     if settings.cors_origins:

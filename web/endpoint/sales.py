@@ -60,6 +60,7 @@ async def purchase(request: Request) -> JSONResponse:
         raise ApiError(422, "invalid_request", 'The body must be {"game": "<game id>"}.')
     ledger: Ledger = request.app.state.ledger
     result = await buy(ledger, account, game, request.headers.get("idempotency-key"))
+    request.app.state.metrics.purchases.labels(game).inc()
     return JSONResponse(result, status_code=201)
 
 
@@ -68,7 +69,9 @@ async def finish(request: Request) -> JSONResponse:
     account = await _caller(request)
     ledger: Ledger = request.app.state.ledger
     number = plays.parse_play_number(request.path_params["play_number"])
-    return JSONResponse(await ledger.db.run(plays.finish, ledger, account, number))
+    done = await ledger.db.run(plays.finish, ledger, account, number)
+    request.app.state.metrics.finishes.inc()
+    return JSONResponse(done)
 
 
 ROUTES = [

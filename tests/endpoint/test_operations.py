@@ -1,0 +1,81 @@
+"""Operators' tools: GET /api/health for load balancers, Prometheus metrics at /api/metrics."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import psycopg
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from prometheus_client.parser import text_string_to_metric_families
+
+from tests.endpoint.conftest import bearer, buy, postgres_url, session
+
+
+def scrape(client: TestClient) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    """Every sample of /metrics by (name, labels)."""
+    response = client.get("/api/metrics")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/plain")
+    return {
+        (sample.name, tuple(sorted(sample.labels.items()))): sample.value
+        for family in text_string_to_metric_families(response.text)
+        for sample in family.samples
+    }
+
+
+def test_health_reports_each_check_and_fails_until_a_pool_is_on_sale(
+    make_app: Callable[..., FastAPI],
+) -> None:
+    client = TestClient(make_app())
+    missing = client.get("/api/health")
+    assert missing.status_code == 503
+    assert missing.json()["error"]["code"] == "unhealthy"
+    assert "pool:lab-riches: no pool committed yet" in missing.json()["error"]["message"]
+    assert buy(client, session(client)["token"]).status_code == 201  # commits the first pool
+    ok = client.get("/api/health")
+    assert ok.status_code == 200
+    assert ok.json() == {
+        "status": "ok",
+        "checks": {"database": "ok", "pool:lab-riches": "ok", "signing_key": "ok"},
+    }
+
+
+def test_health_fails_when_the_database_loses_its_tables(
+    make_app: Callable[..., FastAPI], database_url: str
+) -> None:
+    app = make_app()
+    client = TestClient(app)
+    assert buy(client, session(client)["token"]).status_code == 201
+    db = app.state.ledger.db
+    if db.is_sqlite:  # the file deleted under the running endpoint
+        db.engine.dispose()
+        Path(str(db.engine.url.database)).unlink()
+    else:  # the schema dropped
+        with psycopg.connect(postgres_url(), autocommit=True) as conn:
+            schema = database_url.rsplit("%3D", 1)[1]
+            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+            conn.execute(f"CREATE SCHEMA {schema}")  # for the fixture's own clean-up
+        db.engine.dispose()
+    down = client.get("/api/health")
+    assert down.status_code == 503
+    assert "database: failing" in down.json()["error"]["message"]
+
+
+def test_metrics_count_sales_finishes_errors_latency_and_entries_left(client: TestClient) -> None:
+    token = session(client)["token"]
+    bought = buy(client, token).json()
+    client.post(f"/api/plays/{bought['play_number']}/finish", headers=bearer(token))
+    client.get("/api/plays/424242", headers=bearer(token))  # 404 play_not_found
+    samples = scrape(client)
+    assert samples[("lottery_purchases_total", (("game", "lab-riches"),))] == 1
+    assert samples[("lottery_finishes_total", ())] == 1
+    assert samples[("lottery_errors_total", (("code", "play_not_found"), ("status", "404")))] == 1
+    sale = ("lottery_request_seconds_count", (("method", "POST"), ("route", "/api/plays")))
+    assert samples[sale] == 1
+    detail = (("method", "GET"), ("route", "/api/plays/{play_number}"))
+    assert samples[("lottery_request_seconds_count", detail)] == 1
+    left = samples[("lottery_pool_entries_left", (("game", "lab-riches"),))]
+    size = client.get("/api/pools/lab-riches").json()["size"]
+    assert left == size - 1

@@ -1,0 +1,133 @@
+"""Operators' view of the endpoint: `GET /api/health` and Prometheus metrics at `/api/metrics`.
+
+Metrics (prometheus-client, one registry per app) count what the endpoint did: purchases and
+finishes by game, error answers by code, request latency by route; a gauge reads each game's
+unsold entries from the database when scraped. docs/endpoint.md lists them.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.registry import Collector
+from sqlalchemy import text
+from starlette.routing import Match
+
+from engine import games
+
+Scope = dict[str, Any]
+Message = dict[str, Any]
+LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+
+
+class Metrics:
+    """The endpoint's counters and histograms, in their own registry."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        self.purchases = Counter(
+            "lottery_purchases", "Purchases answered 201 (a retry counts again)", ["game"],
+            registry=self.registry,
+        )  # fmt: skip
+        self.finishes = Counter(
+            "lottery_finishes", "Finish requests answered", registry=self.registry
+        )
+        self.errors = Counter(
+            "lottery_errors", "Error answers by status and code", ["status", "code"],
+            registry=self.registry,
+        )  # fmt: skip
+        self.latency = Histogram(
+            "lottery_request_seconds", "Time to answer a request, by route", ["method", "route"],
+            buckets=LATENCY_BUCKETS, registry=self.registry,
+        )  # fmt: skip
+        self.up = Gauge("lottery_up", "1 while the endpoint serves", registry=self.registry)
+        self.up.set(1)
+
+    def watch_pools(self, entries_left: Callable[[], dict[str, int]]) -> None:
+        """Report each game's unsold entries, read when Prometheus scrapes."""
+        self.registry.register(_EntriesLeft(entries_left))
+
+    def render(self) -> bytes:
+        """The metrics in Prometheus' text format."""
+        return generate_latest(self.registry)
+
+
+class _EntriesLeft(Collector):
+    def __init__(self, read: Callable[[], dict[str, int]]) -> None:
+        self.read = read
+
+    def collect(self) -> Any:
+        family = GaugeMetricFamily(
+            "lottery_pool_entries_left", "Unsold entries of the current pool", labels=["game"]
+        )
+        for game, left in self.read().items():
+            family.add_metric([game], left)
+        yield family
+
+
+class Timing:
+    """ASGI middleware: each request's latency into the histogram, labelled by its route."""
+
+    def __init__(self, app: Any, metrics: Metrics, routes: list[Any]) -> None:
+        self.app = app
+        self.metrics = metrics
+        self.routes = routes  # the app's routes, to name a request the router did not label
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        """Time the request; the label is the matched route's path template, or 'unmatched'."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            elapsed = time.perf_counter() - started
+            self.metrics.latency.labels(scope["method"], self._route(scope)).observe(elapsed)
+
+    def _route(self, scope: Scope) -> str:
+        route = scope.get("route")  # FastAPI's routes label the scope; plain Starlette ones not
+        if route is None:
+            route = next((r for r in self.routes if r.matches(scope)[0] is Match.FULL), None)
+        return str(getattr(route, "path", "unmatched"))
+
+
+def health(ledger: Any) -> dict[str, str]:
+    """Each check and what it found ('ok' or why not): the database answers, the signing key
+    signs what its public key verifies, and every game on sale has a pool with entries left."""
+    checks: dict[str, str] = {}
+    try:
+        with ledger.db.begin() as conn:
+            conn.execute(text("SELECT 1"))
+            for game in games.on_sale():
+                row = ledger.current_pool(conn, game.id)
+                if row is None:
+                    checks[f"pool:{game.id}"] = "no pool committed yet"
+                elif row.next_index >= row.size:
+                    checks[f"pool:{game.id}"] = "the current pool is sold out"
+                else:
+                    checks[f"pool:{game.id}"] = "ok"
+        checks["database"] = "ok"
+    except Exception as error:  # any failure to reach or read the database
+        checks["database"] = f"failing ({type(error).__name__})"
+    try:
+        probe = b"lottery-health"
+        ledger.ring.public[ledger.ring.kid].verify(ledger.ring.signing.sign(probe), probe)
+        checks["signing_key"] = "ok"
+    except Exception as error:  # a key that cannot sign or does not match its public key
+        checks["signing_key"] = f"unusable ({type(error).__name__})"
+    return dict(sorted(checks.items()))
+
+
+def entries_left(ledger: Any) -> dict[str, int]:
+    """Unsold entries of each game on sale's current pool (0 when it has none yet)."""
+    left: dict[str, int] = {}
+    with ledger.db.begin() as conn:
+        for game in games.on_sale():
+            row = ledger.current_pool(conn, game.id)
+            left[game.id] = 0 if row is None else max(0, row.size - row.next_index)
+    return left
