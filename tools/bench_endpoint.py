@@ -3,6 +3,13 @@
 The endpoint runs in a uvicorn subprocess on loopback; 32 clients, each its own account,
 buy Lab Riches plays back to back over keep-alive HTTP/1.1 connections (a minimal asyncio
 client, so the clients cost as little CPU as possible on the same machine), then finish them.
+`client_cpu_share` is the CPU the load generator itself used over the buying phase, as a share
+of one core, so a reader can tell how much of the machine the figures had.
+
+PostgreSQL's reference, measured in the same invocation on the same database: `pgbench -N`
+(its simple-update transactions, 32 clients, prepared statements) in a scratch schema;
+`ratio` is purchases a second over pgbench's transactions a second (a purchase is about one
+pgbench transaction's worth of database work), and pgbench's own CPU share is reported too.
 """
 
 from __future__ import annotations
@@ -10,7 +17,10 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
+import resource
 import secrets
+import shutil
 import socket
 import subprocess
 import sys
@@ -103,8 +113,10 @@ async def drive(port: int) -> dict[str, float]:
     """Run the clients against a started endpoint and compute the figures."""
     players = await asyncio.gather(*(player(port) for _ in range(CLIENTS)))
     buys: list[float] = []
+    cpu_before = time.process_time()
     end = time.perf_counter() + SECONDS
     bought = await asyncio.gather(*(buy_until(c, a, end, buys) for c, a in players))
+    client_cpu = time.process_time() - cpu_before
     finishes: list[float] = []
     start = time.perf_counter()
     pairs = zip(players, bought, strict=True)
@@ -121,6 +133,7 @@ async def drive(port: int) -> dict[str, float]:
         "finish_p99_ms": percentile(finishes, 0.99),
         "purchases": len(buys),
         "clients": CLIENTS,
+        "client_cpu_share": round(client_cpu / SECONDS, 2),
     }
 
 
@@ -177,6 +190,31 @@ def fresh_schema(url: str) -> tuple[str, str]:
     return schema, f"{url}{sep}options=-csearch_path%3D{schema}"
 
 
+def pgbench(url: str) -> dict[str, float] | None:
+    """pgbench -N on the same PostgreSQL (a scratch schema), CLIENTS clients, SECONDS seconds:
+    its transactions a second and its own CPU share; None when pgbench is not installed."""
+    exe = shutil.which("pgbench")
+    if exe is None:
+        return None
+    schema, _scoped = fresh_schema(url)
+    env = {**os.environ, "PGOPTIONS": f"-c search_path={schema}"}
+    try:
+        init = [exe, "-i", "-q", "-s", "1", url]
+        subprocess.run(init, env=env, check=True, capture_output=True, text=True)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cmd = [exe, "-N", "-M", "prepared", "-c", str(CLIENTS), "-j", "2", "-T", str(int(SECONDS))]
+        done = subprocess.run([*cmd, url], env=env, check=True, capture_output=True, text=True)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    finally:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+    found = re.search(r"tps = ([0-9.]+) \(without initial connection time\)", done.stdout)
+    if found is None:
+        raise RuntimeError("pgbench printed no tps:\n" + done.stdout)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return {"pgbench_tps": round(float(found[1]), 1), "pgbench_cpu_share": round(cpu / SECONDS, 2)}
+
+
 def run() -> dict[str, Any]:
     """The figures for SQLite and (when reachable) PostgreSQL."""
     results: dict[str, Any] = {"sqlite": measure("")}
@@ -191,4 +229,9 @@ def run() -> dict[str, Any]:
     finally:
         with psycopg.connect(url, autocommit=True) as conn:
             conn.execute(f"DROP SCHEMA {schema} CASCADE")
+    reference = pgbench(url)
+    if reference is not None:
+        figures = results["postgresql"]
+        figures.update(reference)
+        figures["ratio"] = round(figures["purchases_per_second"] / reference["pgbench_tps"], 3)
     return results
