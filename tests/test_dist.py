@@ -26,7 +26,6 @@ def test_the_site_has_its_files(dist_dir: Path) -> None:
     names = set(manifest(dist_dir)["files"])
     assert {"index.html", "sw.js", "favicon.svg"} <= names
     assert any(re.fullmatch(r"app\.[0-9a-f]{10}\.js", n) for n in names)
-    assert any(re.fullmatch(r"app\.[0-9a-f]{10}\.css", n) for n in names)
     assert any(re.fullmatch(r"py/game\.[0-9a-f]{10}\.zip", n) for n in names)
     pyodide = {n.rsplit("/", 1)[1] for n in names if n.startswith("pyodide/")}
     assert {"pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm"} <= pyodide

@@ -11,6 +11,7 @@ import ast
 import gzip
 import hashlib
 import json
+import re
 import shutil
 import subprocess
 import zipfile
@@ -34,6 +35,7 @@ FONTS = {
 COMPRESSIBLE = {".html", ".js", ".mjs", ".css", ".json", ".svg", ".wasm", ".zip", ".txt", ".woff"}
 GAME_PACKAGES = ("engine", "backends")  # the packages the game zip takes its modules from
 BROWSER_ENTRY = "backends.browser"
+SOURCE_MAP_COMMENT = re.compile(rb"\n//# sourceMappingURL=[^\n]*\n?$")
 TABLE_FILE = "prize-table.toml"  # each game's package data: engine/<package>/prize-table.toml
 
 
@@ -269,7 +271,7 @@ def inputs_fingerprint(api_url: str) -> str:
 
 
 def copy_fonts(target: Path) -> None:
-    """The web fonts app.css names, with each family's licence, from their npm packages."""
+    """The web fonts critical.css names, with each family's licence, from their npm packages."""
     target.mkdir(parents=True, exist_ok=True)
     for package, files in FONTS.items():
         source = ROOT / "node_modules" / "@fontsource" / package
@@ -297,7 +299,10 @@ def build(out: Path, api_url: str = "") -> DistResult:
     pyo_dir = out / "pyodide" / version
     pyo_dir.mkdir(parents=True)
     for name in PYODIDE_FILES:
-        shutil.copyfile(PYODIDE / name, pyo_dir / name)
+        data = (PYODIDE / name).read_bytes()
+        if name.endswith(".mjs"):  # no map is shipped: do not send DevTools after one (a 404)
+            data = SOURCE_MAP_COMMENT.sub(b"\n", data)
+        (pyo_dir / name).write_bytes(data)
 
     (out / "py").mkdir()
     game = precompiled(stored_zip(game_files()), out, keep_source=True)
@@ -309,9 +314,6 @@ def build(out: Path, api_url: str = "") -> DistResult:
     (pyo_dir / stdlib_name).write_bytes(stdlib)
     probe_stdlib(out / "py" / game_name, pyo_dir / stdlib_name)  # proof the trimmed zip suffices
 
-    css = (SHELL / "app.css").read_bytes()
-    css_name = hashed_name("app.css", css)
-    (out / css_name).write_bytes(css)
     js = bundled_shell()
     js_name = hashed_name("app.js", js)
     (out / js_name).write_bytes(js)
@@ -342,7 +344,6 @@ def build(out: Path, api_url: str = "") -> DistResult:
     html = (SHELL / "index.html").read_text()
     replacements = {
         "{{CRITICAL_CSS}}": (SHELL / "critical.css").read_text().strip(),
-        "{{APP_CSS}}": f"/{css_name}",
         "{{APP_JS}}": f"/{js_name}",
         "{{PYODIDE_MJS}}": f"{base}pyodide.mjs",
         # Start the big downloads while the HTML is parsed, not once the shell has run.

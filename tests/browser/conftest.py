@@ -34,12 +34,24 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
     b.close()
 
 
+# Reports every Content-Security-Policy violation of the page to the test (window.lotteryCsp).
+CSP_WATCH = """document.addEventListener("securitypolicyviolation", (e) => window.lotteryCsp(
+  `${e.effectiveDirective} blocked ${e.blockedURI || "inline"} (${e.sourceFile}:${e.lineNumber})`
+));"""
+
+
 class Watch:
-    """What a page did: requests to other origins and errors it logged."""
+    """What a page did: requests to other origins, errors it logged, answers 4xx/5xx, requests
+    that failed, and Content-Security-Policy violations (also counted as errors)."""
 
     def __init__(self, page: Page, origin: str) -> None:
         self.foreign: list[str] = []
         self.errors: list[str] = []
+        self.violations: list[str] = []
+        self.failed: list[str] = []  # (a reload aborts requests: not an error in itself)
+        page.expose_function("lotteryCsp", self._violation)
+        page.add_init_script(CSP_WATCH)
+        page.on("requestfailed", lambda r: self.failed.append(f"{r.url}: {r.failure}"))
         page.on(
             "request",
             lambda r: (
@@ -52,6 +64,10 @@ class Watch:
             "response",
             lambda r: self.errors.append(f"{r.status} {r.url}") if r.status >= 400 else None,
         )
+
+    def _violation(self, text: str) -> None:
+        self.violations.append(text)
+        self.errors.append("CSP: " + text)
 
 
 def open_game(
