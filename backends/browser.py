@@ -2,10 +2,11 @@
 
 The shell calls `start(width, height, params_json)` once and then `frame(now_ms,
 events_json)` each animation frame; `frame` returns one JSON string
-{"cmds": {"base", "add"} | null, "controls": [...] | null, "say": [...], "requests": [...],
-"ms": python_ms}. When "cmds" is not null the frame drew: "cmds" is the string table's update
-and `batch()` returns the frame's numbers (an array.array('d'), read zero-copy by the shell;
-format in docs/drawing.md).
+{"cmds": {"base", "add"} | null, "controls": [...] | null, "screen": {"id", "game"} | null,
+"say": [...], "requests": [...], "ms": python_ms} ("screen", with "controls", when they
+change: the mirror's heading). When "cmds" is not null the frame drew: "cmds" is the string
+table's update and `batch()` returns the frame's numbers (an array.array('d'), read zero-copy
+by the shell; format in docs/drawing.md).
 `requests` are operations the shell performs for Python (network, signature check, storage:
 docs/drawing.md); their answers come back as {"type": "reply", "id", "ok", "body"} events.
 `sounds` are the cues to play now (only while the player has sound on); the shell synthesises
@@ -79,6 +80,7 @@ def frame(now_ms: float, events_json: str = "[]") -> str:
         {
             "cmds": cmds,
             "controls": controls,
+            "screen": None if controls is None else _screen(_app),
             "say": result.narration,
             "requests": result.requests,
             "sounds": result.sounds,
@@ -87,6 +89,13 @@ def frame(now_ms: float, events_json: str = "[]") -> str:
     )
     ms = (time.perf_counter() - began) * 1000.0
     return f'{{"ms":{ms:.3f},{tail[1:]}'
+
+
+def _screen(app: App) -> dict[str, str]:
+    """The screen showing (its scene's name) and its game's name, for the mirror's heading."""
+    flow = getattr(app.scene, "flow", None)
+    game = getattr(getattr(flow, "game", None), "name", "")
+    return {"id": app.scene.name, "game": str(game)}
 
 
 def sound_notes() -> str:

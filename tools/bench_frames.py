@@ -50,7 +50,7 @@ def _measure(browser: Any, url: str, size: tuple[int, int]) -> dict[str, float]:
         go.wait_for(state="visible", timeout=60_000)
         page.wait_for_function(
             "() => [...document.querySelectorAll('#mirror button')]"
-            ".some(b => b.textContent === 'GO' && !b.disabled)",
+            ".some(b => b.textContent === 'GO' && b.getAttribute('aria-disabled') !== 'true')",
             timeout=60_000,
         )
         before = page.evaluate(SAMPLE)

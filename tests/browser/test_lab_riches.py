@@ -24,12 +24,12 @@ DESKTOP: ViewportSize = {"width": 1280, "height": 720}
 PHONE: ViewportSize = {"width": 390, "height": 844}
 VIEWPORTS = {"desktop": DESKTOP, "phone": PHONE}
 PRICE = 300
-MIRROR = (
-    "() => [...document.querySelectorAll('#mirror button')].map(b => [b.textContent, !b.disabled])"
-)
+# A control that is not enabled is mirrored with aria-disabled="true" (it keeps the focus).
+ON = "b.getAttribute('aria-disabled') !== 'true'"
+MIRROR = f"() => [...document.querySelectorAll('#mirror button')].map(b => [b.textContent, {ON}])"
 GO_TAKEN = (
     "() => ![...document.querySelectorAll('#mirror button')]"
-    ".some(b => b.textContent === 'GO' && !b.disabled)"
+    f".some(b => b.textContent === 'GO' && {ON})"
 )
 TOTAL = re.compile(r"Total won £([\d,]+)\.(\d\d)")
 

@@ -30,7 +30,7 @@ function loop(pyFrame, pyBatch, onReady) {
       fail("The game stopped unexpectedly. Your play is safe: reload to continue.", error);
       return;
     }
-    if (out.controls) mirror(out.controls);
+    if (out.controls) mirror(out.controls, out.screen);
     if (out.say.length) narrate(out.say);
     if (out.requests && out.requests.length) perform(out.requests);
     if (out.sounds && out.sounds.length) play(out.sounds);

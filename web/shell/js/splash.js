@@ -22,6 +22,7 @@ export function fail(message, error) {
   $("failure-text").textContent = message;
   $("failure").hidden = false;
   $("failure-retry").onclick = () => location.reload();
+  $("failure-retry").focus();
 }
 
 export function explain(error) {
