@@ -118,6 +118,21 @@ def ensure_chromium() -> None:
         stamp.write_text("ok\n")
 
 
+def ensure_nginx() -> None:
+    """The static web server the deployment test serves dist/ with (Debian's nginx, as root)."""
+    if shutil.which("nginx") or not (sys.platform.startswith("linux") and os.geteuid() == 0):
+        return
+    if not shutil.which("apt-get"):
+        return
+    say("installing Debian's nginx and its brotli_static module (apt-get)")
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    packages = ["nginx-light", "libnginx-mod-http-brotli-static"]
+    quiet = {"stdout": subprocess.DEVNULL, "env": env}
+    if subprocess.run(["apt-get", "install", "-y", *packages], **quiet).returncode:  # type: ignore[call-overload]
+        run(["apt-get", "update"], **quiet)
+        run(["apt-get", "install", "-y", *packages], **quiet)
+
+
 def main(argv: list[str]) -> int:
     """Bootstrap as much as the command needs, then run it inside .venv."""
     if sys.version_info < MIN_PYTHON:
@@ -131,6 +146,7 @@ def main(argv: list[str]) -> int:
     ensure_node_deps()
     if with_test:
         ensure_chromium()
+        ensure_nginx()
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     cmd = [str(venv_python()), "-m", "tools", *argv]
     try:

@@ -16,13 +16,22 @@ class ApiFailure extends Error {
   constructor(code, message) { super(message); this.code = code; }
 }
 
+// The session credential. On the site's own origin it is the HttpOnly cookie. When the endpoint
+// is on another origin (config.api), the cookie may never reach it (another site's cookies are
+// not sent), so the token POST /api/session returns is kept here and sent as a bearer token.
+function credential() {
+  const token = config.api ? store.get("bearer") : null;
+  return typeof token === "string" && token ? { Authorization: "Bearer " + token } : {};
+}
+
 async function call(method, path, body, headers = {}) {
   let response;
+  const sent = { ...credential(), ...headers };
   try {
     response = await plainFetch(api(path), {
       method,
       credentials: "include",
-      headers: body === undefined ? headers : { "Content-Type": "application/json", ...headers },
+      headers: body === undefined ? sent : { "Content-Type": "application/json", ...sent },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (error) {
@@ -69,14 +78,35 @@ function uuid() {
   return crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random().toString(16).slice(2);
 }
 
+// Whether this browser may hold a session: it started one here ("session" in localStorage),
+// or a service worker of an earlier visit controls the page (a player from before the flag
+// existed), or nothing can be remembered. A browser that never started one has no cookie:
+// asking for the wallet would only earn a 401, so a first visit starts a session at once.
+function mayHaveSession() {
+  if (store.get("session")) return true;
+  if ("serviceWorker" in navigator && navigator.serviceWorker.controller) return true;
+  store.set("session", false);
+  return store.get("session") !== false; // storage that keeps nothing: ask the endpoint
+}
+
+async function newSession() {
+  store.drop("bearer"); // an expired one must not be sent with the request that replaces it
+  const made = await call("POST", "/api/session", {});
+  if (config.api && made.token) store.set("bearer", made.token);
+  store.set("session", true);
+  return { balance_pence: made.balance_pence };
+}
+
 const ops = {
   async session() {
+    if (!mayHaveSession()) return newSession();
     try {
-      return await call("GET", "/api/wallet");
+      const wallet = await call("GET", "/api/wallet");
+      store.set("session", true);
+      return wallet;
     } catch (error) {
-      if (error.code !== "unauthenticated") throw error;
-      const made = await call("POST", "/api/session", {});
-      return { balance_pence: made.balance_pence };
+      if (error.code !== "unauthenticated") throw error; // the session expired: start anew
+      return newSession();
     }
   },
   async purchase(req) {
