@@ -14,8 +14,8 @@ import brotli
 import pytest
 from starlette.testclient import TestClient
 
+from tools.cmd_headers import main as headers_main
 from web.devserver import create_app, security_headers
-from web.devserver import main as devserver_main
 
 
 @pytest.fixture()
@@ -133,7 +133,7 @@ def test_the_policy_names_an_api_on_another_origin(tmp_path: Path) -> None:
 def test_the_headers_are_printed_for_a_static_host(
     dist_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert devserver_main([str(dist_dir)]) == 0
+    assert headers_main(["--dist", str(dist_dir)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines == [f"{k}: {v}" for k, v in security_headers(dist_dir).items()]
     assert lines[0].startswith("Content-Security-Policy: default-src 'self'; ")

@@ -1,6 +1,6 @@
 """Milliseconds for one £500K Power Puck Shot path (`shot_path`), 95th percentile.
 
-`python -m tools.bench_paths [SAMPLES]` prints JSON: CPython here, and Pyodide under Node.js
+`build.py bench --paths --json` prints it for CPython here and for Pyodide under Node.js
 (tools/bench_engine.py's `pyodide_eval`, with the import closure of the paths module) when Node.js
 and the Pyodide package are installed. The cases are random (seed, shot, arrow, reveals) drawn
 from the project's own stream, so both interpreters time the same shots. The path is computed
@@ -10,8 +10,6 @@ while the player waits after picking an arrow: the target is 2 ms in Pyodide.
 from __future__ import annotations
 
 import inspect
-import json
-import sys
 import time
 
 from engine.power_puck_shot.paths import MAX_REVEALS, shot_path
@@ -51,22 +49,11 @@ def pyodide_path_ms_p95(samples: int = 2000) -> float | None:
     return None if out is None else float(out)
 
 
-def main(argv: list[str]) -> int:
-    """Print the CPython and Pyodide figures as JSON."""
-    samples = int(argv[0]) if argv else 2000
-    cpython = path_ms_p95(samples)
+def run(samples: int = 2000) -> dict[str, float | int | None]:
+    """The figures: samples, and the p95 in CPython and in Pyodide (None without Node.js)."""
     pyodide = pyodide_path_ms_p95(samples)
-    print(
-        json.dumps(
-            {
-                "samples": samples,
-                "cpython_ms_p95": round(cpython, 4),
-                "pyodide_ms_p95": None if pyodide is None else round(pyodide, 4),
-            }
-        )
-    )
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    return {
+        "samples": samples,
+        "cpython_ms_p95": round(path_ms_p95(samples), 4),
+        "pyodide_ms_p95": None if pyodide is None else round(pyodide, 4),
+    }

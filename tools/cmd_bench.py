@@ -1,4 +1,4 @@
-"""`build.py bench --load|--engine|--endpoint|--frames [--json]`: print benchmark figures.
+"""`build.py bench --load|--engine|--endpoint|--frames|--paths [--json]`: print benchmark figures.
 
 Each flag names a module tools.bench_<flag> whose `run() -> dict` measures one
 target; the figures are printed as one JSON object keyed by flag (or, with a
@@ -11,7 +11,7 @@ import argparse
 import importlib
 import json
 
-BENCHES = ("load", "engine", "endpoint", "frames")
+BENCHES = ("load", "engine", "endpoint", "frames", "paths")
 
 
 def main(argv: list[str]) -> int:

@@ -6,8 +6,8 @@ the endpoint app (whose routes all live under /api).
 
 Every static file also carries the security headers of `security_headers(dist)`: a strict
 Content-Security-Policy (its hashes and API origin read from the built index.html), cross-origin
-isolation (COOP + COEP) and the usual hardening headers. `python -m web.devserver DIST` prints
-them, as a static host must send them for that build (docs/build.md).
+isolation (COOP + COEP) and the usual hardening headers. `build.py headers` prints them, as a
+static host must send them for that build (docs/deployment.md).
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ import base64
 import hashlib
 import json
 import re
-import sys
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -142,17 +141,3 @@ def create_app(dist: Path, api: Any | None = None) -> ServeStaticASGI:
         immutable_file_test=is_immutable,
         add_headers_function=add_headers,
     )
-
-
-def main(argv: list[str]) -> int:
-    """Print the security headers a static host must send with every file of a build."""
-    if len(argv) != 1 or not (Path(argv[0]) / "index.html").is_file():
-        print("usage: python -m web.devserver DIST  (a folder built by `build.py dist`)")
-        return 2
-    for name, value in security_headers(Path(argv[0])).items():
-        print(f"{name}: {value}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

@@ -9,18 +9,16 @@ on another origin are CORS requests, which need the endpoint's CORS answer
 from __future__ import annotations
 
 import shutil
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
 from playwright.sync_api import Browser, expect
 
 from tests.browser.conftest import Watch
 from tests.browser.test_lab_riches import DESKTOP
+from tests.endpoint.conftest import serve
 from tools.localserver import free_port, local_server
 from web.devserver import create_app
 
@@ -45,21 +43,8 @@ def two_origins(dist_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Ite
         (static / "index.html").write_text(html.replace('"api":""', f'"api":"{endpoint}"'))
         for kind in ("br", "gz"):
             (static / f"index.html.{kind}").unlink()
-        config = uvicorn.Config(
-            create_app(static, api=no_api), host="127.0.0.1", port=port, log_level="warning"
-        )
-        server = uvicorn.Server(config)
-        thread = threading.Thread(target=server.run, daemon=True)
-        thread.start()
-        deadline = time.monotonic() + 30
-        while not server.started:
-            assert time.monotonic() < deadline, "the static server did not start"
-            time.sleep(0.05)
-        try:
+        with serve(create_app(static, api=no_api), port):
             yield [site, endpoint]
-        finally:
-            server.should_exit = True
-            thread.join(10)
 
 
 def test_a_play_against_an_endpoint_on_another_origin(

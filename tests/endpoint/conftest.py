@@ -172,11 +172,13 @@ def buy(client: TestClient, token: str, game: str = "lab-riches", key: str = "")
 
 
 @contextmanager
-def serve(app: FastAPI, **options: Any) -> Iterator[str]:
-    """Serve an app with a real uvicorn on a free loopback port; yields its base URL."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+def serve(app: Any, port: int = 0, **options: Any) -> Iterator[str]:
+    """Serve an app with a real uvicorn on a loopback port (a free one unless given); yields
+    its base URL."""
+    if not port:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", **options)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
