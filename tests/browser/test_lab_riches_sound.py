@@ -62,8 +62,10 @@ def test_sound_is_off_until_turned_on_is_kept_and_turns_off(
     assert sounds(page)["counts"] == {"press": 1}
     assert page.evaluate("() => localStorage.getItem('lottery.sound')") == "true"
     press_go(page)
+    # The same cue twice in one frame sounds once (engine/ui/app.py), so on a loaded machine the
+    # four column sweeps of a GO may share frames: at least one column sound, not four.
     page.wait_for_function(
-        "() => { const c = window.lottery.stats.sounds.counts; return c.go >= 1 && c.column >= 4; }"
+        "() => { const c = window.lottery.stats.sounds.counts; return c.go >= 1 && c.column >= 1; }"
     )
 
     # A reload remembers the setting, but makes no AudioContext before the player's next press.
