@@ -199,12 +199,13 @@ def probe_stdlib(game_zip: Path, stdlib_zip: Path | None = None) -> list[str]:
     return loaded
 
 
-def bundled_shell() -> bytes:
-    """web/shell/app.js and the modules it imports (web/shell/js/), as one ES module (esbuild)."""
+def bundled_shell(entry: str = "app.js") -> bytes:
+    """A shell entry (web/shell/app.js, the page's; worker.js, the worker's) and the modules it
+    imports (web/shell/js/), as one ES module (esbuild)."""
     esbuild = ROOT / "node_modules" / ".bin" / "esbuild"
     flags = ["--charset=utf8", "--log-level=warning"]  # keep "…" as it is; say only what is wrong
     done = subprocess.run(
-        [esbuild, SHELL / "app.js", "--bundle", "--format=esm", "--target=es2022", *flags],
+        [esbuild, SHELL / entry, "--bundle", "--format=esm", "--target=es2022", *flags],
         cwd=ROOT,
         capture_output=True,
         check=False,
@@ -270,6 +271,23 @@ def inputs_fingerprint(api_url: str) -> str:
     return digest.hexdigest()
 
 
+FONT_FACE = re.compile(
+    r'@font-face\{font-family:"(?P<family>[^"]+)";font-weight:(?P<weight>\d+);[^}]*'
+    r'src:url\("(?P<url>[^"]+)"\)'
+)
+
+
+def font_faces(css: str) -> list[dict[str, str | int]]:
+    """The @font-face rules of the inline CSS, for the worker (a worker has its own font set)."""
+    faces: list[dict[str, str | int]] = [
+        {"family": m["family"], "weight": int(m["weight"]), "url": m["url"]}
+        for m in FONT_FACE.finditer(css)
+    ]
+    if not faces:
+        raise RuntimeError("critical.css declares no @font-face the worker could load")
+    return faces
+
+
 def copy_fonts(target: Path) -> None:
     """The web fonts critical.css names, with each family's licence, from their npm packages."""
     target.mkdir(parents=True, exist_ok=True)
@@ -317,6 +335,10 @@ def build(out: Path, api_url: str = "") -> DistResult:
     js = bundled_shell()
     js_name = hashed_name("app.js", js)
     (out / js_name).write_bytes(js)
+    worker = bundled_shell("worker.js")
+    worker_name = hashed_name("worker.js", worker)
+    (out / worker_name).write_bytes(worker)
+    critical_css = (SHELL / "critical.css").read_text().strip()
     shutil.copyfile(SHELL / "favicon.svg", out / "favicon.svg")
     assets = ROOT / "assets"
     if assets.is_dir() and any(assets.iterdir()):
@@ -338,17 +360,23 @@ def build(out: Path, api_url: str = "") -> DistResult:
             "lockInfo": lock_info,
         },
         "game": {"zip": f"/py/{game_name}", "module": BROWSER_ENTRY},
+        "worker": f"/{worker_name}",
+        "fonts": font_faces(critical_css),
         "sizes": sizes,
         "serviceWorker": "/sw.js",
     }
     html = (SHELL / "index.html").read_text()
     replacements = {
-        "{{CRITICAL_CSS}}": (SHELL / "critical.css").read_text().strip(),
+        "{{CRITICAL_CSS}}": critical_css,
         "{{APP_JS}}": f"/{js_name}",
-        "{{PYODIDE_MJS}}": f"{base}pyodide.mjs",
         # Start the big downloads while the HTML is parsed, not once the shell has run.
         "{{PRELOADS}}": "\n".join(
-            [f'<link rel="modulepreload" href="{base}pyodide.asm.mjs">']
+            # Python starts in the worker, which fetches these itself: preloaded here they are
+            # in the HTTP cache (or on their way) when it asks, and are not parsed on the page.
+            [
+                f'<link rel="preload" href="{url}" as="script" crossorigin>'
+                for url in (f"/{worker_name}", f"{base}pyodide.mjs", f"{base}pyodide.asm.mjs")
+            ]
             + [f'<link rel="preload" href="{url}" as="fetch" crossorigin>' for url in sizes]
         ),
         "{{CONFIG}}": json.dumps(config, separators=(",", ":")).replace("</", "<\\/"),

@@ -1,54 +1,60 @@
-// The shell: boots Python (Pyodide, from this site) behind an HTML splash, then runs the
-// frame loop. Python draws; the shell only replays its drawing batches on the canvas
-// (js/canvas.js), forwards input, mirrors the controls as real buttons (js/controls.js),
-// performs Python's requests (js/bridge.js), plays its sound cues (js/sound.js) and keeps the
-// interpreter snapshot (js/snapshot.js).
+// The shell's page side. Python runs in a worker (worker.js: Pyodide, drawing on an
+// OffscreenCanvas), so the page's own thread never runs a long task; the page keeps what only
+// it can do: the HTML splash, the input, the accessibility mirror and narration
+// (js/controls.js), Python's requests for the network and storage (js/bridge.js), sound
+// (js/sound.js), and the frame clock. See docs/drawing.md, "The worker".
 // tools/dist.py bundles this file and its imports into one module with esbuild.
 import { config, $, stats, queue, record } from "./js/state.js";
-import { drawFrame } from "./js/canvas.js";
 import { mirror, narrate } from "./js/controls.js";
 import { perform, store } from "./js/bridge.js";
-import { countingFetch, plainFetch } from "./js/downloads.js";
-import { keepSnapshot, snapshots, startPython, takeSnapshot } from "./js/snapshot.js";
 import { audioAvailable, play, setNotes, want } from "./js/sound.js";
 import { explain, fail, setProgress } from "./js/splash.js";
 
-// ---- the frame loop ----------------------------------------------------------------------
-function loop(pyFrame, pyBatch, onReady) {
-  function tick(now) {
-    const events = queue.splice(0, queue.length);
-    let out;
-    try {
-      out = JSON.parse(pyFrame(now, JSON.stringify(events)));
-      if (out.cmds) {
-        const drawStart = performance.now();
-        drawFrame(out.cmds, pyBatch);
-        record(stats.drawMs, performance.now() - drawStart);
-      }
-    } catch (error) {
-      console.error(error);
-      fail("The game stopped unexpectedly. Your play is safe: reload to continue.", error);
-      return;
-    }
-    if (out.controls) mirror(out.controls, out.screen);
-    if (out.say.length) narrate(out.say);
-    if (out.requests && out.requests.length) perform(out.requests);
-    if (out.sounds && out.sounds.length) play(out.sounds);
-    stats.frames += 1;
-    record(stats.frameAt, now);
-    if (out.cmds) record(stats.pythonMs, out.ms);
-    if (!window.lottery.ready) {
-      window.lottery.ready = true;
-      stats.readyMs = performance.now();
-      performance.mark("lottery-ready");
-      $("splash").hidden = true;
-      document.body.dataset.ready = "1";
-      registerServiceWorker();
-      onReady();
-    }
-    requestAnimationFrame(tick);
-  }
+const canvas = $("screen");
+let worker = null;
+let params = {}; // what Python starts with (startParams)
+let stopped = false;
+
+function stop(message, error) {
+  stopped = true;
+  fail(message, error);
+}
+
+// ---- the frame clock ---------------------------------------------------------------------
+// Each animation frame asks the worker for one frame, with the input and replies queued since
+// the last; while the worker is still busy with a frame, the next is skipped (not queued), so a
+// slow frame never piles up work. What the frame asks of the page is done when it answers.
+let inFlight = null; // the rAF time of the frame the worker is running
+function tick(now) {
+  if (stopped) return;
   requestAnimationFrame(tick);
+  if (inFlight !== null) return;
+  inFlight = now;
+  worker.postMessage({ type: "frame", now, events: queue.splice(0, queue.length) });
+}
+
+function framed({ out, drew, drawMs }) {
+  const at = inFlight;
+  inFlight = null;
+  if (out.controls) mirror(out.controls, out.screen);
+  if (out.say.length) narrate(out.say);
+  if (out.requests && out.requests.length) perform(out.requests);
+  if (out.sounds && out.sounds.length) play(out.sounds);
+  stats.frames += 1;
+  record(stats.frameAt, at);
+  if (drew) {
+    record(stats.pythonMs, out.ms);
+    record(stats.drawMs, drawMs);
+  }
+  if (!window.lottery.ready) {
+    window.lottery.ready = true;
+    stats.readyMs = performance.now();
+    performance.mark("lottery-ready");
+    $("splash").hidden = true;
+    document.body.dataset.ready = "1";
+    registerServiceWorker();
+    worker.postMessage({ type: "ready" }); // now the worker may store the snapshot
+  }
 }
 
 function registerServiceWorker() {
@@ -57,61 +63,79 @@ function registerServiceWorker() {
   }
 }
 
-async function boot() {
+// The stage's size goes to the worker (the backing store) and to Python (the layout).
+function stageSize() {
+  const box = $("stage").getBoundingClientRect();
+  return { width: box.width, height: box.height, dpr: window.devicePixelRatio || 1 };
+}
+function resized() {
+  const size = stageSize();
+  worker.postMessage({ type: "size", ...size });
+  queue.push({ type: "resize", width: size.width, height: size.height });
+}
+
+// What the query asks for, with the player's kept settings and what this browser can do.
+function startParams() {
+  const params = Object.fromEntries(new URLSearchParams(location.search));
+  params.api = config.api;
+  if (window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches) params.reducedMotion = "1";
+  if (!("fast" in params) && store.get("fast")) params.fast = "1";
+  if (!audioAvailable) params.audio = "0"; // no Web Audio: no Sound setting, silence
+  else if (!("sound" in params) && store.get("sound")) params.sound = "1";
+  return params;
+}
+
+function heard({ data }) {
+  switch (data.type) {
+    case "frame": framed(data); break;
+    case "progress": setProgress(data.fraction, data.text); break;
+    case "stats": {
+      const { type, ...figures } = data;
+      Object.assign(stats, figures);
+      break;
+    }
+    case "mark": performance.mark(data.name, { startTime: data.at - performance.timeOrigin }); break;
+    case "started": {
+      setNotes(data.notes);
+      want(["1", "true", "yes", "on"].includes(String(params.sound).toLowerCase()));
+      new ResizeObserver(resized).observe($("stage"));
+      requestAnimationFrame(tick);
+      break;
+    }
+    case "fail":
+      stop(data.running
+        ? "The game stopped unexpectedly. Your play is safe: reload to continue."
+        : explain(data.error), data.error);
+      break;
+    default: console.warn("shell: unknown message from the worker", data.type);
+  }
+}
+
+function boot() {
   if (typeof WebAssembly !== "object" || typeof ReadableStream !== "function") {
-    fail("This browser cannot run the game (it lacks WebAssembly). Please update it or use another browser.");
+    stop("This browser cannot run the game (it lacks WebAssembly). Please update it or use another browser.");
+    return;
+  }
+  if (typeof Worker !== "function" || typeof canvas.transferControlToOffscreen !== "function") {
+    stop("This browser cannot run the game (it cannot draw from a worker). Please update it or use another browser.");
     return;
   }
   setProgress(0.04, "Downloading the game…");
-  // The canvas measures text in Python: the web fonts must be ready before the first frame.
-  const fonts = Promise.all(["700 20px 'Lab Display'", "400 20px 'Lab Body'", "700 20px 'Lab Body'"]
-    .map((font) => document.fonts.load(font))).catch((e) => console.warn("fonts:", e));
-  const stored = snapshots.load(); // read while Pyodide's module loads
-  window.fetch = countingFetch;
-  let pyodide;
+  params = startParams();
   try {
-    const { loadPyodide } = await import(config.pyodide.mjs);
-    performance.mark("lottery-pyodide-module");
-    const gameZip = countingFetch(config.game.zip).then((r) => {
-      if (!r.ok) throw new Error(`HTTP ${r.status} loading ${config.game.zip}`);
-      return r.arrayBuffer();
-    });
-    pyodide = await startPython(loadPyodide, stored);
-    performance.mark("lottery-python-started");
-    setProgress(0.9, "Starting the game…");
-    pyodide.FS.writeFile("/lottery.zip", new Uint8Array(await gameZip));
+    worker = new Worker(config.worker, { type: "module", name: "lottery-python" });
   } catch (error) {
-    fail(explain(error), error);
+    stop(explain(error), error);
     return;
-  } finally {
-    window.fetch = plainFetch;
   }
-  try {
-    pyodide.runPython("import sys\nif '/lottery.zip' not in sys.path: sys.path.insert(0, '/lottery.zip')");
-    const browser = pyodide.pyimport(config.game.module);
-    const snapshot = takeSnapshot(pyodide);
-    performance.mark("lottery-game-imported");
-    await fonts;
-    const params = Object.fromEntries(new URLSearchParams(location.search));
-    params.api = config.api;
-    if (window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches) params.reducedMotion = "1";
-    if (!("fast" in params) && store.get("fast")) params.fast = "1";
-    if (!audioAvailable) params.audio = "0"; // no Web Audio: no Sound setting, silence
-    else if (!("sound" in params) && store.get("sound")) params.sound = "1";
-    setNotes(browser.sound_notes());
-    want(["1", "true", "yes", "on"].includes(String(params.sound).toLowerCase()));
-    const box = $("stage").getBoundingClientRect();
-    browser.start(box.width, box.height, JSON.stringify(params));
-    loop(browser.frame, browser.batch, () => keepSnapshot(snapshot));
-  } catch (error) {
-    // A restored interpreter that cannot start the game is not kept: "Try again" starts afresh.
-    if (stats.boot === "snapshot") await snapshots.drop();
-    fail(explain(error), error);
-  }
+  worker.onmessage = heard;
+  worker.onerror = (e) => { e.preventDefault(); stop(explain(e.message || "the game's worker did not load"), e.message); };
+  const offscreen = canvas.transferControlToOffscreen();
+  worker.postMessage({ type: "boot", config, canvas: offscreen, size: stageSize(), params }, [offscreen]);
 }
 
 window.addEventListener("unhandledrejection", (e) => stats.errors.push(String(e.reason)));
 setTimeout(() => {
-  if (!window.lottery.ready) fail("The game is taking too long to start. Check your connection and try again.");
+  if (!window.lottery.ready) stop("The game is taking too long to start. Check your connection and try again.");
 }, config.bootTimeoutMs || 90000);
 boot();

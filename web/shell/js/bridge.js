@@ -1,7 +1,6 @@
 // Requests from Python: network, the token's signature, storage. Python does no I/O: a frame
 // may carry requests ({id, op, ...}); each answer goes back as a {type: "reply", id, ok, body}
 // event. See docs/drawing.md for the operations.
-import { plainFetch } from "./downloads.js";
 import { want } from "./sound.js";
 import { config, queue } from "./state.js";
 
@@ -28,7 +27,7 @@ async function call(method, path, body, headers = {}) {
   let response;
   const sent = { ...credential(), ...headers };
   try {
-    response = await plainFetch(api(path), {
+    response = await fetch(api(path), {
       method,
       credentials: "include",
       headers: body === undefined ? sent : { "Content-Type": "application/json", ...sent },

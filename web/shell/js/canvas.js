@@ -1,9 +1,8 @@
-// Drawing: replays Python's batches (backends/canvas.py, docs/drawing.md) on the 2D canvas.
-import { $, queue } from "./state.js";
-
-export const canvas = $("screen");
-// Opaque: every frame paints the whole canvas, so the compositor need not blend it.
-const ctx = canvas.getContext("2d", { alpha: false });
+// Drawing, in the worker: replays Python's batches (backends/canvas.py, docs/drawing.md) on the
+// OffscreenCanvas the page handed over (transferControlToOffscreen). The page measures its stage
+// and sends the size; nothing here touches the DOM.
+let canvas = null;
+let ctx = null;
 const FONTS = {
   display: "'Lab Display', 'Arial Black', system-ui, sans-serif",
   body: "'Lab Body', system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
@@ -12,10 +11,26 @@ const images = {};
 let dpr = 1;
 let size = { width: 0, height: 0 };
 
+export function attach(offscreen) {
+  canvas = offscreen;
+  // Opaque: every frame paints the whole canvas, so the compositor need not blend it.
+  ctx = canvas.getContext("2d", { alpha: false });
+}
+
+// The stage's size in CSS pixels and the device's pixel ratio: the backing store follows.
+export function resize(width, height, ratio) {
+  dpr = ratio || 1;
+  size = { width, height };
+  canvas.width = Math.round(width * dpr);
+  canvas.height = Math.round(height * dpr);
+  return { width: canvas.width, height: canvas.height };
+}
+
 function fontString(size, family, bold) {
   return `${bold ? "700 " : ""}${size}px ${FONTS[family] || FONTS.body}`;
 }
-window.lotteryMeasureText = (s, px, family, bold) => {
+// Python (backends/browser.py) measures text through this global of the worker.
+globalThis.lotteryMeasureText = (s, px, family, bold) => {
   ctx.font = fontString(px, family, bold);
   return ctx.measureText(s).width;
 };
@@ -100,13 +115,3 @@ export function drawFrame(update, pyBatch) {
     numbers.destroy();
   }
 }
-
-function fitCanvas() {
-  const box = $("stage").getBoundingClientRect();
-  dpr = window.devicePixelRatio || 1;
-  size = { width: box.width, height: box.height };
-  canvas.width = Math.round(box.width * dpr);
-  canvas.height = Math.round(box.height * dpr);
-  queue.push({ type: "resize", width: box.width, height: box.height });
-}
-new ResizeObserver(fitCanvas).observe($("stage"));

@@ -1,7 +1,8 @@
 // Input (pointer and keys) for Python, the accessibility mirror of the scene's controls as real
 // buttons, the screen's heading, and the aria-live narration log (docs/drawing.md).
-import { canvas } from "./canvas.js";
 import { $, queue } from "./state.js";
+
+const canvas = $("screen"); // drawn by the worker; its events are the page's
 
 function pointer(kind) {
   return (e) => {

@@ -3,14 +3,23 @@
 // of that interpreter (Pyodide's makeMemorySnapshot) in Cache Storage; the next visit restores
 // it instead (docs/build.md). The key names the exact runtime, standard library and game zip,
 // so a new release never restores an old interpreter; a snapshot that fails to restore is
-// dropped and Python starts the long way.
-import { config, stats } from "./state.js";
-
+// dropped and Python starts the long way. All of it runs in the worker, off the page's thread
+// (packing 31 MB blocked the page for 0.3-0.6 s when it ran there); `note` tells the page how
+// the boot went (window.lottery.stats.boot and .snapshot).
 const SNAPSHOT_CACHE = "lottery-python-snapshot";
-const snapshotKey = new URL(
-  "/python-snapshot?" + new URLSearchParams({ runtime: config.pyodide.mjs, stdlib: config.pyodide.stdlib, game: config.game.zip }),
-  location.href,
-).href;
+let config = null;
+let snapshotKey = null;
+let note = () => {};
+
+export function configure(given, noteStats) {
+  config = given;
+  note = noteStats;
+  snapshotKey = new URL(
+    "/python-snapshot?" + new URLSearchParams({ runtime: config.pyodide.mjs, stdlib: config.pyodide.stdlib, game: config.game.zip }),
+    location.href,
+  ).href;
+  snapshots.usable = typeof caches === "object" && globalThis.isSecureContext && config.snapshot !== false;
+}
 // Most of the interpreter's 31 MB of memory is untouched zero pages: the stored form keeps only
 // the 64 KiB pages that hold something (about 13 MB): [magic, length, count, page indices...]
 // as 32-bit words, then those pages.
@@ -42,7 +51,7 @@ function unpackSnapshot(packed) {
 }
 
 export const snapshots = {
-  usable: typeof caches === "object" && window.isSecureContext && config.snapshot !== false,
+  usable: false,
   async load() {
     if (!this.usable) return null;
     try {
@@ -75,38 +84,38 @@ export async function startPython(loadPyodide, stored) {
   if (snapshot) {
     try {
       const pyodide = await loadPyodide({ ...options, _loadSnapshot: snapshot });
-      stats.boot = "snapshot";
-      return pyodide;
+      note({ boot: "snapshot" });
+      return { pyodide, boot: "snapshot" };
     } catch (error) {
       console.warn("snapshot did not restore; starting Python afresh:", error);
       await snapshots.drop();
     }
   }
-  stats.boot = "fresh";
-  return loadPyodide({ ...options, _makeSnapshot: snapshots.usable });
+  note({ boot: "fresh" });
+  return { pyodide: await loadPyodide({ ...options, _makeSnapshot: snapshots.usable }), boot: "fresh" };
 }
 
 // Taken after the game's modules are imported and before the game starts, while every
 // JavaScript object Python holds can still be named; saved once the first frame is up.
-export function takeSnapshot(pyodide) {
-  if (stats.boot !== "fresh" || !snapshots.usable) {
-    stats.snapshot = stats.boot === "snapshot" ? "restored" : "unavailable";
+export function takeSnapshot(pyodide, boot) {
+  if (boot !== "fresh" || !snapshots.usable) {
+    note({ snapshot: boot === "snapshot" ? "restored" : "unavailable" });
     return null;
   }
   try {
     return pyodide.makeMemorySnapshot();
   } catch (error) {
     console.warn("no snapshot:", error);
-    stats.snapshot = "failed";
+    note({ snapshot: "failed" });
     return null;
   }
 }
 
 export function keepSnapshot(bytes) {
   if (!bytes) return;
-  stats.snapshot = "saving";
+  note({ snapshot: "saving" });
   snapshots.save(bytes).then(
-    () => { stats.snapshot = "saved"; },
-    (error) => { console.warn("snapshot not saved:", error); stats.snapshot = "failed"; },
+    () => note({ snapshot: "saved" }),
+    (error) => { console.warn("snapshot not saved:", error); note({ snapshot: "failed" }); },
   );
 }

@@ -1,0 +1,137 @@
+// The game's worker: Python (Pyodide) runs here, off the page's main thread, and draws on the
+// page's canvas through an OffscreenCanvas, so no long Python task ever blocks the page's input,
+// scrolling or painting. The page (app.js) owns the DOM: the splash, the accessibility mirror,
+// the narration, sound, storage and the network; this worker owns Python and the pixels.
+//
+// Messages (docs/drawing.md, "The worker"):
+//   page -> worker  {type: "boot", config, canvas, size, params}   once, the canvas transferred
+//                   {type: "size", width, height, dpr}             the stage was resized
+//                   {type: "frame", now, events}                   run one frame (events for Python)
+//                   {type: "ready"}                                the first frame is shown: keep the snapshot
+//   worker -> page  {type: "progress", fraction, text}            the splash's bar
+//                   {type: "stats", ...}                            boot / snapshot / canvas / fonts figures
+//                   {type: "mark", name, at}                        a performance mark (epoch ms)
+//                   {type: "started", notes}                        Python is ready; the sound cues' notes
+//                   {type: "frame", out, drew, drawMs}              what the frame asks of the page
+//                   {type: "fail", error, running}                 Python could not start, or stopped
+// tools/dist.py bundles this file and its imports (js/canvas.js, js/snapshot.js,
+// js/downloads.js) into one module with esbuild.
+import { attach, drawFrame, resize } from "./js/canvas.js";
+import { countingFetch, plainFetch } from "./js/downloads.js";
+import { configure, keepSnapshot, snapshots, startPython, takeSnapshot } from "./js/snapshot.js";
+
+const post = (message) => postMessage(message);
+const note = (figures) => post({ type: "stats", ...figures });
+// A performance mark on the page's timeline (docs/build.md), from this worker's clock.
+const mark = (name) => post({ type: "mark", name, at: performance.timeOrigin + performance.now() });
+let failed = false;
+// `running`: the game had started (the page says the play is safe); otherwise it could not start.
+function fail(error, running = false) {
+  if (failed) return;
+  failed = true;
+  post({ type: "fail", error: String(error && error.message ? error.message : error), running });
+}
+
+let browser = null; // backends.browser, once imported
+let snapshot = null; // the interpreter snapshot taken at boot, kept once the page is ready
+
+// The canvas measures text in Python: the web fonts the page declares must be loaded here too
+// (a worker has its own font set) before the first frame.
+// stats.fonts says what became of each ([family, weight, status]).
+async function loadFonts(faces) {
+  if (!globalThis.fonts || typeof FontFace !== "function") {
+    note({ fonts: "unavailable" }); // drawn in the fallback fonts (FONTS in js/canvas.js)
+    return;
+  }
+  const loaded = faces.map(({ family, weight, url }) => {
+    const face = new FontFace(family, `url(${JSON.stringify(url)})`, { weight: String(weight), display: "swap" });
+    globalThis.fonts.add(face);
+    return face;
+  });
+  await Promise.all(loaded.map((face) => face.load())).catch((e) => console.warn("fonts:", e));
+  note({ fonts: loaded.map((face) => [face.family.replace(/"/g, ""), face.weight, face.status]) });
+}
+
+async function boot({ config, canvas, size, params }) {
+  attach(canvas);
+  note({ canvas: resize(size.width, size.height, size.dpr) });
+  configure(config, note);
+  post({ type: "progress", fraction: 0.04, text: "Downloading the game…" });
+  const fonts = loadFonts(config.fonts || []);
+  const stored = snapshots.load(); // read while Pyodide's module loads
+  globalThis.fetch = countingFetch(
+    config.sizes,
+    (got) => post({ type: "progress", fraction: 0.05 + 0.8 * got, text: "Downloading the game…" }),
+    fail,
+  );
+  let pyodide;
+  let boot;
+  try {
+    const { loadPyodide } = await import(config.pyodide.mjs);
+    mark("lottery-pyodide-module");
+    const gameZip = globalThis.fetch(config.game.zip).then((r) => {
+      if (!r.ok) throw new Error(`HTTP ${r.status} loading ${config.game.zip}`);
+      return r.arrayBuffer();
+    });
+    ({ pyodide, boot } = await startPython(loadPyodide, stored));
+    mark("lottery-python-started");
+    post({ type: "progress", fraction: 0.9, text: "Starting the game…" });
+    pyodide.FS.writeFile("/lottery.zip", new Uint8Array(await gameZip));
+  } catch (error) {
+    fail(error);
+    return;
+  } finally {
+    globalThis.fetch = plainFetch;
+  }
+  try {
+    pyodide.runPython("import sys\nif '/lottery.zip' not in sys.path: sys.path.insert(0, '/lottery.zip')");
+    browser = pyodide.pyimport(config.game.module);
+    snapshot = takeSnapshot(pyodide, boot);
+    mark("lottery-game-imported");
+    await fonts;
+    browser.start(size.width, size.height, JSON.stringify(params));
+    post({ type: "started", notes: browser.sound_notes() });
+  } catch (error) {
+    // A restored interpreter that cannot start the game is not kept: "Try again" starts afresh.
+    if (boot === "snapshot") await snapshots.drop();
+    fail(error);
+  }
+}
+
+function frame({ now, events }) {
+  if (failed || browser === null) return;
+  let out;
+  let drawMs = 0;
+  try {
+    out = JSON.parse(browser.frame(now, JSON.stringify(events)));
+    if (out.cmds) {
+      const drawStart = performance.now();
+      drawFrame(out.cmds, browser.batch);
+      drawMs = performance.now() - drawStart;
+    }
+  } catch (error) {
+    console.error(error);
+    fail(error, true);
+    return;
+  }
+  const drew = out.cmds !== null;
+  delete out.cmds; // the page needs to know that it drew, not what
+  post({ type: "frame", out, drew, drawMs });
+}
+
+onmessage = ({ data }) => {
+  switch (data.type) {
+    case "boot": boot(data); break;
+    case "size": note({ canvas: resize(data.width, data.height, data.dpr) }); break;
+    case "frame": frame(data); break;
+    case "ready": {
+      keepSnapshot(snapshot);
+      snapshot = null;
+      // What this worker downloaded (Pyodide and the game), for the load benchmark.
+      const bytes = performance.getEntriesByType("resource").reduce((sum, r) => sum + r.transferSize, 0);
+      note({ workerBytes: bytes });
+      break;
+    }
+    default: console.warn("worker: unknown message", data.type);
+  }
+};
