@@ -15,10 +15,21 @@ from pathlib import Path
 
 import pygame
 
-from engine.ui.draw import Align, Baseline, Font, LinearGradient, Paint, Point
-
-Matrix = tuple[float, float, float, float, float, float]  # a b c d e f, as in canvas
-IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+from engine.ui.draw import (
+    IDENTITY,
+    Align,
+    Baseline,
+    Font,
+    LinearGradient,
+    Matrix,
+    Paint,
+    Point,
+    rotation,
+    scaling,
+    then,
+    transform,
+    translation,
+)
 
 
 def parse_colour(text: str) -> pygame.Color:
@@ -32,19 +43,6 @@ def parse_colour(text: str) -> pygame.Color:
     if text.startswith("#") and len(text) == 4:
         text = "#" + "".join(c * 2 for c in text[1:])
     return pygame.Color(text)
-
-
-def _mul(m: Matrix, n: Matrix) -> Matrix:
-    a, b, c, d, e, f = m
-    a2, b2, c2, d2, e2, f2 = n
-    return (
-        a * a2 + c * b2,
-        b * a2 + d * b2,
-        a * c2 + c * d2,
-        b * c2 + d * d2,
-        a * e2 + c * f2 + e,
-        b * e2 + d * f2 + f,
-    )
 
 
 @dataclass(frozen=True)
@@ -78,8 +76,7 @@ class PygameCanvas:
 
     # -- geometry ---------------------------------------------------------------------
     def _pt(self, x: float, y: float) -> tuple[float, float]:
-        a, b, c, d, e, f = self._state.matrix
-        return (a * x + c * y + e, b * x + d * y + f)
+        return transform(self._state.matrix, x, y)
 
     def _scale_factor(self) -> float:
         a, b, _, _, _, _ = self._state.matrix
@@ -298,16 +295,15 @@ class PygameCanvas:
 
     def translate(self, dx: float, dy: float) -> None:
         """Move the origin."""
-        self._state = replace(self._state, matrix=_mul(self._state.matrix, (1, 0, 0, 1, dx, dy)))
+        self._state = replace(self._state, matrix=then(self._state.matrix, translation(dx, dy)))
 
     def scale(self, sx: float, sy: float) -> None:
         """Scale what follows."""
-        self._state = replace(self._state, matrix=_mul(self._state.matrix, (sx, 0, 0, sy, 0, 0)))
+        self._state = replace(self._state, matrix=then(self._state.matrix, scaling(sx, sy)))
 
     def rotate(self, radians: float) -> None:
         """Rotate what follows."""
-        c, s = math.cos(radians), math.sin(radians)
-        self._state = replace(self._state, matrix=_mul(self._state.matrix, (c, s, -s, c, 0, 0)))
+        self._state = replace(self._state, matrix=then(self._state.matrix, rotation(radians)))
 
     def alpha(self, a: float) -> None:
         """Multiply the opacity of what follows."""

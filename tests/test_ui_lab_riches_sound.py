@@ -21,6 +21,7 @@ from engine.ui.flow import book_from_payload
 from engine.ui.games import first_scene, sounds
 from engine.ui.input import Activate
 from engine.ui.lab_riches import cues, narrate
+from engine.ui.motion import Motion
 from engine.ui.sound import MASTER
 from tests.test_ui_lab_riches import CASES, SIZES, Shell, payload, play
 
@@ -126,10 +127,11 @@ def test_without_audio_there_is_no_sound_setting() -> None:
 
 def test_every_event_type_has_a_timeline_of_known_cues() -> None:
     assert set(cues.HANDLERS) == set(narrate.HANDLERS)
-    sample = {"pence": 0, "total": 0}
+    sample = {"pence": 0, "total": 0, "row": 0}
     for kind, handler in cues.HANDLERS.items():
-        for at, cue in handler({"type": kind, **sample}):
-            assert cue in CUES and 0.0 <= at <= 1.0, (kind, at, cue)
+        for motion in (Motion(), Motion(seconds=0.2), Motion(reduced=True, seconds=3.0)):
+            for at, cue in handler({"type": kind, **sample}, motion):
+                assert cue in CUES and 0.0 <= at <= 1.0, (kind, at, cue)
 
 
 def test_the_app_plays_a_cue_once_a_frame_and_refuses_unknown_ones() -> None:

@@ -8,6 +8,7 @@ a colour or a LinearGradient. Two backends implement Canvas: backends/canvas.py
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
@@ -15,6 +16,44 @@ from typing import Literal, Protocol
 Align = Literal["left", "center", "right"]
 Baseline = Literal["top", "middle", "bottom"]
 Point = tuple[float, float]
+Matrix = tuple[float, float, float, float, float, float]  # a b c d e f, as in the canvas 2D API
+IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+
+
+def then(m: Matrix, n: Matrix) -> Matrix:
+    """m followed by n, as `translate`/`scale`/`rotate` compose on a canvas (m · n)."""
+    a, b, c, d, e, f = m
+    a2, b2, c2, d2, e2, f2 = n
+    return (
+        a * a2 + c * b2,
+        b * a2 + d * b2,
+        a * c2 + c * d2,
+        b * c2 + d * d2,
+        a * e2 + c * f2 + e,
+        b * e2 + d * f2 + f,
+    )
+
+
+def translation(dx: float, dy: float) -> Matrix:
+    """The matrix of `translate(dx, dy)`."""
+    return (1.0, 0.0, 0.0, 1.0, dx, dy)
+
+
+def scaling(sx: float, sy: float) -> Matrix:
+    """The matrix of `scale(sx, sy)`."""
+    return (sx, 0.0, 0.0, sy, 0.0, 0.0)
+
+
+def rotation(radians: float) -> Matrix:
+    """The matrix of `rotate(radians)`."""
+    c, s = math.cos(radians), math.sin(radians)
+    return (c, s, -s, c, 0.0, 0.0)
+
+
+def transform(m: Matrix, x: float, y: float) -> Point:
+    """Where (x, y) lands under m."""
+    a, b, c, d, e, f = m
+    return (a * x + c * y + e, b * x + d * y + f)
 
 
 @dataclass(frozen=True)

@@ -12,12 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.book import Book
+from engine.book import Book, Event
 from engine.game import Game, Replay
 from engine.money import format_pounds
 from engine.payload import Payload, PayloadError
 from engine.ui.app import App, Scene
 from engine.ui.input import Reply
+from engine.ui.motion import Motion
 from engine.ui.presentation import Presentation
 from engine.ui.settings import LABELS, Setting, Settings
 from engine.ui.sound import SHARED, merge
@@ -108,6 +109,12 @@ class Flow:
     def speed(self) -> float:
         """Animation speed factor (the settings')."""
         return self.settings.speed
+
+    def motion(self, event: Event | None) -> Motion:
+        """How the event animating now may flash and move: the player's reduced-motion
+        preference and its animation's length in real seconds (engine/ui/motion.py)."""
+        seconds = 1.0 if event is None else self.presentation.duration(event) / self.speed
+        return Motion(self.settings.reduced_motion, seconds)
 
     def cue(self, name: str) -> None:
         """Play a sound cue (shared or this game's), when the player has turned sound on."""

@@ -48,7 +48,15 @@ class Reply:
     body: dict[str, Any]
 
 
-Event = Pointer | Key | Activate | Resize | Reply
+@dataclass(frozen=True)
+class ReducedMotion:
+    """The system's reduced-motion preference changed (the browser's `prefers-reduced-motion`
+    `change` event): on or off from now on, in the middle of a play too."""
+
+    on: bool
+
+
+Event = Pointer | Key | Activate | Resize | Reply | ReducedMotion
 
 
 @dataclass(frozen=True)
@@ -88,6 +96,8 @@ def event_from_json(data: dict[str, object]) -> Event | None:
         return Activate(str(data["control"]))
     if kind == "resize":
         return Resize(float(data["width"]), float(data["height"]))  # type: ignore[arg-type]
+    if kind == "motion":
+        return ReducedMotion(data.get("reduced") is True)
     if kind == "reply":
         body = data.get("body")
         return Reply(str(data["id"]), bool(data.get("ok")), body if isinstance(body, dict) else {})

@@ -112,7 +112,7 @@ class BookPlayer:
         self._sound(self.replay.events[index], 0.0)
 
     def _sound(self, event: Event, progress: float) -> None:
-        for at, cue in self.presentation.timeline(event):
+        for at, cue in self.presentation.timeline(event, self.flow.motion(event)):
             if self.heard < at <= progress:
                 self.flow.cue(cue)
         self.heard = progress

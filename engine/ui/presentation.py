@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.book import Event
 from engine.game import Game
+from engine.ui.motion import Motion
 from engine.ui.sound import Cues
 
 if TYPE_CHECKING:
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 
 Timeline = tuple[tuple[float, str], ...]  # (share of the event's animation 0..1, cue name)
 Narrator = Callable[[Event, Any], list[str]]  # (event, replay state after it) -> sentences
-CueTimer = Callable[[Event], Timeline]
+CueTimer = Callable[[Event, Motion], Timeline]  # (event, how it may move now) -> its cues
 Duration = Callable[[Event], float]
 
 
@@ -42,9 +43,10 @@ class Presentation:
         """The sentences for one event, given the state after it."""
         return self.narration[str(event["type"])](event, state)
 
-    def timeline(self, event: Event) -> Timeline:
-        """The event's cues and the progress at which each sounds."""
-        return self.cues[str(event["type"])](event)
+    def timeline(self, event: Event, motion: Motion | None = None) -> Timeline:
+        """The event's cues and the progress at which each sounds (a cue may follow a movement
+        whose steps depend on the motion allowed: Lab Riches' Bonus Game light)."""
+        return self.cues[str(event["type"])](event, motion or Motion())
 
     def duration(self, event: Event) -> float:
         """Seconds the event's animation lasts at normal speed."""

@@ -6,7 +6,7 @@ from engine.money import format_pounds
 from engine.ui.app import App
 from engine.ui.draw import Canvas
 from engine.ui.flow import Flow
-from engine.ui.input import Activate, Control, Event, Key
+from engine.ui.input import Activate, Control, Event, Key, ReducedMotion
 
 
 class Screen:
@@ -55,6 +55,8 @@ class Screen:
                 self.press(first.id)
         elif isinstance(event, Key) and event.key == "Escape":
             self.press("close")
+        elif isinstance(event, ReducedMotion):
+            self.flow.settings.reduced_motion = event.on
 
     def draw(self, canvas: Canvas) -> None:
         """A plain dark screen (each game's screens draw their own)."""

@@ -74,11 +74,17 @@ function resized() {
   queue.push({ type: "resize", width: size.width, height: size.height });
 }
 
+// The reduced-motion preference, followed live: a change reaches Python with the next frame.
+const reducedMotion = window.matchMedia ? matchMedia("(prefers-reduced-motion: reduce)") : null;
+function followReducedMotion() {
+  if (reducedMotion) reducedMotion.addEventListener("change", (e) => queue.push({ type: "motion", reduced: e.matches }));
+}
+
 // What the query asks for, with the player's kept settings and what this browser can do.
 function startParams() {
   const params = Object.fromEntries(new URLSearchParams(location.search));
   params.api = config.api;
-  if (window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches) params.reducedMotion = "1";
+  if (reducedMotion && reducedMotion.matches) params.reducedMotion = "1";
   if (!("fast" in params) && store.get("fast")) params.fast = "1";
   if (!audioAvailable) params.audio = "0"; // no Web Audio: no Sound setting, silence
   else if (!("sound" in params) && store.get("sound")) params.sound = "1";
@@ -99,6 +105,7 @@ function heard({ data }) {
       setNotes(data.notes);
       want(["1", "true", "yes", "on"].includes(String(params.sound).toLowerCase()));
       new ResizeObserver(resized).observe($("stage"));
+      followReducedMotion();
       requestAnimationFrame(tick);
       break;
     }

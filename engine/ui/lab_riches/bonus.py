@@ -12,6 +12,7 @@ from engine.ui.draw import Canvas, Font, fit_text
 from engine.ui.lab_riches import art
 from engine.ui.lab_riches.layout import Layout
 from engine.ui.lab_riches.panels import panel
+from engine.ui.motion import MAX_FLASHES_PER_SECOND, Motion
 
 Event = Mapping[str, Any]
 REST_AT = 0.7  # the light cycles for this share of a bonus_row event, then rests
@@ -37,20 +38,38 @@ def segment(c: Canvas, kind: str, value: int, x: float, y: float, s: float) -> N
         art.cash(c, x, y, s, format_pounds(value, always_pence=False))
 
 
-def lit_segment(landed: int, count: int, p: float) -> int:
+def _lap_starts(steps: int, count: int) -> float:
+    """The share of the chase between the light's first step and its first return to the same
+    segment `count` steps later (the steps come fastest at the start: eased out)."""
+    return 1.0 - (1.0 - count / steps) ** 0.5 if count < steps else 1.0
+
+
+def light_steps(count: int, m: Motion) -> int:
+    """How many steps the light runs along a row of `count` segments before it rests: up to
+    CYCLES, but few enough that no segment lights again within a third of a second (the light
+    must not make a segment flash more than 3 times a second, at any speed)."""
+    chase = REST_AT * m.seconds
+    steps = CYCLES
+    while steps > count and _lap_starts(steps, count) * chase < 1.0 / MAX_FLASHES_PER_SECOND:
+        steps -= 1
+    return steps
+
+
+def lit_segment(landed: int, count: int, p: float, steps: int) -> int:
     """Which segment the light is on at progress p: it slows down and rests on `landed`."""
     q = min(1.0, p / REST_AT)
     eased = 1 - (1 - q) ** 2
-    return (landed - (CYCLES - int(eased * CYCLES))) % count
+    return (landed - (steps - int(eased * steps))) % count
 
 
-def light_moves() -> tuple[float, ...]:
+def light_moves(steps: int) -> tuple[float, ...]:
     """The progress at which `lit_segment` moves on to the next segment, before it rests."""
-    return tuple(REST_AT * (1 - (1 - k / CYCLES) ** 0.5) for k in range(1, CYCLES))
+    return tuple(REST_AT * (1 - (1 - k / steps) ** 0.5) for k in range(1, steps))
 
 
-def draw(c: Canvas, lay: Layout, bonus: BonusState, e: Event | None, p: float) -> None:
-    """The window: the current row lit, the rows below faded, the light moving or resting."""
+def draw(c: Canvas, lay: Layout, bonus: BonusState, e: Event | None, p: float, m: Motion) -> None:
+    """The window: the current row lit, the rows below faded, the light moving or resting
+    (with reduced motion the light does not run: it shows where it rests, once it rests)."""
     x, y, w, h = area(lay)
     panel(c, x - 6, y - 6, w + 12, h + 12, glow=True)
     title = Font(min(lay.cell * 0.4, 28.0), "display", True)
@@ -69,7 +88,10 @@ def draw(c: Canvas, lay: Layout, bonus: BonusState, e: Event | None, p: float) -
             c.alpha(0.35)
         lit = -1
         if row == current and moving and e is not None:
-            lit = lit_segment(int(e["landed"]), n, p)
+            if not m.reduced:
+                lit = lit_segment(int(e["landed"]), n, p, light_steps(n, m))
+            elif p >= REST_AT:
+                lit = int(e["landed"])
         elif row < len(bonus.landed) and row <= current:
             lit = bonus.landed[row]
         for k, (kind, value) in enumerate(layout):

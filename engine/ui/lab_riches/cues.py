@@ -2,8 +2,9 @@
 
 A handler gives the event's timeline: (progress, cue) pairs, progress being the share of the
 event's animation (0..1) at which its picture shows the moment (engine/ui/lab_riches/paint.py
-and bonus.py draw them). The book player (engine/ui/player.py) plays each cue as its moment
-passes.
+and bonus.py draw them), given how it may move now (the Bonus Game light runs fewer steps when
+its event is short: engine/ui/motion.py). The book player (engine/ui/player.py) plays each cue
+as its moment passes.
 """
 
 from __future__ import annotations
@@ -11,38 +12,41 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from engine.ui.lab_riches.bonus import REST_AT, light_moves
+from engine.lab_riches import rules
+from engine.ui.lab_riches.bonus import REST_AT, light_moves, light_steps
 from engine.ui.lab_riches.paint import ARRIVE, LAND, sweep_starts
+from engine.ui.motion import Motion
 from engine.ui.presentation import Timeline
 
 Event = Mapping[str, Any]
 
 
-def _go(e: Event) -> Timeline:
+def _go(e: Event, m: Motion) -> Timeline:
     return ((0.0, "go"), *((at, "column") for at in sweep_starts()))
 
 
-def _meter_box(e: Event) -> Timeline:
+def _meter_box(e: Event, m: Motion) -> Timeline:
     return ((0.0, "row" if e["pence"] else "meter"),)
 
 
-def _bonus_row(e: Event) -> Timeline:
-    return ((0.0, "go"), *((at, "tick") for at in light_moves()), (REST_AT, "rest"))
+def _bonus_row(e: Event, m: Motion) -> Timeline:
+    steps = light_steps(len(rules.BONUS_ROW_LAYOUTS[int(e["row"])]), m)
+    return ((0.0, "go"), *((at, "tick") for at in light_moves(steps)), (REST_AT, "rest"))
 
 
-def _end(e: Event) -> Timeline:
+def _end(e: Event, m: Motion) -> Timeline:
     return ((1.0, "win" if int(e["total"]) else "nowin"),)  # as the end message shows
 
 
-def _at(progress: float, cue: str) -> Callable[[Event], Timeline]:
-    return lambda e: ((progress, cue),)
+def _at(progress: float, cue: str) -> Callable[[Event, Motion], Timeline]:
+    return lambda e, m: ((progress, cue),)
 
 
-def _silent(e: Event) -> Timeline:
+def _silent(e: Event, m: Motion) -> Timeline:
     return ()
 
 
-HANDLERS: dict[str, Callable[[Event], Timeline]] = {
+HANDLERS: dict[str, Callable[[Event, Motion], Timeline]] = {
     "start": _silent,
     "go": _go,
     "prize_boxes": _silent,

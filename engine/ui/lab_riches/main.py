@@ -161,22 +161,23 @@ class MainScene(Screen):
             return
         event, p = self.player.event(), self.player.progress()
         kind = event["type"] if event is not None else ""
+        m = self.flow.motion(event)
         paint.cable(canvas, lay)
-        paint.meter(canvas, lay, state, event, p)
+        paint.meter(canvas, lay, state, event, p, m)
         shown = state.bonus
         if (
             shown is not None
             and kind != "bonus_activated"
             and (shown.award is None or kind == "bonus_row")
         ):
-            bonus.draw(canvas, lay, shown, event, p)
+            bonus.draw(canvas, lay, shown, event, p, m)
         else:
-            paint.grid(canvas, lay, state, event, p)
-            paint.prize_boxes(canvas, lay, state, event, p)
+            paint.grid(canvas, lay, state, event, p, m)
+            paint.prize_boxes(canvas, lay, state, event, p, m)
         paint.boxes(canvas, lay, state)
-        paint.flying(canvas, lay, state, event, p)
+        paint.flying(canvas, lay, state, event, p, m)
         if kind == "bonus_activated":
-            paint.banner(canvas, lay, ("BONUS GAME", "ACTIVATED"), p)
+            paint.banner(canvas, lay, ("BONUS GAME", "ACTIVATED"), p, m)
         controls = self.controls()
         if self._ended():
             self._end_message(canvas, lay, state)

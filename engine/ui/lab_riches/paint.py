@@ -1,7 +1,9 @@
 """Drawing the Main Game Play Window: any replay state, plus the animation of one event.
 
 `p` is the current event's progress (0..1); with no current event (at rest) p is 1. Each
-event type has one animation here, keyed by its type, drawn over the state after it.
+event type has one animation here, keyed by its type, drawn over the state after it. `m`
+says how things may flash and move now (engine/ui/motion.py: never more than 3 flashes a
+second; with reduced motion, steady highlights and fades instead of flashes and flights).
 """
 
 from __future__ import annotations
@@ -17,11 +19,13 @@ from engine.ui.draw import Canvas, Font, LinearGradient, fit_text
 from engine.ui.lab_riches import art
 from engine.ui.lab_riches.layout import Layout, along
 from engine.ui.lab_riches.panels import label_box
+from engine.ui.motion import Motion
 
 Event = Mapping[str, Any]
 REVEAL = 0.3  # a go's squares flip in this share of its animation, then the columns sweep
 ARRIVE = 0.55  # a number on the Power Cable reaches the meter at this share of its event
 LAND = 0.8  # extra goes and an Instant Prize reach their box at this share of their event
+SETTLE = 0.9  # a new segment or meter box flashes until this share of its event, then stays lit
 
 
 def swept_column(p: float) -> int:
@@ -40,14 +44,19 @@ def _square_bg(c: Canvas, x: float, y: float, s: float, fill: str, stroke: str) 
            radius=round(s * 0.14))  # fmt: skip
 
 
-def _reveal(c: Canvas, name: str, cx: float, cy: float, s: float, scale: float) -> None:
-    if scale >= 0.999:
+def _reveal(c: Canvas, name: str, cx: float, cy: float, s: float, amount: float, m: Motion) -> None:
+    """A symbol turning over (amount 0..1), or fading in with reduced motion."""
+    if amount >= 0.999:
         art.draw_square(c, name, cx, cy, s)
         return
     c.save()
-    c.translate(cx, cy)
-    c.scale(1.0, max(0.05, scale))
-    art.draw_square(c, name, 0, 0, s)
+    if m.reduced:
+        c.alpha(max(0.0, amount))
+        art.draw_square(c, name, cx, cy, s)
+    else:
+        c.translate(cx, cy)
+        c.scale(1.0, max(0.05, amount))
+        art.draw_square(c, name, 0, 0, s)
     c.restore()
 
 
@@ -64,7 +73,7 @@ def header(c: Canvas, lay: Layout, balance: int | None) -> None:
         c.text(text, w - 12, h / 2, font, fill="#ffffff", align="right")
 
 
-def grid(c: Canvas, lay: Layout, s: State, e: Event | None, p: float) -> None:
+def grid(c: Canvas, lay: Layout, s: State, e: Event | None, p: float, m: Motion) -> None:
     """The Top Row and the 4 × 5 grid, with reveals, the column sweep, locks and row wins."""
     cell = lay.cell
     kind = e["type"] if e is not None else ""
@@ -87,7 +96,7 @@ def grid(c: Canvas, lay: Layout, s: State, e: Event | None, p: float) -> None:
             art.draw_square(c, s.top[col], cx, cy, cell * 0.8)
             c.restore()
         else:
-            _reveal(c, s.top[col], cx, cy, cell * 0.8, flip)
+            _reveal(c, s.top[col], cx, cy, cell * 0.8, flip, m)
     won = set(s.won_rows)
     for row in range(rules.ROWS):
         for col in range(rules.COLUMNS):
@@ -97,26 +106,29 @@ def grid(c: Canvas, lay: Layout, s: State, e: Event | None, p: float) -> None:
             _square_bg(c, x, y, cell, fill, "#39d98a" if row in won else "#9cc3e6")
             cx, cy = x + cell / 2, y + cell / 2
             scale = 1.0 if locked else flip
-            _reveal(c, s.grid[row][col], cx, cy, cell * 0.74, scale)
+            _reveal(c, s.grid[row][col], cx, cy, cell * 0.74, scale, m)
             if locked:
-                pop = 1.0
+                pop, fade = 1.0, 1.0
                 if kind == "lock" and (e or {}).get("row") == row and (e or {}).get("col") == col:
-                    pop = 1.0 + 0.8 * (1 - p)
+                    pop, fade = (1.0, p) if m.reduced else (1.0 + 0.8 * (1 - p), 1.0)
+                c.save()
+                c.alpha(fade)
                 art.lock(c, x + cell * 0.8, y + cell * 0.22, cell * 0.32 * pop)
+                c.restore()
     if kind == "row_win" and e is not None:
-        glow = 0.5 + 0.5 * math.sin(p * math.pi * 6)
+        glow = m.pulse(p, 3)
         y = lay.grid_y + int(e["row"]) * cell
         c.rect(lay.grid_x, y, 4 * cell, cell, stroke=art.GOLD, line_width=3 + 4 * glow, radius=10)
 
 
-def prize_boxes(c: Canvas, lay: Layout, s: State, e: Event | None, p: float) -> None:
+def prize_boxes(c: Canvas, lay: Layout, s: State, e: Event | None, p: float, m: Motion) -> None:
     """The Prize Boxes: 'PRIZE' with a gold arrow until GO 1, then their amounts."""
     kind = e["type"] if e is not None else ""
     won = set(s.won_rows)
     for row in range(rules.ROWS):
         x, y, w, h = lay.prize_box(row)
         flash = kind == "row_win" and e is not None and int(e["row"]) == row
-        lit = row in won and (not flash or math.sin(p * math.pi * 6) > 0)
+        lit = row in won and (not flash or m.blink(p, 3))
         edge = art.GOLD if lit else "#7fd4ff"
         c.rect(x, y, w, h, fill="#3a2a00" if lit else "#0d2c4c", stroke=edge,
                line_width=3 if lit else 2, radius=8)  # fmt: skip
@@ -128,11 +140,14 @@ def prize_boxes(c: Canvas, lay: Layout, s: State, e: Event | None, p: float) -> 
             c.text("PRIZE", x + w / 2 + h * 0.2, y + h / 2, font, fill=art.GOLD)
             continue
         amount = format_pounds(s.prize_boxes[row], always_pence=False)
-        scale = min(1.0, p / 0.6) if kind == "prize_boxes" else 1.0
+        shown = min(1.0, p / 0.6) if kind == "prize_boxes" else 1.0
         font = fit_text(c, amount, Font(h * 0.42, "display", True), w * 0.86)
         c.save()
         c.translate(x + w / 2, y + h / 2)
-        c.scale(max(0.05, scale), 1.0)
+        if m.reduced:
+            c.alpha(shown)  # fades in rather than turning over
+        elif shown < 1.0:
+            c.scale(max(0.05, shown), 1.0)
         c.text(amount, 0, 0, font, fill=art.GOLD if lit else "#ffffff")
         c.restore()
 
@@ -143,19 +158,21 @@ def _short(pence: int, narrow: bool) -> str:
     return format_pounds(pence, always_pence=False)
 
 
-def meter(c: Canvas, lay: Layout, s: State, e: Event | None, p: float) -> None:
+def meter(c: Canvas, lay: Layout, s: State, e: Event | None, p: float, m: Motion) -> None:
     """The Power Surge Prize Meter: 7 boxes of segments and amounts, the lit box glowing."""
     kind = e["type"] if e is not None else ""
     x, y, w, h = lay.meter
     c.rect(x - 3, y - 3, w + 6, h + 6, fill="#06182c", stroke=art.BLUE, line_width=2, radius=8)
     fresh = range(s.meter - int(e["count"]) + 1, s.meter + 1) if kind == "segments" and e else ()
-    flash_on = p > ARRIVE and int(p * 12) % 2 == 0
+    # The new segments flash twice once their number arrives (until SETTLE), then stay lit.
+    arrived = p > ARRIVE
+    flash_on = arrived and m.part(SETTLE - ARRIVE).blink((p - ARRIVE) / (SETTLE - ARRIVE), 2)
     narrow = lay.portrait
     for box, (first, last, pence) in enumerate(rules.METER_BOXES):
         bx, by, bw, bh = lay.meter_box(box)
         lit = s.meter_box == box
         if kind == "meter_box" and lit:
-            lit = int(p * 8) % 2 == 0 or p > 0.8
+            lit = p > SETTLE or m.part(SETTLE).blink(p / SETTLE, 3)
         c.rect(bx + 1, by + 1, bw - 2, bh - 2, fill="#3a2a00" if lit else "#0b2340",
                stroke=art.GOLD if lit else "#2d5a85", line_width=2, radius=5)  # fmt: skip
         n = last - first + 1
@@ -164,7 +181,7 @@ def meter(c: Canvas, lay: Layout, s: State, e: Event | None, p: float) -> None:
         for k in range(n):
             segment = first + k
             sy = round(by + bh - 3 - (k + 1) * seg_h)
-            filled = segment <= s.meter and not (segment in fresh and not flash_on and p < 0.9)
+            filled = segment <= s.meter and not (segment in fresh and not flash_on and p < SETTLE)
             c.rect(bx + 5, sy, bar_w, bar_h, fill=art.BLUE if filled else "#1c3957", radius=2)
         label = _short(pence, narrow) if pence else f"{last}"
         font = fit_text(c, label, Font(min(bh * 0.32, w * 0.24), "display", True), bw * 0.6)
@@ -179,32 +196,40 @@ def cable(c: Canvas, lay: Layout) -> None:
     c.path(lay.cable, stroke="#f0a500", line_width=2, closed=False)
 
 
-def flying(c: Canvas, lay: Layout, s: State, e: Event | None, p: float) -> None:
-    """Numbers on the move: segments along the Power Cable, extra goes to the GOES counter."""
+def flying(c: Canvas, lay: Layout, s: State, e: Event | None, p: float, m: Motion) -> None:
+    """Numbers on the move: segments along the Power Cable, extra goes to the GOES counter
+    (with reduced motion they fade in where they are going instead)."""
     if e is None:
         return
     kind = e["type"]
+    c.save()
     if kind == "segments":
         start = lay.top(int(e["col"])) if e["source"] == "top" else (lay.width / 2, lay.height / 2)
         route = (start, *lay.cable, (lay.meter[0] + lay.meter[2] / 2, lay.meter[1] + lay.meter[3]))
-        x, y = along(route, min(1.0, p / ARRIVE))
-        c.path(route[: 2 + int(min(1.0, p / ARRIVE) * (len(route) - 2))], stroke="#ffffffaa",
-               line_width=3, closed=False)  # fmt: skip
+        q, fade = m.travel(p / ARRIVE)
+        x, y = along(route, q)
+        c.alpha(fade)
+        if not m.reduced:
+            c.path(route[: 2 + int(q * (len(route) - 2))], stroke="#ffffffaa", line_width=3,
+                   closed=False)  # fmt: skip
         c.circle(x, y, lay.cell * 0.3, fill=art.BLUE, stroke="#ffffff", line_width=3)
         c.text(str(e["count"]), x, y, Font(lay.cell * 0.34, "display", True))
     elif kind == "extra_goes":
         start = lay.top(int(e["col"])) if e["source"] == "top" else (lay.width / 2, lay.height / 2)
         gx, gy, gw, gh = lay.goes
-        q = min(1.0, p / LAND)
+        q, fade = m.travel(p / LAND)
         x = start[0] + (gx + gw / 2 - start[0]) * q
         y = start[1] + (gy + gh / 2 - start[1]) * q - math.sin(q * math.pi) * lay.cell
+        c.alpha(fade)
         art.extra_goes(c, x, y, lay.cell * 0.8, int(e["count"]))
     elif kind == "instant":
         ix, iy, iw, ih = lay.instant_wins
-        q = min(1.0, p / LAND)
+        q, fade = m.travel(p / LAND)
         x = lay.width / 2 + (ix + iw / 2 - lay.width / 2) * q
         y = lay.height / 2 + (iy + ih / 2 - lay.height / 2) * q
+        c.alpha(fade)
         art.cash(c, x, y, lay.cell, format_pounds(int(e["pence"]), always_pence=False))
+    c.restore()
 
 
 def boxes(c: Canvas, lay: Layout, s: State) -> None:
@@ -215,14 +240,18 @@ def boxes(c: Canvas, lay: Layout, s: State) -> None:
               glow=s.instant_pence > 0)  # fmt: skip
 
 
-def banner(c: Canvas, lay: Layout, lines: tuple[str, ...], p: float) -> None:
-    """A message across the middle of the window (BONUS GAME ACTIVATED...)."""
+def banner(c: Canvas, lay: Layout, lines: tuple[str, ...], p: float, m: Motion) -> None:
+    """A message across the middle of the window (BONUS GAME ACTIVATED...): the band opens,
+    or fades in with reduced motion."""
     w, h = lay.width, lay.height
-    grow = min(1.0, p / 0.2)
+    grow, fade = m.travel(p / 0.2)
     bh = h * 0.22 * grow
+    c.save()
+    c.alpha(fade)
     c.rect(0, h / 2 - bh / 2, w, bh, fill="#000000aa")
     c.rect(0, h / 2 - bh / 2, w, bh, stroke=art.GOLD, line_width=3)
-    if grow < 1.0:
+    c.restore()
+    if grow < 1.0 or fade < 1.0:
         return
     size = min(h * 0.06, w * 0.08)
     for k, line in enumerate(lines):
