@@ -17,15 +17,16 @@ Detail = tuple[tuple[str, str | int], ...]
 
 @dataclass(frozen=True, order=True)
 class Part:
-    """One win inside a Prize Amount: a feature (row, meter, instant, pot) and its pence."""
+    """One part of an outcome: a feature (row, meter, instant, pot) and the pence it pays, or a
+    feature that pays nothing but fixes what the play shows (Power Puck Shot's `bonus`)."""
 
     feature: str
     pence: int
     detail: Detail = ()
 
     def __post_init__(self) -> None:
-        if not isinstance(self.pence, int) or isinstance(self.pence, bool) or self.pence <= 0:
-            raise ValueError(f"a part's pence must be a positive int, got {self.pence!r}")
+        if not isinstance(self.pence, int) or isinstance(self.pence, bool) or self.pence < 0:
+            raise ValueError(f"a part's pence must be an int >= 0, got {self.pence!r}")
 
     def get(self, key: str) -> str | int | None:
         """The detail value named key, or None."""

@@ -37,11 +37,11 @@ def test_lab_riches_exact_figures() -> None:
 
 def test_power_puck_shot_exact_figures() -> None:
     table = load_table("power-puck-shot")
-    assert table.model == "power-puck-shot/1"
+    assert table.model == "power-puck-shot/2"
     assert table.price_pence == 500
-    assert table.winning_plays == 784_315
+    assert table.winning_plays == 784_000
     assert table.total_prizes_pence == 730_000_000
-    assert table.odds_one_in == Fraction(2_000_000, 784_315)
+    assert table.odds_one_in == Fraction(2_000_000, 784_000)
     assert table.rtp == Fraction(73, 100)
     assert show2(table.odds_one_in) == "2.55"
     assert show2(table.rtp * 100) == "73.00"
@@ -147,7 +147,7 @@ def test_refuses_two_meter_boxes_and_too_many_rows() -> None:
 def test_refuses_a_power_puck_row_off_its_ladder() -> None:
     def change(t: dict[str, Any]) -> None:
         part = {"feature": "row", "pence": 1_000, "colour": "purple", "boosts": 1}
-        tier_of(t, 1_000)["compositions"][2]["parts"] = [part]
+        tier_of(t, 1_000)["compositions"][0]["parts"] = [part]
 
     refuse("power-puck-shot", change, r"tier 1000 pence: .* purple row after 1 boosts pays 800")
 
@@ -160,7 +160,7 @@ def test_refuses_a_colour_won_twice_and_an_impossible_pot() -> None:
     refuse("power-puck-shot", twice, r"tier 1000 pence: .* only once")
 
     def pot(t: dict[str, Any]) -> None:
-        tier_of(t, 500)["compositions"][1]["parts"] = [{"feature": "pot", "pence": 500, "pucks": 6}]
+        tier_of(t, 500)["compositions"][2]["parts"] = [{"feature": "pot", "pence": 500, "pucks": 6}]
 
     refuse("power-puck-shot", pot, r"tier 500 pence: .* 6 Prize Game Pucks")
 
@@ -199,6 +199,12 @@ def test_refuses_a_bad_losing_tier_and_wrong_top_prize() -> None:
         tier_of(t, 0)["compositions"] = [{"weight": 1, "parts": [{"feature": "row", "pence": 300}]}]
 
     refuse("lab-riches", losing, r"tier 0 pence: .* adds up to 300, not 0")
+
+    def no_plain_loss(t: dict[str, Any]) -> None:
+        tier_of(t, 0)["compositions"] = tier_of(t, 0)["compositions"][1:]
+        tier_of(t, 0)["compositions"][0]["weight"] += 870
+
+    refuse("power-puck-shot", no_plain_loss, r"tier 0 pence: the losing tier needs the empty")
 
     def top(t: dict[str, Any]) -> None:
         t["tiers"] = t["tiers"][:-1]

@@ -62,9 +62,8 @@ def describe(comp: Composition) -> str:
     words = []
     for part in comp.parts:
         detail = " ".join(f"{k}={v}" for k, v in part.detail)
-        words.append(
-            f"{part.feature} {format_pounds(part.pence)}{' (' + detail + ')' if detail else ''}"
-        )
+        paid = f" {format_pounds(part.pence)}" if part.pence else ""  # a bonus part pays nothing
+        words.append(f"{part.feature}{paid}{' (' + detail + ')' if detail else ''}")
     return " + ".join(words) or "no win"
 
 

@@ -38,7 +38,8 @@ def feature_payout(table: PrizeTable) -> dict[str, int]:
     for tier in table.tiers:
         for comp, count in tier.composition_counts():
             for part in comp.parts:
-                paid[part.feature] = paid.get(part.feature, 0) + part.pence * count
+                if part.pence:  # a part that pays nothing (what a play shows) has no share
+                    paid[part.feature] = paid.get(part.feature, 0) + part.pence * count
     return paid
 
 

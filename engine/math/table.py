@@ -160,13 +160,13 @@ def _tier(spec: Game, data: Any) -> Tier:
         if comp.total != prize:
             shown = comp.to_json()
             raise TableError(f"{where}: composition {shown} adds up to {comp.total}, not {prize}")
-        if prize == 0:
-            continue
+        if prize == 0 and not comp.parts:
+            continue  # a plain losing play: nothing to check
         problem = spec.check_composition(comp)
         if problem:
             raise TableError(f"{where}: composition {comp.to_json()} cannot be shown: {problem}")
-    if prize == 0 and comps != ((Composition(), 1),):
-        raise TableError(f"{where}: the losing tier has exactly one empty composition")
+    if prize == 0 and Composition() not in {comp for comp, _ in comps}:
+        raise TableError(f"{where}: the losing tier needs the empty composition (a plain loss)")
     return tier
 
 

@@ -45,9 +45,19 @@ MAX_PRIZE_PUCKS = 5
 PRIZE_PUCK_AMOUNTS = (100, 200, 300, 500, 1_000, 2_000, 5_000, 10_000)
 # Decision: a play completes at most this many Prize Table rows (4 pucks, plus bonus pucks).
 MAX_ROW_WINS = 3
+# The Prize Game Symbol Collection Meter: 10 segments; 6 or more unlock the Prize Game.
+METER_SEGMENTS = 10
+SYMBOLS_TO_UNLOCK = 6
 
-# Composition features of this game.
-FEATURES = ("row", "pot")
+# Bonus Game awards (model 2): what a play's Bonus Games show, fixed by its composition's
+# "bonus" part (docs/math.md). Decisions:
+MAX_BONUS_GAMES = 2  # a play shows at most two Bonus Games
+MAX_AWARDS_PER_BONUS_PUCK = 3  # each Bonus Puck's shot reveals one to three awards
+EXTRA_SQUARES = (1, 2, 3)  # a "+N" award fills N squares of its colour's row
+UNBOOSTED = ("yellow",)  # the £500,000 row takes no booster and no extra squares
+
+# Composition features of this game: "bonus" pays nothing; it says what the Bonus Games show.
+FEATURES = ("row", "pot", "bonus")
 
 
 def row_amount(colour: str, boosts: int) -> int:
