@@ -4,6 +4,7 @@ engine's (an outsider rebuilds and checks books from the document alone)."""
 import re
 from pathlib import Path
 
+from engine.games import get
 from engine.lab_riches import rules
 
 BOOKS = (Path(__file__).resolve().parent.parent / "docs" / "books.md").read_text(encoding="utf-8")
@@ -32,3 +33,10 @@ def test_the_bonus_row_layouts_are_the_engine_s() -> None:
             layout.append((kind, int(value or 0)))
         layouts.append(tuple(layout))
     assert tuple(layouts) == rules.BONUS_ROW_LAYOUTS
+
+
+def test_the_power_puck_shot_events_are_the_game_s() -> None:
+    section = BOOKS[BOOKS.index("## £500K Power Puck Shot events") :]
+    section = section[: section.index("\n## ", 1)]
+    listed = re.findall(r"^\| `(\w+)` \|", section, flags=re.MULTILINE)
+    assert tuple(listed) == get("power-puck-shot").event_types

@@ -25,6 +25,7 @@ from engine import games
 from engine.game import BookBuilder, Game
 from engine.outcome import Composition
 from engine.rng import Stream
+from tools import bench_paths
 from tools.dist import import_closure
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -128,6 +129,9 @@ def pyodide_ms(game: Game, outcomes: list[Composition]) -> float | None:
     return None if out is None else float(json.loads(out)["ms_per_book"])
 
 
+PATHS_GAME = "power-puck-shot"  # the game whose shots draw paths (tools/bench_paths.py)
+
+
 def run() -> dict[str, Any]:
     """The engine figures of every registered game that builds books, by game id."""
     figures: dict[str, Any] = {}
@@ -142,4 +146,8 @@ def run() -> dict[str, Any]:
             "books_per_second_median": round(median),
             "pyodide_ms_per_book": round(ms, 3) if ms is not None else None,
         }
+    if PATHS_GAME in figures:  # its shots' paths are computed while the player waits
+        paths = bench_paths.run()
+        figures[PATHS_GAME]["path_ms_p95"] = paths["pyodide_ms_p95"]
+        figures[PATHS_GAME]["path_ms_p95_cpython"] = paths["cpython_ms_p95"]
     return figures

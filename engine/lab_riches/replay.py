@@ -6,12 +6,13 @@ so a screen can draw any moment of the play and an interrupted play can resume a
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.book import Book
 from engine.lab_riches import rules
+from engine.replay import Fold
 
 Grid = tuple[tuple[str, ...], ...]
 
@@ -111,32 +112,12 @@ def apply(state: State | None, event: Mapping[str, Any]) -> State:
     raise ValueError(f"unknown Lab Riches event type {kind!r}")
 
 
-class Replay:
+class Replay(Fold[State]):
     """Steps through a book's events; `state_at(i)` restores the state after event i."""
 
     def __init__(self, book: Book | Mapping[str, Any]) -> None:
-        events = book.events if isinstance(book, Book) else tuple(book["events"])
-        self.events: tuple[Mapping[str, Any], ...] = events
-        states: list[State] = []
-        state: State | None = None
-        for event in events:
-            state = apply(state, event)
-            states.append(state)
-        self._states = tuple(states)
+        super().__init__(book, apply)
         self.position = -1
-
-    def __len__(self) -> int:
-        return len(self.events)
-
-    def __iter__(self) -> Iterator[tuple[Mapping[str, Any], State]]:
-        """Each event with the visible state after it, in order."""
-        return iter(zip(self.events, self._states, strict=True))
-
-    def state_at(self, index: int) -> State:
-        """The visible state after event index (to draw or resume from)."""
-        if not 0 <= index < len(self._states):
-            raise IndexError(f"event index {index} is outside 0..{len(self._states) - 1}")
-        return self._states[index]
 
     def restore(self, index: int) -> State:
         """Move the cursor to event index and return the state there."""
