@@ -138,6 +138,30 @@ def test_golden_books_are_stable(game: Game) -> None:
         assert hashlib.sha256(book.to_json().encode()).hexdigest() == digest
 
 
+def test_golden_books_are_the_same_bytes_in_pyodide() -> None:
+    """The engine in the browser (Pyodide under Node.js) builds the very same books."""
+    from tools.bench_engine import pyodide_eval
+
+    cases = [
+        (game.id, game.table.model, parts, seed)
+        for game in WITH_BOOKS
+        for parts, seed, _digest in GOLDEN[game.id]
+    ]
+    code = (
+        "import hashlib, json\n"
+        "from engine.games import get\n"
+        "from engine.outcome import Composition\n"
+        f"cases = {json.dumps(cases)}\n"
+        "json.dumps([hashlib.sha256(get(g).book(m, Composition.from_json(p), bytes.fromhex(s))"
+        ".to_json().encode()).hexdigest() for g, m, p, s in cases])"
+    )
+    result = pyodide_eval(code)
+    if result is None:
+        pytest.skip("Node.js or node_modules/pyodide is not installed")
+    expected = [digest for game in WITH_BOOKS for _parts, _seed, digest in GOLDEN[game.id]]
+    assert json.loads(result) == expected
+
+
 @pytest.mark.parametrize("game", WITH_BOOKS, ids=ids)
 def test_the_validator_accepts_books_of_every_composition(game: Game) -> None:
     validate = game.load_validator().validate

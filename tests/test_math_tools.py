@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.games import GAMES, ids, load_table
+from engine.games import GAMES, get, ids, load_table
 from engine.math.leaves import PoolEntry, verify_proof
-from tools import cmd_books, cmd_math, cmd_pool, par_report
+from tools import cmd_books, cmd_certify, cmd_math, cmd_pool, par_report
 from web.endpoint import pool_store
 
 
@@ -97,3 +97,31 @@ def test_books_reads_a_saved_pool(tmp_path: Path) -> None:
     assert [line["entry"] for line in lines] == [pool.entry(i).to_json() for i in range(8)]
     prizes = sorted(line["book"]["events"][-1]["total"] for line in lines)
     assert prizes == [0] * 7 + [table.top_prize_pence]
+
+
+def test_certify_checks_every_composition_and_the_paths_of_the_arrows(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["--game", "power-puck-shot", "--plays", "200", "--per-composition", "2"]
+    assert cmd_certify.main([*argv, "--key", "00" * 32, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert (report["mismatches"], report["violations"]) == (0, 0)
+    compositions = sum(len(t.compositions) for t in load_table("power-puck-shot").tiers)
+    assert report["per_composition"] == {
+        "compositions": compositions,
+        "books": 2 * compositions,
+        "mismatches": 0,
+        "violations": 0,
+    }
+    assert set(report["feature_rates"]) >= {"bonus_games", "row_one_short", "prize_pucks_5"}
+
+
+def test_certify_validates_with_the_player_s_choices() -> None:
+    game = get("power-puck-shot")
+    validate = cmd_certify.checker(game, bytes(32))
+    composition = load_table(game.id).tiers[0].compositions[0][0]
+    book = json.loads(game.book(game.table.model, composition, bytes(16)).to_json())
+    assert validate(book) == []
+    first_shot = next(e for e in book["events"] if e["type"] == "shot")
+    first_shot["reveals"] = first_shot["reveals"] * 20  # more pips than any path can pass
+    assert validate(book) != []

@@ -74,6 +74,13 @@ def parse(argv: list[str], prog: str) -> argparse.Namespace:
         parser.add_argument("--out", required=True, help="the JSON-lines file to write")
     else:
         parser.add_argument("--json", action="store_true", help="print JSON only")
+        parser.add_argument(
+            "--per-composition",
+            type=int,
+            default=0,
+            metavar="K",
+            help="also build and check K books of every composition of the table",
+        )
     args = parser.parse_args(argv)
     if args.plays <= 0:
         parser.error("--plays must be positive")

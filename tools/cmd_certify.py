@@ -1,4 +1,4 @@
-"""`build.py certify --game GAME --plays N [--pool DIR] [--key HEX] [--json]`.
+"""`build.py certify --game GAME --plays N [--per-composition K] [--pool DIR] [--key HEX] [--json]`.
 
 GAME is any registered game (engine/games.py) with a book builder. Draws N outcomes (from a saved
 pool or fresh, weighted by the prize table), builds each book, re-checks it with that game's
@@ -7,21 +7,68 @@ mismatches (revealed total differs from the Prize Amount), violations, the payou
 the plays drawn, feature rates (share of plays showing each feature, overall and among losing
 plays, as the game's `statistics` module counts them) and books built per second. Exit status 1
 on any mismatch or violation.
+
+When the game's player makes choices (Power Puck Shot's arrows), each book is checked with
+choices drawn from the key's stream, so the validator re-checks the paths drawn for them too.
+`--per-composition K` also builds and checks K books of every composition of the table, the
+rarest included (`per_composition` in the report: compositions, books, mismatches, violations).
 """
 
 from __future__ import annotations
 
+import inspect
 import json
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from tqdm import tqdm
 
 from engine import games
+from engine.game import Game
+from engine.rng import Stream
 from tools.cmd_books import builder, entries, parse
 
 EXAMPLES = 5
+
+
+def checker(game: Game, key: bytes) -> Callable[[Mapping[str, Any]], list[str]]:
+    """The game's validator, given the player's choices drawn from the key when it takes them."""
+    validate = game.load_validator().validate
+    choices = {kind: action.choices for kind, action in game.waits.items() if action.choices}
+    if not choices or len(inspect.signature(validate).parameters) < 2:
+        return validate
+    stream = Stream(b"certify/choices\x00" + key)
+
+    def with_choices(book: Mapping[str, Any]) -> list[str]:
+        picks = {
+            int(e["index"]): stream.below(choices[e["type"]])
+            for e in book["events"]
+            if e["type"] in choices
+        }
+        return list(validate(book, picks))  # type: ignore[call-arg]
+
+    return with_choices
+
+
+def per_composition(game: Game, key: bytes, books: int) -> dict[str, int]:
+    """K books of every composition of the table, each built and checked."""
+    model, build = builder(game.id)
+    validate = checker(game, key)
+    stream = Stream(b"certify/per-composition\x00" + key)
+    report = {"compositions": 0, "books": 0, "mismatches": 0, "violations": 0}
+    for tier in game.table.tiers:
+        for composition, _weight in tier.compositions:
+            report["compositions"] += 1
+            for _ in range(books):
+                book = build(model, composition, stream.read(16))
+                data = json.loads(book.to_json())
+                report["books"] += 1
+                report["mismatches"] += data["events"][-1].get("total") != tier.prize_pence
+                report["violations"] += len(validate(data))
+    return report
 
 
 def main(argv: list[str]) -> int:
@@ -29,7 +76,7 @@ def main(argv: list[str]) -> int:
     args = parse(argv, "build.py certify")
     game = games.get(args.game)
     model, build = builder(game.id)
-    validate = game.load_validator().validate
+    validate = checker(game, args.key_bytes)
     stats = game.load_statistics()
     price = game.price_pence
     mismatches = violations = wins = paid = 0
@@ -73,6 +120,11 @@ def main(argv: list[str]) -> int:
         },
         "books_per_second": round(plays / building) if building else None,
     }
+    if args.per_composition > 0:
+        each = per_composition(game, args.key_bytes, args.per_composition)
+        report["per_composition"] = each
+        mismatches += each["mismatches"]
+        violations += each["violations"]
     for line in examples[:EXAMPLES]:
         print(line, file=sys.stderr)
     print(json.dumps(report, indent=None if args.json else 2, sort_keys=True))

@@ -259,6 +259,10 @@ def _paths(
             faults.append(f"event {event['index']}: no arrow chosen for this shot")
             continue
         reveals = len(event["reveals"])
-        path = shot_path(seed, int(event["shot"]), arrow, reveals)
+        try:
+            path = shot_path(seed, int(event["shot"]), arrow, reveals)
+        except ValueError as exc:  # no path passes that many pips, or no such arrow
+            faults.append(f"event {event['index']}: no path: {exc}")
+            continue
         faults += [f"event {event['index']}: {f}" for f in check_path(path, reveals)]
     return faults
