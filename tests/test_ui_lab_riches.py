@@ -202,3 +202,19 @@ def test_screens_render_through_pygame(view: str, screen: str) -> None:
         first_scene({}), SIZES[view], out, steps=_png_steps(CASES["instant"], SCREENS[screen])
     )
     assert out.stat().st_size > 10_000  # a drawn scene, not a blank frame
+
+
+def test_the_narration_counts_and_names_in_good_english() -> None:
+    from types import SimpleNamespace
+
+    from engine.ui.lab_riches import narrate
+
+    one = SimpleNamespace(goes_left=1, top=("dna", "atom", "flask", "magnet"))
+    said = narrate.HANDLERS["go"]({"type": "go", "go": 5}, one)  # type: ignore[arg-type]
+    assert said[0].startswith("Go 5: 1 go left. Top Row: DNA")
+    lock = {"type": "lock", "symbol": "dna", "row": 0, "col": 2}
+    assert narrate.HANDLERS["lock"](lock, one)[0].startswith("DNA locked")  # type: ignore[arg-type]
+    extra = {"type": "extra_goes", "count": 1, "goes_left": 1}
+    assert narrate.HANDLERS["extra_goes"](extra, one) == ["1 extra go: 1 go left."]  # type: ignore[arg-type]
+    assert narrate.award_words("segments", 1) == "1 meter segment"
+    assert narrate.award_words("segments", 3) == "3 meter segments"

@@ -13,13 +13,23 @@ from engine.ui.lab_riches.art import spoken
 Event = Mapping[str, Any]
 
 
+def counted(n: int, one: str, many: str) -> str:
+    """'1 go', '2 goes': a number and its noun, singular or plural."""
+    return f"{n} {one if n == 1 else many}"
+
+
+def sentence_start(words: str) -> str:
+    """Words with a capital first letter (and the rest as they are: 'DNA' stays 'DNA')."""
+    return words[:1].upper() + words[1:]
+
+
 def _start(e: Event, s: State) -> list[str]:
-    return [f"Main game. You have {s.goes_left} goes. Press GO to play."]
+    return [f"Main game. You have {counted(s.goes_left, 'go', 'goes')}. Press GO to play."]
 
 
 def _go(e: Event, s: State) -> list[str]:
     top = ", ".join(spoken(name) for name in s.top)
-    return [f"Go {e['go']}: {s.goes_left} goes left. Top Row: {top}."]
+    return [f"Go {e['go']}: {counted(s.goes_left, 'go', 'goes')} left. Top Row: {top}."]
 
 
 def _prize_boxes(e: Event, s: State) -> list[str]:
@@ -30,7 +40,7 @@ def _prize_boxes(e: Event, s: State) -> list[str]:
 
 
 def _lock(e: Event, s: State) -> list[str]:
-    return [f"{spoken(e['symbol']).capitalize()} locked in row {e['row'] + 1}, "
+    return [f"{sentence_start(spoken(e['symbol']))} locked in row {e['row'] + 1}, "
             f"column {e['col'] + 1}."]  # fmt: skip
 
 
@@ -40,8 +50,7 @@ def _row_win(e: Event, s: State) -> list[str]:
 
 def _segments(e: Event, s: State) -> list[str]:
     where = "from the Bonus Game" if e["source"] == "bonus" else "from the Top Row"
-    plural = "segment" if e["count"] == 1 else "segments"
-    return [f"{e['count']} {plural} {where} to the Power Surge Prize Meter: "
+    return [f"{counted(e['count'], 'segment', 'segments')} {where} to the Power Surge Prize Meter: "
             f"{e['meter']} of {rules.METER_SEGMENTS} filled."]  # fmt: skip
 
 
@@ -52,8 +61,8 @@ def _meter_box(e: Event, s: State) -> list[str]:
 
 
 def _extra_goes(e: Event, s: State) -> list[str]:
-    plural = "extra go" if e["count"] == 1 else "extra goes"
-    return [f"{e['count']} {plural}: {e['goes_left']} goes left."]
+    extra = counted(e["count"], "extra go", "extra goes")
+    return [f"{extra}: {counted(e['goes_left'], 'go', 'goes')} left."]
 
 
 def _bonus_activated(e: Event, s: State) -> list[str]:
@@ -63,9 +72,9 @@ def _bonus_activated(e: Event, s: State) -> list[str]:
 def award_words(award: str, value: int) -> str:
     """A Bonus Game award in words."""
     if award == rules.SEGMENTS:
-        return f"{value} meter segments"
+        return counted(value, "meter segment", "meter segments")
     if award == rules.EXTRA_GOES:
-        return f"{value} extra {'go' if value == 1 else 'goes'}"
+        return counted(value, "extra go", "extra goes")
     if award == rules.INSTANT:
         return f"an Instant Prize of {format_pounds(value)}"
     return "an up arrow"
