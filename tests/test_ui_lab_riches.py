@@ -218,3 +218,47 @@ def test_the_narration_counts_and_names_in_good_english() -> None:
     assert narrate.HANDLERS["extra_goes"](extra, one) == ["1 extra go: 1 go left."]  # type: ignore[arg-type]
     assert narrate.award_words("segments", 1) == "1 meter segment"
     assert narrate.award_words("segments", 3) == "3 meter segments"
+
+
+def test_a_finish_that_fails_says_so_on_screen_and_is_tried_again() -> None:
+    from backends.canvas import BatchReader
+
+    lost = "The connection failed. Check your connection and try again."
+
+    class Flaky(Shell):
+        failures = 1
+        reader = BatchReader()
+        texts: tuple[str, ...] = ()
+
+        def answer(self, request: dict[str, Any]) -> Reply:
+            if request["op"] == "finish" and self.failures:
+                self.failures -= 1
+                return Reply(request["id"], False, {"code": "network", "message": lost})
+            return super().answer(request)
+
+        def frame(self, *events: Event) -> FrameResult:
+            self.now += 1000 / 60
+            result = self.app.frame(self.now, [*self.pending, *events], self.canvas)
+            if result.drew:  # every frame read, so the string table stays in step
+                drawn = self.reader.read(self.canvas.flush())
+                self.texts = tuple(str(c[1]) for c in drawn if c[0] == "text")
+            self.pending = [self.answer(r) for r in result.requests]
+            return result
+
+    shell = Flaky(SIZES["phone"], {"play_number": 7, "payload": payload([])})
+    shell.frame()
+    shell.press("play")
+    for _ in range(20_000):
+        if "finish" in shell.controls():
+            break
+        enabled = {c.id for c in shell.app.scene.controls() if c.enabled}
+        shell.frame(*([Activate("go")] if "go" in enabled else []))
+    shell.press("finish")
+    shell.frame()
+    (control,) = shell.app.scene.controls()
+    assert (control.id, control.label, control.enabled) == ("finish", "TRY AGAIN", True)
+    shell.frame()
+    assert lost in shell.texts  # on screen, not only in the narration
+    shell.press("finish")
+    shell.frame()
+    assert shell.app.scene.name == "outcome"

@@ -118,7 +118,9 @@ class MainScene(Screen):
             w, h = lay.width, lay.height
             bw = min(300.0, w * 0.7)
             busy = bool(self.flow.busy)
-            return [Control("finish", "FINISH", (w - bw) / 2, h * 0.62, bw, 60, not busy)]
+            # A FINISH that did not go through (the connection was lost) is tried again.
+            label = "TRY AGAIN" if self.flow.error else "FINISH"
+            return [Control("finish", label, (w - bw) / 2, h * 0.62, bw, 60, not busy)]
         settings = self.flow.settings
         fast, sound = ("on" if on else "off" for on in (settings.fast, settings.sound))
         out = [
@@ -200,3 +202,9 @@ class MainScene(Screen):
         total = f"TOTAL WON {format_pounds(state.total)}"
         canvas.text(total, w / 2, y + ph * 0.75, fit_text(canvas, total, big, pw - 20),
                     fill=art.GOLD)  # fmt: skip
+        # Under FINISH: what is happening ("Recording your play…") or why it did not go through.
+        note = self.flow.error or self.flow.busy
+        if note:
+            small = fit_text(canvas, note, Font(min(18.0, pw * 0.04), "body", True), pw - 24)
+            colour = "#ffb4a8" if self.flow.error else "#cfe8ff"
+            canvas.text(note, w / 2, y + ph + 70, small, fill=colour)
