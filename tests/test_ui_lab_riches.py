@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from backends.canvas import CommandCanvas
+from backends.canvas import BatchReader, CommandCanvas
 from backends.native import render_frames
 from engine.games import get
 from engine.lab_riches.generator import build_book
@@ -220,30 +220,39 @@ def test_the_narration_counts_and_names_in_good_english() -> None:
     assert narrate.award_words("segments", 3) == "3 meter segments"
 
 
-def test_a_finish_that_fails_says_so_on_screen_and_is_tried_again() -> None:
-    from backends.canvas import BatchReader
+class ReadingShell(Shell):
+    """A Shell that decodes every frame it draws and keeps the texts of the last one."""
 
+    texts: tuple[str, ...] = ()
+
+    def frame(self, *events: Event) -> FrameResult:
+        if not hasattr(self, "reader"):
+            self.reader = BatchReader()
+        self.now += 1000 / 60
+        result = self.app.frame(self.now, [*self.pending, *events], self.canvas)
+        if result.drew:  # every frame read, so the string table stays in step
+            drawn = self.reader.read(self.canvas.flush())
+            self.texts = tuple(str(c[1]) for c in drawn if c[0] == "text")
+        self.pending = [self.answer(r) for r in result.requests]
+        self.said += result.narration
+        return result
+
+    def box(self, title: str) -> str:
+        """The value a titled box (GOES, TOTAL WON, INSTANT WINS) shows now."""
+        return self.texts[self.texts.index(title) + 1]
+
+
+def test_a_finish_that_fails_says_so_on_screen_and_is_tried_again() -> None:
     lost = "The connection failed. Check your connection and try again."
 
-    class Flaky(Shell):
+    class Flaky(ReadingShell):
         failures = 1
-        reader = BatchReader()
-        texts: tuple[str, ...] = ()
 
         def answer(self, request: dict[str, Any]) -> Reply:
             if request["op"] == "finish" and self.failures:
                 self.failures -= 1
                 return Reply(request["id"], False, {"code": "network", "message": lost})
             return super().answer(request)
-
-        def frame(self, *events: Event) -> FrameResult:
-            self.now += 1000 / 60
-            result = self.app.frame(self.now, [*self.pending, *events], self.canvas)
-            if result.drew:  # every frame read, so the string table stays in step
-                drawn = self.reader.read(self.canvas.flush())
-                self.texts = tuple(str(c[1]) for c in drawn if c[0] == "text")
-            self.pending = [self.answer(r) for r in result.requests]
-            return result
 
     shell = Flaky(SIZES["phone"], {"play_number": 7, "payload": payload([])})
     shell.frame()
@@ -262,3 +271,26 @@ def test_a_finish_that_fails_says_so_on_screen_and_is_tried_again() -> None:
     shell.press("finish")
     shell.frame()
     assert shell.app.scene.name == "outcome"
+
+
+def test_a_counter_changes_when_its_animation_lands() -> None:
+    from engine.ui.lab_riches.paint import LAND
+
+    shell = ReadingShell(SIZES["desktop"], {"play_number": 7, "payload": payload(CASES["instant"])})
+    shell.frame()
+    shell.press("play")
+    seen: list[tuple[float, str, str]] = []
+    for _ in range(20_000):
+        if "finish" in shell.controls():
+            break
+        enabled = {c.id for c in shell.app.scene.controls() if c.enabled}
+        shell.frame(*([Activate("go")] if "go" in enabled else []))
+        player = shell.app.scene.player  # type: ignore[attr-defined]
+        event = player.event()
+        if event is not None and event["type"] == "instant":
+            seen.append((player.progress(), shell.box("INSTANT WINS"), shell.box("TOTAL WON")))
+    assert seen, "the play showed no Instant Prize"
+    before = [(wins, total) for p, wins, total in seen if p < LAND]
+    after = [(wins, total) for p, wins, total in seen if p >= LAND]
+    assert before and set(before) == {("£0.00", "£0.00")}  # still flying
+    assert after and set(after) == {("£5.00", "£5.00")}  # landed

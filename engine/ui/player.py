@@ -67,6 +67,14 @@ class BookPlayer:
             return None
         return self.replay.state_at(self.current if self.current is not None else self.shown)
 
+    def before(self) -> Any:
+        """The state before the event animating now (the state at rest when none is)."""
+        if self.replay is None:
+            return None
+        if self.current is None or self.current == 0:
+            return self.state()
+        return self.replay.state_at(self.current - 1)
+
     def event(self) -> Event | None:
         """The event animating now."""
         if self.replay is None or self.current is None:

@@ -176,7 +176,10 @@ class MainScene(Screen):
         else:
             paint.grid(canvas, lay, state, event, p, m)
             paint.prize_boxes(canvas, lay, state, event, p, m)
-        paint.boxes(canvas, lay, state)
+        # A counter changes when its animation lands: extra goes reach GOES, an Instant Prize
+        # reaches INSTANT WINS (and TOTAL WON), not at the start of their flights.
+        landing = kind in paint.LANDS_IN_A_BOX and p < paint.LAND
+        paint.boxes(canvas, lay, self.player.before() if landing else state)
         paint.flying(canvas, lay, state, event, p, m)
         if kind == "bonus_activated":
             paint.banner(canvas, lay, ("BONUS GAME", "ACTIVATED"), p, m)

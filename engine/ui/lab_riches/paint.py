@@ -25,6 +25,7 @@ Event = Mapping[str, Any]
 REVEAL = 0.3  # a go's squares flip in this share of its animation, then the columns sweep
 ARRIVE = 0.55  # a number on the Power Cable reaches the meter at this share of its event
 LAND = 0.8  # extra goes and an Instant Prize reach their box at this share of their event
+LANDS_IN_A_BOX = ("extra_goes", "instant")  # events whose counter changes when they LAND
 SETTLE = 0.9  # a new segment or meter box flashes until this share of its event, then stays lit
 
 
