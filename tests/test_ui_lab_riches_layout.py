@@ -15,6 +15,7 @@ import pytest
 from backends.native import render_frames
 from engine.lab_riches import rules
 from engine.ui.games import first_scene
+from engine.ui.input import Activate
 from engine.ui.lab_riches import bonus
 from engine.ui.lab_riches.layout import MIN_TARGET, Layout, Rect, layout
 from tests.test_ui_lab_riches import ARTIFACTS, CASES, SCREENS, Shell, _png_steps, payload
@@ -116,3 +117,33 @@ def test_4_3_and_phone_landscape_screens_render_through_pygame(
     out = ARTIFACTS / f"native-{size[0]}x{size[1]}-{screen}.png"
     render_frames(first_scene({}), size, out, steps=_png_steps(CASES["instant"], SCREENS[screen]))
     assert out.stat().st_size > 10_000  # a drawn scene, not a blank frame
+
+
+@pytest.mark.parametrize("size", VIEWPORTS)
+def test_the_rules_pages_back_is_not_where_next_was(size: tuple[int, int]) -> None:
+    """A double tap on Next must not land on Back and turn the page back."""
+    shell = Shell(size, {"play_number": 1, "payload": payload([])})
+    shell.frame()
+    shell.press("rules")
+    (forward,) = [c for c in shell.app.scene.controls() if c.id == "next"]
+    shell.frame(Activate("next"))
+    (back,) = [c for c in shell.app.scene.controls() if c.id == "back"]
+    assert apart((forward.x, forward.y, forward.w, forward.h), (back.x, back.y, back.w, back.h))
+
+
+def test_a_meter_box_that_pays_nothing_does_not_glow_gold() -> None:
+    from backends.canvas import BatchReader, CommandCanvas
+    from engine.ui.lab_riches import art, paint
+    from engine.ui.motion import Motion
+
+    lay = layout(1280, 720)
+    boxes = {box: lay.meter_box(box) for box in range(len(rules.METER_BOXES))}
+    for meter, paying in ((rules.METER_BOXES[0][0], False), (rules.METER_BOXES[1][0], True)):
+        canvas = CommandCanvas(1280, 720, lambda s, px, f, b: len(s) * px * 0.55)
+        state = type("S", (), {"meter": meter, "meter_box": 0 if not paying else 1})()
+        paint.meter(canvas, lay, state, None, 1.0, Motion())  # type: ignore[arg-type]
+        rects = [c for c in BatchReader().read(canvas.flush()) if c[0] == "rect"]
+        lit = 1 if paying else 0
+        x, y = boxes[lit][:2]
+        box = next(r for r in rects if (r[1], r[2]) == (x + 1, y + 1))
+        assert (box[6] == art.GOLD) is paying, (meter, box)

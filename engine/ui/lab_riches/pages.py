@@ -163,13 +163,14 @@ class RulesScene(Screen):
         return (w - pw) / 2, (h - ph) / 2, pw, ph
 
     def controls(self) -> list[Control]:
-        """Next or Back between the two pages, and Close."""
+        """Next (bottom right) or Back (bottom left: never where Next was, so a double tap
+        does not turn the page back), and Close."""
         x, y, pw, ph = self._panel()
-        turn = ("back", "Back") if self.page else ("next", "Next")
-        return [
-            Control(*turn, x + pw - 66, y + ph - 66, 54, 54),
-            Control("close", "Close", x + pw - 62, y + 10, 52, 52),
-        ]
+        if self.page:
+            turn = Control("back", "Back", x + 12, y + ph - 66, 54, 54)
+        else:
+            turn = Control("next", "Next", x + pw - 66, y + ph - 66, 54, 54)
+        return [turn, Control("close", "Close", x + pw - 62, y + 10, 52, 52)]
 
     def activate(self, control: str) -> None:
         """Turn the page or close."""
@@ -188,7 +189,8 @@ class RulesScene(Screen):
         panel(canvas, x, y, pw, ph)
         head = Font(min(30.0, pw * 0.065), "display", True)
         title = "RULES" if self.page == 0 else "PRIZE AMOUNTS AND ODDS"
-        canvas.text(title, x + pw / 2, y + 36, fit_text(canvas, title, head, pw - 140),
+        # Clear of the X (52 px from the right edge) with room to spare on both sides.
+        canvas.text(title, x + pw / 2, y + 36, fit_text(canvas, title, head, pw - 170),
                     fill=art.GOLD)  # fmt: skip
         if self.page == 0:
             font = Font(min(18.0, max(13.0, pw * 0.034)), "body", False)

@@ -174,8 +174,11 @@ def meter(c: Canvas, lay: Layout, s: State, e: Event | None, p: float, m: Motion
         lit = s.meter_box == box
         if kind == "meter_box" and lit:
             lit = p > SETTLE or m.part(SETTLE).blink(p / SETTLE, 3)
-        c.rect(bx + 1, by + 1, bw - 2, bh - 2, fill="#3a2a00" if lit else "#0b2340",
-               stroke=art.GOLD if lit else "#2d5a85", line_width=2, radius=5)  # fmt: skip
+        # Gold only for a box that pays: the first box (no prize yet) lights blue.
+        gold = lit and pence > 0
+        fill = "#3a2a00" if gold else ("#123a60" if lit else "#0b2340")
+        stroke = art.GOLD if gold else ("#7fd4ff" if lit else "#2d5a85")
+        c.rect(bx + 1, by + 1, bw - 2, bh - 2, fill=fill, stroke=stroke, line_width=2, radius=5)
         n = last - first + 1
         seg_h = (bh - 8) / n
         bar_w, bar_h = round(bw * 0.3), max(1, round(seg_h - 2))
@@ -185,10 +188,11 @@ def meter(c: Canvas, lay: Layout, s: State, e: Event | None, p: float, m: Motion
             filled = segment <= s.meter and not (segment in fresh and not flash_on and p < SETTLE)
             c.rect(bx + 5, sy, bar_w, bar_h, fill=art.BLUE if filled else "#1c3957", radius=2)
         label = _short(pence, narrow) if pence else f"{last}"
-        font = fit_text(c, label, Font(min(bh * 0.32, w * 0.24), "display", True), bw * 0.6)
+        # The amount keeps clear of the box's border (and of the segment bars on its left).
+        font = fit_text(c, label, Font(min(bh * 0.32, w * 0.24), "display", True), bw * 0.52)
         dim = s.meter_box is not None and box < s.meter_box
-        colour = art.GOLD if lit else ("#7890a8" if dim or not pence else "#ffffff")
-        c.text(label, bx + bw * 0.68, by + bh / 2, font, fill=colour)
+        colour = art.GOLD if gold else ("#7890a8" if dim or not pence else "#ffffff")
+        c.text(label, bx + bw * 0.665, by + bh / 2, font, fill=colour)
 
 
 def cable(c: Canvas, lay: Layout) -> None:
