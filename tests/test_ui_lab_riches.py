@@ -224,6 +224,7 @@ class ReadingShell(Shell):
     """A Shell that decodes every frame it draws and keeps the texts of the last one."""
 
     texts: tuple[str, ...] = ()
+    drawn: tuple[list[Any], ...] = ()  # the last drawn frame's commands
 
     def frame(self, *events: Event) -> FrameResult:
         if not hasattr(self, "reader"):
@@ -231,8 +232,8 @@ class ReadingShell(Shell):
         self.now += 1000 / 60
         result = self.app.frame(self.now, [*self.pending, *events], self.canvas)
         if result.drew:  # every frame read, so the string table stays in step
-            drawn = self.reader.read(self.canvas.flush())
-            self.texts = tuple(str(c[1]) for c in drawn if c[0] == "text")
+            self.drawn = tuple(self.reader.read(self.canvas.flush()))
+            self.texts = tuple(str(c[1]) for c in self.drawn if c[0] == "text")
         self.pending = [self.answer(r) for r in result.requests]
         self.said += result.narration
         return result

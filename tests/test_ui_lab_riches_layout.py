@@ -147,3 +147,34 @@ def test_a_meter_box_that_pays_nothing_does_not_glow_gold() -> None:
         x, y = boxes[lit][:2]
         box = next(r for r in rects if (r[1], r[2]) == (x + 1, y + 1))
         assert (box[6] == art.GOLD) is paying, (meter, box)
+
+
+OVERLAY_SIZES = [(360, 640), (390, 844), (844, 390), (1280, 720), (800, 600)]
+
+
+@pytest.mark.parametrize("size", OVERLAY_SIZES)
+def test_the_messages_that_pause_the_play_lie_over_everything(size: tuple[int, int]) -> None:
+    """'BONUS GAME ACTIVATED' and a Bonus Game's 'YOU HAVE WON' are drawn last: no counter, box
+    or control is painted over them (on a phone the result lay under TOTAL WON and GO)."""
+    from tests.test_ui_lab_riches import ReadingShell
+
+    shell = ReadingShell(size, {"play_number": 1, "payload": payload(CASES["instant"])})
+    shell.frame()
+    shell.press("play")
+    seen = set()
+    for _ in range(20_000):
+        if "finish" in shell.controls():
+            break
+        enabled = {c.id for c in shell.app.scene.controls() if c.enabled}
+        shell.frame(*([Activate("go")] if "go" in enabled else []))
+        texts = shell.texts
+        if "ACTIVATED" in texts:
+            assert texts[-2:] == ("BONUS GAME", "ACTIVATED"), texts[-6:]
+            seen.add("banner")
+        if "YOU HAVE WON" in texts:
+            assert texts[-1] == "YOU HAVE WON", texts[-6:]
+            drawn = shell.drawn
+            at = next(i for i, c in enumerate(drawn) if c[0] == "text" and c[1] == "YOU HAVE WON")
+            assert all(c[0] != "rect" for c in drawn[at:])  # nothing painted over it
+            seen.add("result")
+    assert seen == {"banner", "result"}

@@ -102,7 +102,13 @@ def draw(c: Canvas, lay: Layout, bonus: BonusState, e: Event | None, p: float, m
                    line_width=3 if on else 1.5, radius=8)  # fmt: skip
             segment(c, kind, value, sx + sw / 2, ry + row_h / 2, min(sw, row_h) * 0.8)
         c.restore()
-    if moving and e is not None and e["award"] != rules.UP and p > REST_AT + 0.05:
+
+
+def result(c: Canvas, lay: Layout, e: Event | None, p: float) -> None:
+    """Once the light rests on an award: 'BONUS GAME', the award, 'YOU HAVE WON' (drawn over
+    everything else on the screen, the counters and the controls included)."""
+    resting = p > REST_AT + 0.05
+    if e is not None and e["type"] == "bonus_row" and e["award"] != rules.UP and resting:
         won(c, lay, str(e["award"]), int(e["value"]))
 
 

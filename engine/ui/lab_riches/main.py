@@ -181,12 +181,14 @@ class MainScene(Screen):
         landing = kind in paint.LANDS_IN_A_BOX and p < paint.LAND
         paint.boxes(canvas, lay, self.player.before() if landing else state)
         paint.flying(canvas, lay, state, event, p, m)
-        if kind == "bonus_activated":
-            paint.banner(canvas, lay, ("BONUS GAME", "ACTIVATED"), p, m)
         controls = self.controls()
         if self._ended():
             self._end_message(canvas, lay, state)
         draw_controls(canvas, controls)
+        # The messages that pause the play lie over everything, the controls included.
+        if kind == "bonus_activated":
+            paint.banner(canvas, lay, ("BONUS GAME", "ACTIVATED"), p, m)
+        bonus.result(canvas, lay, event, p)
 
     def _end_message(self, canvas: Canvas, lay: Layout, state: State) -> None:
         w, h = lay.width, lay.height

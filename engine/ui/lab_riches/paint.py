@@ -253,7 +253,7 @@ def banner(c: Canvas, lay: Layout, lines: tuple[str, ...], p: float, m: Motion) 
     bh = h * 0.22 * grow
     c.save()
     c.alpha(fade)
-    c.rect(0, h / 2 - bh / 2, w, bh, fill="#000000aa")
+    c.rect(0, h / 2 - bh / 2, w, bh, fill="#06182cf5")  # all but opaque: the grid does not show
     c.rect(0, h / 2 - bh / 2, w, bh, stroke=art.GOLD, line_width=3)
     c.restore()
     if grow < 1.0 or fade < 1.0:
