@@ -265,8 +265,8 @@ def test_a_finish_that_fails_says_so_on_screen_and_is_tried_again() -> None:
         shell.frame(*([Activate("go")] if "go" in enabled else []))
     shell.press("finish")
     shell.frame()
-    (control,) = shell.app.scene.controls()
-    assert (control.id, control.label, control.enabled) == ("finish", "TRY AGAIN", True)
+    control = next(c for c in shell.app.scene.controls() if c.id == "finish")
+    assert (control.label, control.enabled) == ("TRY AGAIN", True)
     shell.frame()
     assert lost in shell.texts  # on screen, not only in the narration
     shell.press("finish")
@@ -295,3 +295,24 @@ def test_a_counter_changes_when_its_animation_lands() -> None:
     after = [(wins, total) for p, wins, total in seen if p >= LAND]
     assert before and set(before) == {("£0.00", "£0.00")}  # still flying
     assert after and set(after) == {("£5.00", "£5.00")}  # landed
+
+
+def test_the_end_message_can_be_put_aside_and_the_top_prize_is_celebrated() -> None:
+    shell = ReadingShell(SIZES["phone"], {"play_number": 7, "payload": payload(CASES["top"])})
+    shell.frame()
+    shell.press("play")
+    for _ in range(20_000):
+        if "finish" in shell.controls():
+            break
+        enabled = {c.id for c in shell.app.scene.controls() if c.enabled}
+        shell.frame(*([Activate("go")] if "go" in enabled else []))
+    shell.frame()
+    assert "TOP PRIZE!" in shell.texts and "TOTAL WON £250,000.00" in shell.texts
+    assert [c.id for c in shell.app.scene.controls()] == ["finish", "board"]
+    shell.press("board")  # the message put aside: the final board, FINISH still there
+    shell.frame()
+    assert "TOTAL WON £250,000.00" not in shell.texts and "FINISH" in shell.texts
+    assert "See the message" in [c.label for c in shell.app.scene.controls()]
+    shell.press("board")
+    shell.frame()
+    assert "TOTAL WON £250,000.00" in shell.texts

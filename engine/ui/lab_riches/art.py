@@ -302,3 +302,16 @@ def icon(c: Canvas, name: str, x: float, y: float, s: float) -> None:
         lock(c, x, y, s)
     else:
         draw_square(c, name, x, y, s)
+
+
+def sunburst(c: Canvas, cx: float, cy: float, radius: float, rays: int = 16) -> None:
+    """Still rays of gold round (cx, cy): the celebration behind a big win's message (they do
+    not move or flash)."""
+    step = 2 * math.pi / rays
+    for k in range(rays):
+        a = k * step
+        points = [(cx, cy)] + [
+            (_r(cx + radius * math.cos(t)), _r(cy + radius * math.sin(t)))
+            for t in (a, a + step / 2)
+        ]
+        c.path(points, fill="#ffd54a33" if k % 2 == 0 else "#ffb30022")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from engine.lab_riches import rules
 from engine.lab_riches.replay import State
 from engine.money import format_pounds
 from engine.ui.app import App
@@ -38,6 +39,7 @@ SECONDS = {
     "bonus_end": 0.4,
     "end": 0.6,
 }
+BIG_WIN = 100  # a play that wins 100 times its price or more gets a celebration
 AWARD_PAUSE = 1.6  # extra time for 'BONUS GAME … YOU HAVE WON' on the final bonus_row
 
 
@@ -74,6 +76,7 @@ class MainScene(Screen):
         super().__init__(flow)
         self.player = BookPlayer(flow)
         self._lay: Layout | None = None
+        self.board = False  # at the end: the end message put aside to see the final board
 
     def enter(self, app: App) -> None:
         """Load the flow's play (new or resumed); coming back from Rules keeps the place."""
@@ -120,7 +123,13 @@ class MainScene(Screen):
             busy = bool(self.flow.busy)
             # A FINISH that did not go through (the connection was lost) is tried again.
             label = "TRY AGAIN" if self.flow.error else "FINISH"
-            return [Control("finish", label, (w - bw) / 2, h * 0.62, bw, 60, not busy)]
+            y = h * 0.62
+            view = "See the message" if self.board else "See the board"
+            vw = min(220.0, w * 0.6)
+            return [
+                Control("finish", label, (w - bw) / 2, y, bw, 60, not busy),
+                Control("board", view, (w - vw) / 2, min(h - 52.0, y + 150), vw, 44),
+            ]
         settings = self.flow.settings
         fast, sound = ("on" if on else "off" for on in (settings.fast, settings.sound))
         out = [
@@ -138,6 +147,9 @@ class MainScene(Screen):
             self.press_go()
         elif control == "finish":
             self.flow.finish()
+        elif control == "board":  # put the end message aside (or back) to see what won
+            self.board = not self.board
+            self.flow.say("The final board." if self.board else "The end message.")
         elif control == "rules":
             self.flow.go("rules")
         elif control == "speed":
@@ -182,7 +194,7 @@ class MainScene(Screen):
         paint.boxes(canvas, lay, self.player.before() if landing else state)
         paint.flying(canvas, lay, state, event, p, m)
         controls = self.controls()
-        if self._ended():
+        if self._ended() and not self.board:
             self._end_message(canvas, lay, state)
         draw_controls(canvas, controls)
         # The messages that pause the play lie over everything, the controls included.
@@ -194,9 +206,14 @@ class MainScene(Screen):
         w, h = lay.width, lay.height
         pw, ph = min(w * 0.92, 520.0), min(h * 0.42, 330.0)
         x, y = (w - pw) / 2, h * 0.62 - ph + 20
+        top = state.total >= rules.TOP_PRIZE_PENCE
+        big_win = state.total >= BIG_WIN * rules.PRICE_PENCE
+        if big_win:  # the top prizes get a celebration: a burst of gold behind the message
+            art.sunburst(canvas, w / 2, y + ph / 2, max(w, h))
         panel(canvas, x - 4, y - 10, pw + 8, ph + 110, glow=True)
         big = Font(min(36.0, pw * 0.08), "display", True)
-        head = "CONGRATULATIONS" if state.total else "GAME OVER"
+        head = "TOP PRIZE!" if top else "BIG WIN!" if big_win else "CONGRATULATIONS"
+        head = head if state.total else "GAME OVER"
         canvas.text(head, w / 2, y + ph * 0.14, fit_text(canvas, head, big, pw - 20),
                     fill=art.GOLD)  # fmt: skip
         body = Font(min(22.0, pw * 0.05), "body", True)
