@@ -4,7 +4,16 @@ The endpoint runs in a uvicorn subprocess on loopback; 32 clients, each its own 
 buy Lab Riches plays back to back over keep-alive HTTP/1.1 connections (a minimal asyncio
 client, so the clients cost as little CPU as possible on the same machine), then finish them.
 `client_cpu_share` is the CPU the load generator itself used over the buying phase, as a share
-of one core, so a reader can tell how much of the machine the figures had.
+of one core, so a reader can tell how much of the machine the figures had; `server_cpu_share`
+(the uvicorn processes) and, on PostgreSQL, `database_cpu_share` (every postgres process of the
+machine, when it is local and readable) are measured over the same phase from /proc.
+
+The load generator runs on the same cores, so its CPU is accounted for twice: as CPU time per
+purchase (`client_cpu_ms_per_purchase`), and by `purchases_per_second_client_excluded`, the
+throughput scaled to the cores the generator left: purchases/s x cores / (cores - client
+share). That scaling assumes the rest of the machine was the limit; it is an estimate, reported
+beside the measured figure, never instead of it. pgbench's figure is scaled the same way by
+its own CPU share (`pgbench_tps_client_excluded`, `ratio_client_excluded`).
 
 PostgreSQL's reference, measured in the same invocation on the same database: `pgbench -N`
 (its simple-update transactions, 32 clients, prepared statements) in a scratch schema;
@@ -109,14 +118,65 @@ def percentile(values: list[float], fraction: float) -> float:
     return round(ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] * 1000, 2)
 
 
-async def drive(port: int) -> dict[str, float]:
+def cpu_seconds(pids: list[int]) -> float:
+    """User plus system CPU seconds of these processes (those gone or unreadable count 0)."""
+    ticks = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def process_tree(root: int) -> list[int]:
+    """A process and its descendants (uvicorn's workers), from /proc; [root] without /proc."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            parents[int(entry.name)] = int(
+                (entry / "stat").read_text().rsplit(")", 1)[1].split()[1]
+            )
+        except (OSError, ValueError):
+            continue
+    tree = [root]
+    for pid in tree:
+        tree += [child for child, parent in parents.items() if parent == pid]
+    return tree
+
+
+def postgres_pids() -> list[int]:
+    """Every process named postgres on this machine (the local server and its backends)."""
+    found = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            if (entry / "comm").read_text().strip() == "postgres":
+                found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
+
+
+def client_excluded(rate: float, client_share: float) -> float:
+    """A rate scaled to the cores the load generator left: rate x cores / (cores - share)."""
+    cores = os.cpu_count() or 1
+    return round(rate * cores / max(cores - client_share, 0.01), 1)
+
+
+async def drive(port: int, server: int | None = None, database: bool = False) -> dict[str, float]:
     """Run the clients against a started endpoint and compute the figures."""
     players = await asyncio.gather(*(player(port) for _ in range(CLIENTS)))
     buys: list[float] = []
+    servers = process_tree(server) if server is not None else []
+    databases = postgres_pids() if database else []
+    server_before, database_before = cpu_seconds(servers), cpu_seconds(databases)
     cpu_before = time.process_time()
     end = time.perf_counter() + SECONDS
     bought = await asyncio.gather(*(buy_until(c, a, end, buys) for c, a in players))
     client_cpu = time.process_time() - cpu_before
+    server_cpu = cpu_seconds(servers) - server_before
+    database_cpu = cpu_seconds(databases) - database_before
     finishes: list[float] = []
     start = time.perf_counter()
     pairs = zip(players, bought, strict=True)
@@ -124,7 +184,7 @@ async def drive(port: int) -> dict[str, float]:
     finish_seconds = time.perf_counter() - start
     for conn, _ in players:
         conn.writer.close()
-    return {
+    figures = {
         "purchases_per_second": round(len(buys) / SECONDS, 1),
         "finishes_per_second": round(len(finishes) / finish_seconds, 1),
         "p50_ms": percentile(buys, 0.50),
@@ -134,7 +194,17 @@ async def drive(port: int) -> dict[str, float]:
         "purchases": len(buys),
         "clients": CLIENTS,
         "client_cpu_share": round(client_cpu / SECONDS, 2),
+        "client_cpu_ms_per_purchase": round(client_cpu * 1000 / max(len(buys), 1), 3),
+        "purchases_per_second_client_excluded": client_excluded(
+            len(buys) / SECONDS, client_cpu / SECONDS
+        ),
+        "cores": os.cpu_count() or 1,
     }
+    if servers:
+        figures["server_cpu_share"] = round(server_cpu / SECONDS, 2)
+    if databases:
+        figures["database_cpu_share"] = round(database_cpu / SECONDS, 2)
+    return figures
 
 
 def free_port() -> int:
@@ -175,7 +245,7 @@ def measure(database_url: str) -> dict[str, float]:
                     if time.time() > deadline or server.poll() is not None:
                         raise RuntimeError("the endpoint did not start") from None
                     time.sleep(0.1)
-            return asyncio.run(drive(port))
+            return asyncio.run(drive(port, server.pid, database=bool(database_url)))
         finally:
             server.terminate()
             server.wait(timeout=30)
@@ -234,4 +304,9 @@ def run() -> dict[str, Any]:
         figures = results["postgresql"]
         figures.update(reference)
         figures["ratio"] = round(figures["purchases_per_second"] / reference["pgbench_tps"], 3)
+        tps = client_excluded(reference["pgbench_tps"], reference["pgbench_cpu_share"])
+        figures["pgbench_tps_client_excluded"] = tps
+        figures["ratio_client_excluded"] = round(
+            figures["purchases_per_second_client_excluded"] / tps, 3
+        )
     return results

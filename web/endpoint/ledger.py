@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import secrets
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,6 +16,7 @@ from engine import games
 from engine.game import Game
 from engine.payload import Payload
 from web.endpoint import tokens
+from web.endpoint.batch import SaleBatcher
 from web.endpoint.database import Database
 from web.endpoint.errors import ApiError, not_on_sale, unknown_game
 from web.endpoint.keys import KeyRing
@@ -63,6 +65,8 @@ class Ledger:
         self._pools: dict[str, PoolRow] = {}  # the pool each game is selling from (immutable)
         self._layout_locks = {game: threading.Lock() for game in games.ids()}
         self._status: dict[str, tuple[float, dict[str, Any]]] = {}  # game -> (time, pool status)
+        # PostgreSQL outside test mode: concurrent purchases of a game sold in one transaction
+        self.batcher = SaleBatcher(self) if self.sql.batch_debit and not test_mode else None
 
     def now_ms(self) -> int:
         """The clock in integer milliseconds."""
@@ -173,6 +177,8 @@ class Ledger:
         """
         price = check_game(game).price_pence
         try:
+            if self.sql.take is not None and not self.test_mode:
+                return self._purchase_pipelined(account, game, price, key)
             with self.db.begin() as conn:
                 return self._purchase(conn, account, game, price, key)
         except PoolExhausted:
@@ -205,47 +211,13 @@ class Ledger:
         self, conn: Connection, account: Account, game: str, price: int, key: str | None
     ) -> dict[str, Any]:
         sql = self.sql
-        pool = self._pools.get(game) or self.current_pool(conn, game)
-        if pool is None:
-            raise PoolExhausted(None)
-        self._pools[game] = pool
+        pool = self._pool(conn, game)
         balance = sql.debit.value(conn, account=account.pk, price=price)
         if balance is None:
             raise ApiError(402, "insufficient_funds", "The balance does not cover this play.")
         index = self._draw(conn, account, pool)
-        entry = self.pool_files.get(pool.pool_id).entry(index)
-        now = self.now_ms()
-        play_number = pool.id * PLAY_NUMBER_BASE + index + 1
-        payload = Payload(
-            account=account.public_id,
-            game=game,
-            model=pool.model,
-            play_number=play_number,
-            pool=pool.pool_id,
-            index=index,
-            prize_pence=entry.prize_pence,
-            composition=entry.composition,
-            seed=entry.seed.hex(),
-            iat=now // 1000,
-        ).to_json()
-        token = tokens.sign(self.ring, payload)
-        sale = {
-            "play_number": play_number,
-            "account_id": account.pk,
-            "game": game,
-            "model": pool.model,
-            "pool_ref": pool.id,
-            "pool_index": index,
-            "prize_pence": entry.prize_pence,
-            "composition": json.dumps(payload["composition"], separators=(",", ":")),
-            "seed": payload["seed"],
-            "status": "purchased",
-            "token": token,
-            "idempotency_key": key,
-            "purchased_at": now,
-            "finished_at": None,
-            "finished_by": None,
-        }
+        sale = self._sale(account, pool, index, key)
+        now = sale["purchased_at"]
         if sql.add_sale is not None:
             sql.add_sale.run(conn, amount_pence=-price, **sale)
         else:
@@ -255,10 +227,199 @@ class Ledger:
                 account_id=account.pk,
                 kind="purchase",
                 amount_pence=-price,
-                play_number=play_number,
+                play_number=sale["play_number"],
                 created_at=now,
             )
-        return {"play_number": play_number, "token": token, "balance_pence": int(balance)}
+        return {
+            "play_number": sale["play_number"],
+            "token": sale["token"],
+            "balance_pence": int(balance),
+        }
+
+    def _pool(self, conn: Connection, game: str) -> PoolRow:
+        """The pool the game sells from (cached: a pool row's identity never changes)."""
+        pool = self._pools.get(game) or self.current_pool(conn, game)
+        if pool is None:
+            raise PoolExhausted(None)
+        self._pools[game] = pool
+        return pool
+
+    def _sale(self, account: Account, pool: PoolRow, index: int, key: str | None) -> dict[str, Any]:
+        """The plays row of a sale of this pool entry, with its signed outcome token."""
+        entry = self.pool_files.get(pool.pool_id).entry(index)
+        now = self.now_ms()
+        play_number = pool.id * PLAY_NUMBER_BASE + index + 1
+        payload = Payload(
+            account=account.public_id,
+            game=pool.game,
+            model=pool.model,
+            play_number=play_number,
+            pool=pool.pool_id,
+            index=index,
+            prize_pence=entry.prize_pence,
+            composition=entry.composition,
+            seed=entry.seed.hex(),
+            iat=now // 1000,
+        ).to_json()
+        return {
+            "play_number": play_number,
+            "account_id": account.pk,
+            "game": pool.game,
+            "model": pool.model,
+            "pool_ref": pool.id,
+            "pool_index": index,
+            "prize_pence": entry.prize_pence,
+            "composition": json.dumps(payload["composition"], separators=(",", ":")),
+            "seed": payload["seed"],
+            "status": "purchased",
+            "token": tokens.sign(self.ring, payload),
+            "idempotency_key": key,
+            "purchased_at": now,
+            "finished_at": None,
+            "finished_by": None,
+        }
+
+    def _purchase_pipelined(
+        self, account: Account, game: str, price: int, key: str | None
+    ) -> dict[str, Any]:
+        """PostgreSQL outside test mode: the purchase in two round trips (pipeline mode).
+
+        1. BEGIN and one statement that debits the balance and, only if that succeeded, takes
+           the pool's next entry (locking the pool row);
+        2. the play and its ledger row in one statement, and COMMIT.
+        The pool row is locked from the middle of the first round trip to the commit: for
+        the signature and one round trip, not for five (see docs/endpoint.md, Benchmark).
+        """
+        sql = self.sql
+        assert sql.take is not None and sql.add_sale is not None
+        with self._pipeline() as (pg, cursor):
+            pool = self._pool_on(cursor, game)
+            if pool is None:
+                raise PoolExhausted(None)
+            cursor.execute(sql.take, {"account": account.pk, "price": price, "pool": pool.id})
+            balance, taken = cursor.fetchone()
+            if balance is None:
+                raise ApiError(402, "insufficient_funds", "The balance does not cover this play.")
+            if taken is None:
+                raise PoolExhausted(pool.id)
+            index = int(taken) - 1
+            self._spare_at(pool, index)
+            sale = self._sale(account, pool, index, key)
+            cursor.execute(
+                sql.add_sale.sql, {**sql.add_sale.defaults, **sale, "amount_pence": -price}
+            )
+            pg.commit()
+        return {
+            "play_number": sale["play_number"],
+            "token": sale["token"],
+            "balance_pence": int(balance),
+        }
+
+    def sell_batch(
+        self, game: str, requests: list[tuple[Account, str]]
+    ) -> list[dict[str, Any] | None]:
+        """PostgreSQL outside test mode: sell a batch of purchases of a game in one transaction
+        (web.endpoint.batch); the answer of each, or None for one to buy on its own.
+
+        Three round trips (pipeline mode): BEGIN and one statement debiting every account for
+        all its purchases whose Idempotency-Key it has not used (an account whose balance does
+        not cover them all pays for none: its purchases go on their own); the draw of as many
+        consecutive entries as purchases were paid; the plays and ledger rows and COMMIT.
+        Accounts are locked in id order, so two batches (or a batch and a single sale) never
+        wait on each other in a cycle. Any error rolls the whole batch back (raised: the caller
+        buys each on its own).
+        """
+        sql = self.sql
+        assert sql.batch_debit is not None and sql.draw_many is not None
+        assert sql.add_sale is not None
+        price = check_game(game).price_pence
+        results: list[dict[str, Any] | None] = [None] * len(requests)
+        chosen: list[int] = []
+        keys: set[tuple[int, str]] = set()
+        for i, (account, key) in enumerate(requests):
+            if (account.pk, key) not in keys:  # the same key twice: the second on its own
+                keys.add((account.pk, key))
+                chosen.append(i)
+        chosen.sort(key=lambda i: requests[i][0].pk)
+        with self._pipeline() as (pg, cursor):
+            pool = self._pool_on(cursor, game)
+            if pool is None:
+                return results
+            cursor.execute(
+                sql.batch_debit,
+                {
+                    "accounts": [requests[i][0].pk for i in chosen],
+                    "keys": [requests[i][1] for i in chosen],
+                    "price": price,
+                },
+            )
+            # (position in chosen, the account's balance after all its debits, how
+            # many): its k-th purchase leaves that balance + price x (count - 1 - k)
+            paid: list[tuple[int, int]] = []  # (request, balance after its debit)
+            taken: dict[int, int] = {}
+            for position, after, count in cursor.fetchall():
+                i = chosen[position - 1]
+                k = taken[requests[i][0].pk] = taken.get(requests[i][0].pk, -1) + 1
+                paid.append((i, int(after) + price * (int(count) - 1 - k)))
+            if not paid:
+                pg.rollback()
+                return results
+            cursor.execute(sql.draw_many, {"pool": pool.id, "count": len(paid)})
+            drawn = cursor.fetchone()
+            if drawn is None:  # fewer entries left than sales: each on its own
+                pg.rollback()
+                self._pools.pop(game, None)
+                return results
+            first = int(drawn[0]) - len(paid)
+            sales = []
+            for n, (i, balance) in enumerate(paid):
+                account, key = requests[i]
+                self._spare_at(pool, first + n)
+                sale = self._sale(account, pool, first + n, key)
+                sales.append({**sql.add_sale.defaults, **sale, "amount_pence": -price})
+                results[i] = {
+                    "play_number": sale["play_number"],
+                    "token": sale["token"],
+                    "balance_pence": balance,
+                }
+            cursor.executemany(sql.add_sale.sql, sales)
+            pg.commit()
+        return results
+
+    @contextmanager
+    def _pipeline(self) -> Iterator[tuple[Any, Any]]:
+        """A psycopg connection in pipeline mode and its cursor (PostgreSQL): the statements of
+        a sale go out without waiting for each answer; any error rolls the transaction back."""
+        raw = self.db.engine.raw_connection()
+        try:
+            pg: Any = raw.driver_connection
+            try:
+                with pg.pipeline(), pg.cursor() as cursor:
+                    yield pg, cursor
+            except BaseException:
+                pg.rollback()
+                raise
+        finally:
+            raw.close()
+
+    def _pool_on(self, cursor: Any, game: str) -> PoolRow | None:
+        """The game's pool (cached), read through a psycopg cursor of a pipelined sale."""
+        pool = self._pools.get(game)
+        if pool is None:
+            sql = self.sql.current_pool
+            cursor.execute(sql.sql, {**sql.defaults, "game": game})
+            found = cursor.fetchone()
+            if found is None:
+                return None
+            pool = self._pools[game] = PoolRow(*found)
+        return pool
+
+    def _spare_at(self, pool: PoolRow, index: int) -> None:
+        """Lay out the game's next pool in the background when this sale leaves 1/SPARE_AT."""
+        if index == pool.size - pool.size // SPARE_AT:
+            threading.Thread(
+                target=self.pool_files.prepare_spare, args=(pool.game,), daemon=True
+            ).start()
 
     def _draw(self, conn: Connection, account: Account, pool: PoolRow) -> int:
         """Take the reserved entry (test mode) or the next unsold entry of the pool."""
@@ -278,10 +439,7 @@ class Ledger:
             if taken is None:
                 raise PoolExhausted(pool.id)
             index = int(taken) - 1
-            if index == pool.size - pool.size // SPARE_AT:
-                threading.Thread(
-                    target=self.pool_files.prepare_spare, args=(pool.game,), daemon=True
-                ).start()
+            self._spare_at(pool, index)
             # Only test mode sells entries out of order; otherwise the unique (pool, index)
             # constraint is the guard.
             if not self.test_mode or not entry_taken(conn, pool.id, index):

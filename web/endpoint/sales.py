@@ -30,6 +30,11 @@ async def buy(ledger: Ledger, account: Account, game: str, key: str | None) -> d
         raise ApiError(400, "idempotency_key_required", "Send an Idempotency-Key header.")
     if len(key) > MAX_KEY_LENGTH:
         raise ApiError(422, "invalid_request", "The Idempotency-Key is over 128 characters.")
+    batcher = ledger.batcher
+    if batcher is not None:
+        sold = await batcher.buy(account, game, key)
+        if sold is not None:
+            return sold
     for _ in range(MAX_DRAW_ATTEMPTS):
         try:
             result: dict[str, Any] = await ledger.db.run(ledger.try_purchase, account, game, key)

@@ -145,6 +145,47 @@ class Statements:
             self.add_sale = Prepared(
                 insert(transactions).from_select(columns, picked).add_cte(sale), dialect
             )
+        # PostgreSQL: the debit and, only when it succeeded, the draw, in one statement (for
+        # Ledger._purchase_pipelined). Its row: (balance after the debit or NULL when it does
+        # not cover the price, the pool's new next_index or NULL when the pool is spent).
+        self.take: str | None = None
+        if dialect.name == "postgresql":
+            self.take = (
+                "WITH debit AS (UPDATE accounts SET balance_pence = balance_pence - %(price)s"
+                " WHERE id = %(account)s AND balance_pence >= %(price)s RETURNING balance_pence),"
+                " draw AS (UPDATE pools SET next_index = next_index + 1"
+                " WHERE id = %(pool)s AND next_index < size AND EXISTS (SELECT FROM debit)"
+                " RETURNING next_index)"
+                " SELECT (SELECT balance_pence FROM debit), (SELECT next_index FROM draw)"
+            )
+        # PostgreSQL, for Ledger.sell_batch. The debits of a batch in one statement: each
+        # account pays for all its purchases whose Idempotency-Key it has not used, or (balance
+        # short) for none; rows locked in id order (no deadlock between batches); one row per
+        # purchase paid: (its position in the arrays, the account's balance after, how many it
+        # paid). And the draw of `count` consecutive entries (no row when fewer are left).
+        self.batch_debit: str | None = None
+        self.draw_many: str | None = None
+        if dialect.name == "postgresql":
+            self.batch_debit = (
+                "WITH req AS (SELECT * FROM unnest(%(accounts)s::integer[], %(keys)s::text[])"
+                " WITH ORDINALITY AS r(account, key, n)),"
+                " fresh AS (SELECT account, key, n FROM req WHERE NOT EXISTS (SELECT FROM plays"
+                " WHERE account_id = req.account AND idempotency_key = req.key)),"
+                " need AS (SELECT account, count(*) AS c FROM fresh GROUP BY account),"
+                " locked AS (SELECT id FROM accounts WHERE id IN (SELECT account FROM need)"
+                " ORDER BY id FOR UPDATE),"
+                " debit AS (UPDATE accounts a"
+                " SET balance_pence = a.balance_pence - %(price)s * need.c"
+                " FROM need, locked WHERE a.id = need.account AND locked.id = a.id"
+                " AND a.balance_pence >= %(price)s * need.c"
+                " RETURNING a.id, a.balance_pence, need.c)"
+                " SELECT fresh.n, debit.balance_pence, debit.c FROM fresh"
+                " JOIN debit ON debit.id = fresh.account ORDER BY fresh.n"
+            )
+            self.draw_many = (
+                "UPDATE pools SET next_index = next_index + %(count)s"
+                " WHERE id = %(pool)s AND next_index + %(count)s <= size RETURNING next_index"
+            )
         self.finish = Prepared(
             update(plays)
             .where(
