@@ -126,9 +126,9 @@ class MainScene(Screen):
             y = h * 0.62
             view = "See the message" if self.board else "See the board"
             vw = min(220.0, w * 0.6)
-            return [
+            return [  # both inside the end message's panel (see _end_message)
                 Control("finish", label, (w - bw) / 2, y, bw, 60, not busy),
-                Control("board", view, (w - vw) / 2, min(h - 52.0, y + 150), vw, 44),
+                Control("board", view, (w - vw) / 2, y + 106, vw, 44),
             ]
         settings = self.flow.settings
         fast, sound = ("on" if on else "off" for on in (settings.fast, settings.sound))
@@ -210,7 +210,7 @@ class MainScene(Screen):
         big_win = state.total >= BIG_WIN * rules.PRICE_PENCE
         if big_win:  # the top prizes get a celebration: a burst of gold behind the message
             art.sunburst(canvas, w / 2, y + ph / 2, max(w, h))
-        panel(canvas, x - 4, y - 10, pw + 8, ph + 110, glow=True)
+        panel(canvas, x - 4, y - 10, pw + 8, ph + 170, glow=True)  # FINISH, a note, the board
         big = Font(min(36.0, pw * 0.08), "display", True)
         head = "TOP PRIZE!" if top else "BIG WIN!" if big_win else "CONGRATULATIONS"
         head = head if state.total else "GAME OVER"
