@@ -218,5 +218,10 @@ def test_reduced_motion_follows_the_system_setting_live() -> None:
     assert not settings.reduced_motion and settings.speed == 1.0
     shell.frame(ReducedMotion(True))
     assert settings.reduced_motion and settings.speed == 1.0  # less motion, not faster
+    shell.frame(ReducedMotion(True))  # no change: nothing said twice
     shell.frame(ReducedMotion(False))
     assert not settings.reduced_motion
+    assert [s for s in shell.said if "Reduced motion" in s] == [
+        "Reduced motion on",
+        "Reduced motion off",
+    ]

@@ -55,8 +55,9 @@ class Screen:
                 self.press(first.id)
         elif isinstance(event, Key) and event.key == "Escape":
             self.press("close")
-        elif isinstance(event, ReducedMotion):
-            self.flow.settings.reduced_motion = event.on
+        elif isinstance(event, ReducedMotion) and event.on != self.flow.settings.reduced_motion:
+            self.flow.settings.reduced_motion = event.on  # the system's setting, followed live
+            self.flow.say(f"Reduced motion {'on' if event.on else 'off'}")
 
     def draw(self, canvas: Canvas) -> None:
         """A plain dark screen (each game's screens draw their own)."""

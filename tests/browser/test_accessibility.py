@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.browser.conftest import open_game
 from tests.browser.test_lab_riches import VIEWPORTS, choose, play_through
 from tools.dist import ROOT
 
@@ -64,3 +65,17 @@ def test_every_screen_has_no_axe_violation(browser: Browser, server: str, view: 
     violations(page, "outcome", found)
     context.close()
     assert found == {}
+
+
+def test_the_reduced_motion_setting_is_followed_live(browser: Browser, server: str) -> None:
+    """The system's reduced-motion preference reaches the game when it changes, not only at
+    start-up (the shell listens to the media query's change event)."""
+    page, watch = open_game(browser, server, viewport=VIEWPORTS["phone"])
+    log = page.locator("#log")
+    expect(log).to_contain_text("Balance £")
+    page.emulate_media(reduced_motion="reduce")
+    expect(log).to_contain_text("Reduced motion on")
+    page.emulate_media(reduced_motion="no-preference")
+    expect(log).to_contain_text("Reduced motion off")
+    assert watch.errors == []
+    page.context.close()
