@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from engine.lab_riches import rules
 from engine.ui.widgets import MIN_TARGET
 
+GRID_ROWS = rules.ROWS  # (inside layout(), `rules` is the Rules button)
+
 __all__ = ["MIN_TARGET", "Layout", "Rect", "along", "layout"]
 
 Rect = tuple[float, float, float, float]
@@ -133,7 +135,14 @@ def layout(width: float, height: float) -> Layout:
     cx = meter[0] + meter_w / 2
     cable_y = top_row_y - margin * 0.6
     cable_x = prize_x + prize_w + gap * 0.6
-    cable = ((cable_x, top_row_y + cell / 2), (cable_x, cable_y), (cx, cable_y), (cx, meter[1]))
+    # From beside the last Prize Box, up the right of the boxes, over the top to the meter.
+    cable = (
+        (cable_x, grid_y + (GRID_ROWS - 0.5) * cell),
+        (cable_x, top_row_y + cell / 2),
+        (cable_x, cable_y),
+        (cx, cable_y),
+        (cx, meter[1]),
+    )
     return Layout(
         w, h, portrait, cell, (0.0, 0.0, w, header_h), top_row_y, grid_x, grid_y, meter,
         prize_x, prize_w, go, goes, total_won, instant, rules, speed, sound, cable,

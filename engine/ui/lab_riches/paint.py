@@ -197,8 +197,8 @@ def meter(c: Canvas, lay: Layout, s: State, e: Event | None, p: float, m: Motion
 
 def cable(c: Canvas, lay: Layout) -> None:
     """The Power Cable from the right of the grid round to the meter."""
-    c.path(lay.cable, stroke="#222f3d", line_width=max(6.0, lay.cell * 0.12), closed=False)
-    c.path(lay.cable, stroke="#f0a500", line_width=2, closed=False)
+    c.path(lay.cable, stroke="#222f3d", line_width=max(8.0, lay.cell * 0.16), closed=False)
+    c.path(lay.cable, stroke="#f0a500", line_width=max(3.0, lay.cell * 0.05), closed=False)
 
 
 def flying(c: Canvas, lay: Layout, s: State, e: Event | None, p: float, m: Motion) -> None:
@@ -209,8 +209,13 @@ def flying(c: Canvas, lay: Layout, s: State, e: Event | None, p: float, m: Motio
     kind = e["type"]
     c.save()
     if kind == "segments":
-        start = lay.top(int(e["col"])) if e["source"] == "top" else (lay.width / 2, lay.height / 2)
-        route = (start, *lay.cable, (lay.meter[0] + lay.meter[2] / 2, lay.meter[1] + lay.meter[3]))
+        end = (lay.meter[0] + lay.meter[2] / 2, lay.meter[1] + lay.meter[3])
+        over = lay.cable[2:]  # the cable's run over the top to the meter
+        if e["source"] == "top":  # straight up from its Top Row square to the cable: no square
+            start = lay.top(int(e["col"]))  # of the Top Row is crossed
+            route = (start, (start[0], over[0][1]), *over[1:], end)
+        else:  # from the Bonus Game, round by the right of the Prize Boxes
+            route = ((lay.width / 2, lay.height / 2), *lay.cable[1:], end)
         q, fade = m.travel(p / ARRIVE)
         x, y = along(route, q)
         c.alpha(fade)
