@@ -48,9 +48,14 @@ class Replay(Protocol):
 
 
 class Validator(Protocol):
-    """The independent validator module: `validate(book) -> list of faults` (empty if sound)."""
+    """The independent validator module: `validate(book, choices) -> list of faults` (empty if
+    sound). `choices` are the player's choices recorded beside the book (docs/books.md: event
+    index -> choice); with them the validator also checks what they draw (Power Puck Shot's
+    paths). A game whose player makes no choices ignores them."""
 
-    def validate(self, book: Mapping[str, Any]) -> list[str]: ...
+    def validate(
+        self, book: Mapping[str, Any], choices: Mapping[int, int] | None = None
+    ) -> list[str]: ...
 
 
 class Statistics(Protocol):

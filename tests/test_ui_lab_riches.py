@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -101,19 +102,26 @@ class Shell:
     def controls(self) -> set[str]:
         return {c.id for c in self.app.scene.controls()}
 
+    def goes(self) -> Iterator[None]:
+        """PLAY, then a frame at a time (GO as soon as it is enabled) until FINISH shows; the
+        caller looks at each frame as it is yielded."""
+        self.frame()
+        self.press("play")
+        for _ in range(20_000):
+            if "finish" in self.controls():
+                return
+            enabled = {c.id for c in self.app.scene.controls() if c.enabled}
+            self.frame(*([Activate("go")] if "go" in enabled else []))
+            yield
+        raise AssertionError("the play never reached FINISH")
+
 
 def play(
     size: tuple[int, int], composition: list[dict[str, Any]], params: dict[str, str] | None = None
 ) -> Shell:
     """A whole play bought, played (GO as soon as it is enabled) and finished."""
     shell = Shell(size, {"play_number": 100_000_042, "payload": payload(composition)}, params)
-    shell.frame()
-    shell.press("play")
-    for _ in range(20_000):
-        if "finish" in shell.controls():
-            break
-        enabled = {c.id for c in shell.app.scene.controls() if c.enabled}
-        shell.frame(*([Activate("go")] if "go" in enabled else []))
+    for _ in shell.goes():
         for control in shell.app.scene.controls():
             assert control.w >= MIN_TARGET and control.h >= MIN_TARGET, control
             assert control.x >= 0 and control.x + control.w <= size[0] + 0.5, control
@@ -256,13 +264,8 @@ def test_a_finish_that_fails_says_so_on_screen_and_is_tried_again() -> None:
             return super().answer(request)
 
     shell = Flaky(SIZES["phone"], {"play_number": 7, "payload": payload([])})
-    shell.frame()
-    shell.press("play")
-    for _ in range(20_000):
-        if "finish" in shell.controls():
-            break
-        enabled = {c.id for c in shell.app.scene.controls() if c.enabled}
-        shell.frame(*([Activate("go")] if "go" in enabled else []))
+    for _ in shell.goes():
+        pass
     shell.press("finish")
     shell.frame()
     control = next(c for c in shell.app.scene.controls() if c.id == "finish")
@@ -278,14 +281,8 @@ def test_a_counter_changes_when_its_animation_lands() -> None:
     from engine.ui.lab_riches.paint import LAND
 
     shell = ReadingShell(SIZES["desktop"], {"play_number": 7, "payload": payload(CASES["instant"])})
-    shell.frame()
-    shell.press("play")
     seen: list[tuple[float, str, str]] = []
-    for _ in range(20_000):
-        if "finish" in shell.controls():
-            break
-        enabled = {c.id for c in shell.app.scene.controls() if c.enabled}
-        shell.frame(*([Activate("go")] if "go" in enabled else []))
+    for _ in shell.goes():
         player = shell.app.scene.player  # type: ignore[attr-defined]
         event = player.event()
         if event is not None and event["type"] == "instant":
@@ -299,13 +296,8 @@ def test_a_counter_changes_when_its_animation_lands() -> None:
 
 def test_the_end_message_can_be_put_aside_and_the_top_prize_is_celebrated() -> None:
     shell = ReadingShell(SIZES["phone"], {"play_number": 7, "payload": payload(CASES["top"])})
-    shell.frame()
-    shell.press("play")
-    for _ in range(20_000):
-        if "finish" in shell.controls():
-            break
-        enabled = {c.id for c in shell.app.scene.controls() if c.enabled}
-        shell.frame(*([Activate("go")] if "go" in enabled else []))
+    for _ in shell.goes():
+        pass
     shell.frame()
     assert "TOP PRIZE!" in shell.texts and "TOTAL WON £250,000.00" in shell.texts
     assert [c.id for c in shell.app.scene.controls()] == ["finish", "board"]

@@ -177,8 +177,9 @@ def _header(book: Mapping[str, Any]) -> list[str]:
     return faults
 
 
-def validate(book: Mapping[str, Any]) -> list[str]:
-    """Every way this book breaks the rules or its outcome; [] for a faithful play."""
+def validate(book: Mapping[str, Any], choices: Mapping[int, int] | None = None) -> list[str]:
+    """Every way this book breaks the rules or its outcome; [] for a faithful play. (A Lab
+    Riches player makes no choices: `choices` is there for the game contract and unused.)"""
     faults = _header(book)
     raw = book.get("events")
     if not isinstance(raw, list) or len(raw) < 2:

@@ -3,7 +3,7 @@
 Written from the procedure, docs/books.md and docs/games/power-puck-shot.md only: it imports the
 published facts (rules.py) and nothing of the generator or the replay, and re-derives every
 count itself. `validate(book)` returns the faults found (empty when the book is sound). With
-the arrows a player chose (`arrows`: event index -> arrow), it also re-checks every shot's path
+the arrows a player chose (`choices`: event index -> arrow), it also re-checks every shot's path
 (engine/power_puck_shot/paths.py `check_path`, which re-checks a path from the table's rules).
 """
 
@@ -175,7 +175,7 @@ def _main_game(events: list[Mapping[str, Any]], play: _Play) -> int:
     return at
 
 
-def validate(book: Mapping[str, Any], arrows: Mapping[int, int] | None = None) -> list[str]:
+def validate(book: Mapping[str, Any], choices: Mapping[int, int] | None = None) -> list[str]:
     """Every fault of a Power Puck Shot book (empty when it is sound)."""
     play = _Play()
     events = list(book.get("events") or [])
@@ -214,8 +214,8 @@ def validate(book: Mapping[str, Any], arrows: Mapping[int, int] | None = None) -
     if book.get("prize_pence") != sum(play.won.values()) + pot:
         play.fault(at, f"the book's prize {book.get('prize_pence')} is not what the play shows")
     play.faults += _composition(book, play, pot)
-    if arrows is not None:
-        play.faults += _paths(book, events, arrows)
+    if choices is not None:  # the arrows chosen: every shot's path is re-checked
+        play.faults += _paths(book, events, choices)
     return play.faults
 
 
