@@ -32,6 +32,22 @@ def press_go(page: Page) -> None:
     page.wait_for_function(GO_TAKEN, timeout=10_000)
 
 
+def heard(page: Page, cue: str) -> None:
+    """Waits until the shell has played `cue`; on a timeout, says what it had played, how many
+    frames it had run and what the narration said, so that a failure on a loaded CI machine can be
+    told apart (a cue never sent, a frame clock stopped, a press not taken)."""
+    try:
+        page.wait_for_function(
+            f"() => (window.lottery.stats.sounds.counts[{cue!r}] || 0) >= 1", timeout=60_000
+        )
+    except Exception as error:
+        state = page.evaluate(
+            "() => ({sounds: window.lottery.stats.sounds, frames: window.lottery.stats.frames,"
+            " log: document.querySelector('#log').textContent.slice(-600)})"
+        )
+        raise AssertionError(f"no {cue!r} sound: {state}") from error
+
+
 @pytest.mark.parametrize("view", ["desktop", "phone"])
 def test_sound_is_off_until_turned_on_is_kept_and_turns_off(
     browser: Browser, server: str, view: str
@@ -64,9 +80,8 @@ def test_sound_is_off_until_turned_on_is_kept_and_turns_off(
     press_go(page)
     # The same cue twice in one frame sounds once (engine/ui/app.py), so on a loaded machine the
     # four column sweeps of a GO may share frames: at least one column sound, not four.
-    page.wait_for_function(
-        "() => { const c = window.lottery.stats.sounds.counts; return c.go >= 1 && c.column >= 1; }"
-    )
+    heard(page, "go")
+    heard(page, "column")
 
     # A reload remembers the setting, but makes no AudioContext before the player's next press.
     page.reload()
