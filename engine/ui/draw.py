@@ -8,6 +8,7 @@ a colour or a LinearGradient. Two backends implement Canvas: backends/canvas.py
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -180,3 +181,15 @@ def fit_text(canvas: Canvas, s: str, font: Font, max_width: float) -> Font:
     if width <= max_width or width == 0:
         return font
     return Font(max(6.0, font.size * max_width / width), font.family, font.bold)
+
+
+def along(points: Sequence[Point], t: float) -> Point:
+    """The point a fraction t (0..1) of the way along a polyline (by length)."""
+    lengths = [math.dist(a, b) for a, b in itertools.pairwise(points)]
+    goal = max(0.0, min(1.0, t)) * sum(lengths)
+    for (ax, ay), (bx, by), length in zip(points, points[1:], lengths, strict=False):
+        if goal <= length and length > 0:
+            f = goal / length
+            return ax + (bx - ax) * f, ay + (by - ay) * f
+        goal -= length
+    return points[-1]

@@ -26,6 +26,7 @@ class BookPlayer:
         self.current: int | None = None  # the event animating now
         self.t = 0.0  # seconds into the current event (at normal speed)
         self.heard = 0.0  # the current event's cues up to this progress have played
+        self._prepared: dict[int, Event] = {}  # event index -> the event as the screens play it
 
     def load(self) -> bool:
         """Take the flow's play (new or resumed); False when it is the one already loaded."""
@@ -34,13 +35,28 @@ class BookPlayer:
             return False
         self.replay = play.replay
         self.shown, self.current, self.t = play.resume_index, None, 0.0
+        self._prepared = {}
         return True
+
+    def prepared(self, index: int) -> Event:
+        """Event index as the screens play it (the presentation's `prepare`, with the choice
+        recorded for it), computed once."""
+        assert self.replay is not None
+        found = self._prepared.get(index)
+        if found is None:
+            play = self.flow.play
+            event = self.replay.events[index]
+            if play is None:
+                return event
+            found = self.presentation.prepare(play.book, event, play.choices.get(index))
+            self._prepared[index] = found
+        return found
 
     def announce(self) -> None:
         """Narrate the event the play starts (or resumes) at; a new play saves its start."""
         if self.replay is None:
             return
-        self._say(self.replay.events[self.shown], self.replay.state_at(self.shown))
+        self._say(self.prepared(self.shown), self.replay.state_at(self.shown))
         if self.shown == 0:
             self.flow.save(0)
 
@@ -79,7 +95,7 @@ class BookPlayer:
         """The event animating now."""
         if self.replay is None or self.current is None:
             return None
-        return self.replay.events[self.current]
+        return self.prepared(self.current)
 
     def progress(self) -> float:
         """How far the current event's animation has got, 0..1 (1 when at rest)."""
@@ -116,8 +132,9 @@ class BookPlayer:
     def _start(self, index: int) -> None:
         assert self.replay is not None
         self.current, self.t, self.heard = index, 0.0, -1.0
-        self._say(self.replay.events[index], self.replay.state_at(index))
-        self._sound(self.replay.events[index], 0.0)
+        event = self.prepared(index)
+        self._say(event, self.replay.state_at(index))
+        self._sound(event, 0.0)
 
     def _sound(self, event: Event, progress: float) -> None:
         for at, cue in self.presentation.timeline(event, self.flow.motion(event)):
@@ -131,7 +148,7 @@ class BookPlayer:
             return False
         self.t += dt * self.flow.speed
         while self.current is not None:
-            event = self.replay.events[self.current]
+            event = self.prepared(self.current)
             length = self.presentation.duration(event)
             self._sound(event, min(1.0, self.t / length) if length > 0 else 1.0)
             if self.t < length:

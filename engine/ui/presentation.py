@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from engine.book import Event
+from engine.book import Book, Event
 from engine.game import Game
 from engine.ui.motion import Motion
 from engine.ui.sound import Cues
@@ -24,6 +24,28 @@ Timeline = tuple[tuple[float, str], ...]  # (share of the event's animation 0..1
 Narrator = Callable[[Event, Any], list[str]]  # (event, replay state after it) -> sentences
 CueTimer = Callable[[Event, Motion], Timeline]  # (event, how it may move now) -> its cues
 Duration = Callable[[Event], float]
+Preparer = Callable[[Book, Event, "int | None"], Event]  # (book, event, the player's choice)
+
+
+def cue_at(progress: float, cue: str) -> CueTimer:
+    """A timer for an event that sounds one cue at one moment of its animation."""
+    return lambda _event, _motion: ((progress, cue),)
+
+
+def silent(event: Event, motion: Motion) -> Timeline:
+    """A timer for an event that makes no sound."""
+    return ()
+
+
+def ending(event: Event, motion: Motion) -> Timeline:
+    """The end message's cue, as it shows: 'win' when the book's total is a prize, else 'nowin'
+    (both shared, engine/ui/sound.py)."""
+    return ((1.0, "win" if int(event["total"]) else "nowin"),)
+
+
+def as_is(book: Book, event: Event, choice: int | None) -> Event:
+    """An event the screens show as the book has it (no choice changes how it looks)."""
+    return event
 
 
 @dataclass(frozen=True, eq=False)
@@ -38,6 +60,10 @@ class Presentation:
     sounds: Cues  # the notes of this game's own cues
     prompt: Callable[[Event | None], str] = field(default=lambda _next: "")
     # what to say at a rest: the next event waits for the player (None: the play is over)
+    prepare: Preparer = field(default=as_is)
+    # the event as the screens play it: the book's, plus what the player's choice makes of it
+    # (Power Puck Shot: the path of the arrow picked). Durations, cues, narration and drawing
+    # all read the prepared event; it never changes what the book reveals.
 
     def narrate(self, event: Event, state: Any) -> list[str]:
         """The sentences for one event, given the state after it."""

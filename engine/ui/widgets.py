@@ -6,11 +6,15 @@ the game passes in, and said in words from the game's table.
 
 from __future__ import annotations
 
+import functools
+import math
 import re
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from engine.ui.draw import Canvas, Font, LinearGradient, fit_text
 from engine.ui.input import Control
+from engine.ui.motion import Motion
 
 MIN_TARGET = 44.0  # the smallest control a finger can hit (WCAG 2.5.5), in logical px
 GOLD = "#ffd54a"
@@ -117,3 +121,50 @@ def rich_text(
             x += width + space
         y += line_h
     return y
+
+
+def banner(c: Canvas, w: float, h: float, lines: tuple[str, ...], p: float, m: Motion, *,
+           gold: str, band: str, height: float) -> None:  # fmt: skip
+    """A message across the middle of a w × h window ('BONUS GAME ACTIVATED'...): a band
+    `height` of the window high opens (or fades in with reduced motion), then its lines show."""
+    grow, fade = m.travel(p / 0.2)
+    bh = h * height * grow
+    c.save()
+    c.alpha(fade)
+    c.rect(0, h / 2 - bh / 2, w, bh, fill=band)  # all but opaque: the board does not show
+    c.rect(0, h / 2 - bh / 2, w, bh, stroke=gold, line_width=3)
+    c.restore()
+    if grow < 1.0 or fade < 1.0:
+        return
+    size = min(h * 0.06, w * 0.08)
+    for k, line in enumerate(lines):
+        font = fit_text(c, line, Font(size, "display", True), w * 0.9)
+        c.text(line, w / 2, h / 2 + (k - (len(lines) - 1) / 2) * size * 1.3, font, fill=gold)
+
+
+def sunburst(c: Canvas, cx: float, cy: float, radius: float, rays: int = 16) -> None:
+    """Still rays of gold round (cx, cy): the celebration behind a big win's message (they do
+    not move or flash)."""
+    step = 2 * math.pi / rays
+    for k in range(rays):
+        a = k * step
+        points = [(cx, cy)] + [
+            (round(cx + radius * math.cos(t), 2), round(cy + radius * math.sin(t), 2))
+            for t in (a, a + step / 2)
+        ]
+        c.path(points, fill="#ffd54a33" if k % 2 == 0 else "#ffb30022")
+
+
+def unit_icon(fn: Callable[..., None]) -> Callable[..., None]:
+    """An icon painter fn(canvas, *args) that draws in a 10 × 10 box centred on the origin,
+    made into one drawn centred on (x, y) at size s: (canvas, x, y, s, *args)."""
+
+    @functools.wraps(fn)
+    def drawn(c: Canvas, x: float, y: float, s: float, *args: Any) -> None:
+        c.save()
+        c.translate(x, y)
+        c.scale(s / 10, s / 10)
+        fn(c, *args)
+        c.restore()
+
+    return drawn

@@ -2,6 +2,8 @@
 
 The package's one export is PRESENTATION: the game, its screens and its per-event tables
 (narration, cues, durations) that the shared machinery of engine/ui/ plays a book through.
+The screens around the play are the shared ones (engine/ui/scenes/) in Lab Riches' LOOK, with
+its How To Play pages and rules text.
 """
 
 from __future__ import annotations
@@ -10,20 +12,17 @@ from engine.lab_riches import GAME
 from engine.ui.app import Scene
 from engine.ui.flow import Flow
 from engine.ui.lab_riches import cues, narrate
+from engine.ui.lab_riches.look import LOOK
 from engine.ui.lab_riches.main import DURATIONS, MainScene, prompt
-from engine.ui.lab_riches.pages import HowToPlayScene, RulesScene
-from engine.ui.lab_riches.screens import OutcomeScene, SplashScene
+from engine.ui.lab_riches.pages import HOW_TO_PLAY, RULES_TEXT
 from engine.ui.lab_riches.sounds import SOUNDS
 from engine.ui.presentation import Presentation
+from engine.ui.scenes.rooms import open_rooms
 
 
 def start_scene(flow: Flow) -> Scene:
     """Register every screen with the flow and return the first one (the splash)."""
-    splash = SplashScene(flow)
-    for scene in (splash, HowToPlayScene(flow), RulesScene(flow), MainScene(flow),
-                  OutcomeScene(flow)):  # fmt: skip
-        flow.register(scene.name, scene)
-    return splash
+    return open_rooms(flow, LOOK, MainScene(flow), HOW_TO_PLAY, RULES_TEXT)
 
 
 PRESENTATION = Presentation(

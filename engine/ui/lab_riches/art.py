@@ -9,8 +9,8 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable
-from typing import Any
 
+from engine.ui import widgets
 from engine.ui.draw import Canvas, Font, LinearGradient
 
 INK = "#10243a"
@@ -38,17 +38,10 @@ def _r(v: float) -> float:
 
 
 def _unit(fn: Callable[..., None]) -> Callable[..., None]:
-    """Draw fn in a 10 × 10 unit box scaled to (x, y, s): icons are drawn in unit coordinates."""
-
-    @functools.wraps(fn)
-    def drawn(c: Canvas, x: float, y: float, s: float, *args: Any) -> None:
-        c.save()
-        c.translate(x, y)
-        c.scale(s / 10, s / 10)
-        fn(c, 0.0, 0.0, 10.0, *args)
-        c.restore()
-
-    return drawn
+    """Draw fn in a 10 × 10 unit box scaled to (x, y, s): icons are drawn in unit coordinates
+    (fn takes its own x, y, s: the box's centre and size)."""
+    drawn = widgets.unit_icon(lambda c, *args: fn(c, 0.0, 0.0, 10.0, *args))
+    return functools.wraps(fn)(drawn)
 
 
 def _flask(c: Canvas, x: float, y: float, s: float) -> None:
@@ -302,16 +295,3 @@ def icon(c: Canvas, name: str, x: float, y: float, s: float) -> None:
         lock(c, x, y, s)
     else:
         draw_square(c, name, x, y, s)
-
-
-def sunburst(c: Canvas, cx: float, cy: float, radius: float, rays: int = 16) -> None:
-    """Still rays of gold round (cx, cy): the celebration behind a big win's message (they do
-    not move or flash)."""
-    step = 2 * math.pi / rays
-    for k in range(rays):
-        a = k * step
-        points = [(cx, cy)] + [
-            (_r(cx + radius * math.cos(t)), _r(cy + radius * math.sin(t)))
-            for t in (a, a + step / 2)
-        ]
-        c.path(points, fill="#ffd54a33" if k % 2 == 0 else "#ffb30022")

@@ -16,7 +16,7 @@ from engine.lab_riches import rules
 from engine.ui.lab_riches.bonus import REST_AT, light_moves, light_steps
 from engine.ui.lab_riches.paint import ARRIVE, LAND, sweep_starts
 from engine.ui.motion import Motion
-from engine.ui.presentation import Timeline
+from engine.ui.presentation import Timeline, cue_at, ending, silent
 
 Event = Mapping[str, Any]
 
@@ -34,30 +34,18 @@ def _bonus_row(e: Event, m: Motion) -> Timeline:
     return ((0.0, "go"), *((at, "tick") for at in light_moves(steps)), (REST_AT, "rest"))
 
 
-def _end(e: Event, m: Motion) -> Timeline:
-    return ((1.0, "win" if int(e["total"]) else "nowin"),)  # as the end message shows
-
-
-def _at(progress: float, cue: str) -> Callable[[Event, Motion], Timeline]:
-    return lambda e, m: ((progress, cue),)
-
-
-def _silent(e: Event, m: Motion) -> Timeline:
-    return ()
-
-
 HANDLERS: dict[str, Callable[[Event, Motion], Timeline]] = {
-    "start": _silent,
+    "start": silent,
     "go": _go,
-    "prize_boxes": _silent,
-    "lock": _at(0.0, "lock"),
-    "row_win": _at(0.0, "row"),
-    "segments": _at(ARRIVE, "meter"),
+    "prize_boxes": silent,
+    "lock": cue_at(0.0, "lock"),
+    "row_win": cue_at(0.0, "row"),
+    "segments": cue_at(ARRIVE, "meter"),
     "meter_box": _meter_box,
-    "extra_goes": _at(0.0, "goes"),
-    "bonus_activated": _at(0.0, "bonus"),
+    "extra_goes": cue_at(0.0, "goes"),
+    "bonus_activated": cue_at(0.0, "bonus"),
     "bonus_row": _bonus_row,
-    "instant": _at(LAND, "row"),
-    "bonus_end": _silent,
-    "end": _end,
+    "instant": cue_at(LAND, "row"),
+    "bonus_end": silent,
+    "end": ending,
 }

@@ -12,7 +12,6 @@ a phone held sideways (844 × 390); a window under 320 px either way is laid out
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 
 from engine.lab_riches import rules
@@ -20,7 +19,7 @@ from engine.ui.widgets import MIN_TARGET
 
 GRID_ROWS = rules.ROWS  # (inside layout(), `rules` is the Rules button)
 
-__all__ = ["MIN_TARGET", "Layout", "Rect", "along", "layout"]
+__all__ = ["MIN_TARGET", "Layout", "Rect", "layout"]
 
 Rect = tuple[float, float, float, float]
 
@@ -153,18 +152,3 @@ def _apart(a: Rect, b: Rect, gap: float) -> bool:
     """True when two rectangles are at least `gap` apart across or down."""
     return (a[0] + a[2] + gap <= b[0] or b[0] + b[2] + gap <= a[0]
             or a[1] + a[3] + gap <= b[1] or b[1] + b[3] + gap <= a[1])  # fmt: skip
-
-
-def along(points: tuple[tuple[float, float], ...], t: float) -> tuple[float, float]:
-    """The point a fraction t (0..1) of the way along a polyline."""
-    lengths = [
-        ((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5
-        for (ax, ay), (bx, by) in itertools.pairwise(points)
-    ]
-    goal = max(0.0, min(1.0, t)) * sum(lengths)
-    for (ax, ay), (bx, by), length in zip(points, points[1:], lengths, strict=False):
-        if goal <= length and length > 0:
-            f = goal / length
-            return ax + (bx - ax) * f, ay + (by - ay) * f
-        goal -= length
-    return points[-1]

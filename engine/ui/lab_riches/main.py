@@ -13,15 +13,13 @@ from typing import Any
 from engine.lab_riches import rules
 from engine.lab_riches.replay import State
 from engine.money import format_pounds
-from engine.ui.app import App
+from engine.ui import widgets
 from engine.ui.draw import Canvas, Font, fit_text
-from engine.ui.flow import Flow
 from engine.ui.input import Control, Event, Key
 from engine.ui.lab_riches import art, bonus, paint
 from engine.ui.lab_riches.layout import Layout, layout
 from engine.ui.lab_riches.panels import panel
-from engine.ui.player import BookPlayer
-from engine.ui.screen import Screen
+from engine.ui.scenes.play import PlayScreen
 from engine.ui.widgets import draw_controls
 
 SECONDS = {
@@ -67,28 +65,17 @@ def prompt(upcoming: Mapping[str, Any] | None) -> str:
     )
 
 
-class MainScene(Screen):
+class MainScene(PlayScreen[Layout]):
     """Plays the flow's current book from its resume index to the end message and FINISH."""
 
-    name = "main"
+    def resumed_at(self) -> str:
+        """A resumed play picks up at a go."""
+        state = self.state()
+        return "" if state is None else f" at go {state.go}"
 
-    def __init__(self, flow: Flow) -> None:
-        super().__init__(flow)
-        self.player = BookPlayer(flow)
-        self._lay: Layout | None = None
-        self.board = False  # at the end: the end message put aside to see the final board
-
-    def enter(self, app: App) -> None:
-        """Load the flow's play (new or resumed); coming back from Rules keeps the place."""
-        super().enter(app)
-        player = self.player
-        if not player.load():
-            return
-        play = self.flow.play
-        if play is not None and player.shown > 0:
-            state = player.state()
-            self.flow.say(f"Resumed play number {play.play_number} at go {state.go}.")
-        player.announce()
+    def make_layout(self, width: float, height: float) -> Layout:
+        """Lab Riches' layout (layout.py)."""
+        return layout(width, height)
 
     def state(self) -> State | None:
         """The state drawn now."""
@@ -99,68 +86,26 @@ class MainScene(Screen):
         """GO: start the next event that waits for the player."""
         self.player.press("go")
 
-    def update(self, dt: float) -> bool:
-        """Advance the book player."""
-        return self.player.update(dt)
-
     # ---- controls --------------------------------------------------------------------------
-    def layout(self) -> Layout:
-        """The layout for the current size (cached per size)."""
-        w, h = self.size()
-        if self._lay is None or (self._lay.width, self._lay.height) != (w, h):
-            self._lay = layout(w, h)
-        return self._lay
-
-    def _ended(self) -> bool:
-        return self.player.finished()
-
     def controls(self) -> list[Control]:
         """GO (or FINISH at the end), Rules and Prizes, and the settings: speed and sound."""
         lay = self.layout()
-        if self._ended():
-            w, h = lay.width, lay.height
-            bw = min(300.0, w * 0.7)
-            busy = bool(self.flow.busy)
-            # A FINISH that did not go through (the connection was lost) is tried again.
-            label = "TRY AGAIN" if self.flow.error else "FINISH"
-            y = h * 0.62
-            view = "See the message" if self.board else "See the board"
-            vw = min(220.0, w * 0.6)
-            return [  # both inside the end message's panel (see _end_message)
-                Control("finish", label, (w - bw) / 2, y, bw, 60, not busy),
-                Control("board", view, (w - vw) / 2, y + 106, vw, 44),
-            ]
-        settings = self.flow.settings
-        fast, sound = ("on" if on else "off" for on in (settings.fast, settings.sound))
-        out = [
-            Control("go", "GO", *lay.go, self.player.waiting() is not None),
-            Control("rules", "Rules and Prizes", *lay.rules),
-            Control("speed", f"Faster animations: {fast}", *lay.speed),
-        ]
-        if settings.audio:
-            out.append(Control("sound", f"Sound: {sound}", *lay.sound))
-        return out
+        if self.ended():  # both inside the end message's panel (see _end_message)
+            return self.end_controls(lay.height * 0.62, 106)
+        go = Control("go", "GO", *lay.go, self.player.waiting() is not None)
+        return [go, *self.setting_controls(lay.rules, lay.speed, lay.sound)]
 
     def activate(self, control: str) -> None:
-        """Route GO, FINISH, Rules and the settings."""
+        """GO; FINISH, Rules and the settings as every game."""
         if control == "go":
             self.press_go()
-        elif control == "finish":
-            self.flow.finish()
-        elif control == "board":  # put the end message aside (or back) to see what won
-            self.board = not self.board
-            self.flow.say("The final board." if self.board else "The end message.")
-        elif control == "rules":
-            self.flow.go("rules")
-        elif control == "speed":
-            self.flow.toggle("fast")
-        elif control == "sound":
-            self.flow.toggle("sound")
+        else:
+            super().activate(control)
 
     def handle(self, event: Event) -> None:
         """Space or Enter press GO (or FINISH); the rest as usual."""
         if isinstance(event, Key) and event.key in ("Enter", " "):
-            self.press("finish" if self._ended() else "go")
+            self.press("finish" if self.ended() else "go")
         else:
             super().handle(event)
 
@@ -194,7 +139,7 @@ class MainScene(Screen):
         paint.boxes(canvas, lay, self.player.before() if landing else state)
         paint.flying(canvas, lay, state, event, p, m)
         controls = self.controls()
-        if self._ended() and not self.board:
+        if self.ended() and not self.board:
             self._end_message(canvas, lay, state)
         draw_controls(canvas, controls)
         # The messages that pause the play lie over everything, the controls included.
@@ -209,7 +154,7 @@ class MainScene(Screen):
         top = state.total >= rules.TOP_PRIZE_PENCE
         big_win = state.total >= BIG_WIN * rules.PRICE_PENCE
         if big_win:  # the top prizes get a celebration: a burst of gold behind the message
-            art.sunburst(canvas, w / 2, y + ph / 2, max(w, h))
+            widgets.sunburst(canvas, w / 2, y + ph / 2, max(w, h))
         panel(canvas, x - 4, y - 10, pw + 8, ph + 170, glow=True)  # FINISH, a note, the board
         big = Font(min(36.0, pw * 0.08), "display", True)
         head = "TOP PRIZE!" if top else "BIG WIN!" if big_win else "CONGRATULATIONS"

@@ -15,9 +15,10 @@ from typing import Any
 from engine.lab_riches import rules
 from engine.lab_riches.replay import State
 from engine.money import format_pounds
-from engine.ui.draw import Canvas, Font, LinearGradient, fit_text
+from engine.ui import widgets
+from engine.ui.draw import Canvas, Font, LinearGradient, along, fit_text
 from engine.ui.lab_riches import art
-from engine.ui.lab_riches.layout import Layout, along
+from engine.ui.lab_riches.layout import Layout
 from engine.ui.lab_riches.panels import label_box
 from engine.ui.motion import Motion
 
@@ -251,19 +252,6 @@ def boxes(c: Canvas, lay: Layout, s: State) -> None:
 
 
 def banner(c: Canvas, lay: Layout, lines: tuple[str, ...], p: float, m: Motion) -> None:
-    """A message across the middle of the window (BONUS GAME ACTIVATED...): the band opens,
-    or fades in with reduced motion."""
-    w, h = lay.width, lay.height
-    grow, fade = m.travel(p / 0.2)
-    bh = h * 0.22 * grow
-    c.save()
-    c.alpha(fade)
-    c.rect(0, h / 2 - bh / 2, w, bh, fill="#06182cf5")  # all but opaque: the grid does not show
-    c.rect(0, h / 2 - bh / 2, w, bh, stroke=art.GOLD, line_width=3)
-    c.restore()
-    if grow < 1.0 or fade < 1.0:
-        return
-    size = min(h * 0.06, w * 0.08)
-    for k, line in enumerate(lines):
-        font = fit_text(c, line, Font(size, "display", True), w * 0.9)
-        c.text(line, w / 2, h / 2 + (k - (len(lines) - 1) / 2) * size * 1.3, font, fill=art.GOLD)
+    """A message across the middle of the window, over everything."""
+    widgets.banner(c, lay.width, lay.height, lines, p, m, gold=art.GOLD, band="#06182cf5",
+                   height=0.22)  # fmt: skip

@@ -1,32 +1,9 @@
-"""Lab Riches' glassy panels, titled boxes and text with its own inline icons."""
+"""Lab Riches' glassy panels and titled boxes."""
 
 from __future__ import annotations
 
-from engine.ui import widgets
 from engine.ui.draw import Canvas, Font, LinearGradient, fit_text
 from engine.ui.lab_riches import art
-
-ICON_WORDS = {
-    "bonus": "bonus symbol",
-    "lightning": "lightning symbol",
-    "extra-goes": "extra goes",
-    "up": "up arrow",
-    "meter": "meter symbol",
-    "cash": "cash symbol",
-    "lock": "lock",
-}
-
-
-def words(text: str) -> str:
-    """The text with its inline Lab Riches icons said in words (for the narration)."""
-    return widgets.words(text, ICON_WORDS)
-
-
-def rich_text(
-    canvas: Canvas, text: str, cx: float, y: float, font: Font, max_w: float, fill: str
-) -> float:
-    """Draw centred, wrapped text with Lab Riches' inline icons from y; returns the y below it."""
-    return widgets.rich_text(canvas, text, cx, y, font, max_w, fill, art.icon)
 
 
 def panel(canvas: Canvas, x: float, y: float, w: float, h: float, *, glow: bool = False) -> None:

@@ -1,0 +1,80 @@
+"""The screens every game shares (engine/ui/scenes/): a splash's messages fit between WIN UP TO
+and the buttons on phones and desktops, and How To Play counts a game's own pages."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from backends.canvas import CommandCanvas
+from engine.ui.app import App
+from engine.ui.flow import Flow
+from engine.ui.lab_riches import PRESENTATION
+from engine.ui.lab_riches.look import LOOK
+from engine.ui.scenes.how_to_play import HowToPlayScene
+from engine.ui.scenes.splash import (
+    MESSAGE_WIDTH,
+    SplashScene,
+    fit_paragraphs,
+    paragraphs_height,
+    price_font,
+    splash_layout,
+)
+from engine.ui.settings import Settings
+
+MESSAGES = (
+    "Shoot the puck at the targets: every shot you take has a prize already decided when you "
+    "buy the play, whatever arrow you pick.",
+    "Three goals in one play open the Power Puck Bonus, where the puck bounces round the rink "
+    "to collect Instant Prizes and multipliers.",
+    "Your Prize Amount is the total of every prize you win, added to your balance when you "
+    "press FINISH at the end of the play.",
+)
+SIZES = [(360, 640), (375, 667), (390, 844), (768, 1024), (1280, 720), (800, 600), (1920, 1080),
+         (844, 390), (740, 360), (667, 375)]  # fmt: skip
+
+
+def flow() -> Flow:
+    return Flow(PRESENTATION, Settings.from_params({"fast": "1"}))
+
+
+@pytest.mark.parametrize("size", [pytest.param(s, id=f"{s[0]}x{s[1]}") for s in SIZES])
+def test_a_splash_s_messages_fit_above_the_price_and_the_buttons(size: tuple[int, int]) -> None:
+    w, h = size
+    canvas = CommandCanvas(w, h, lambda s, px, f, b: len(s) * px * 0.55)
+    scene = SplashScene(flow(), LOOK, MESSAGES)
+    App(scene, w, h)
+    lay = splash_layout(w, h, True)
+    top, bottom = lay.band
+    assert top > lay.art_h * 0.4  # below WIN UP TO
+    assert bottom <= lay.price_y - price_font(lay.text_unit).size / 2
+    font = fit_paragraphs(canvas, MESSAGES, min(w * 0.9, MESSAGE_WIDTH), bottom - top)
+    assert font.size >= 12, font  # legible: shrunk, never to a smudge
+    assert paragraphs_height(canvas, MESSAGES, font, min(w * 0.9, MESSAGE_WIDTH)) <= bottom - top
+    controls = scene.controls()
+    assert [c.id for c in controls] == ["play", "howto", "rules"]
+    assert min(c.y for c in controls) > lay.status_y
+    for c in controls:
+        assert c.w >= 44 and c.h >= 44, c
+        assert c.x >= 0 and c.y >= 0 and c.x + c.w <= w + 0.5 and c.y + c.h <= h + 0.5, c
+    for a, b in itertools.pairwise(controls):
+        assert a.y + a.h <= b.y or a.x + a.w <= b.x, (a, b)
+
+
+def test_a_splash_says_its_messages_and_lab_riches_has_none() -> None:
+    shown = flow()
+    scene = SplashScene(shown, LOOK, ("Collect a {bonus} to win.",))
+    said = App(scene, 360, 640).frame(0.0, [], CommandCanvas(360, 640, lambda *a: 10.0))
+    assert "Collect a bonus symbol to win." in said.narration
+    assert splash_layout(360, 640, False).buttons_y == 640 * 0.6
+
+
+def test_how_to_play_counts_the_game_s_own_pages() -> None:
+    shown = flow()
+    pages = (("ONE", ("FIRST.",)), ("TWO", ("A {lock} SECOND.",)))
+    scene = HowToPlayScene(shown, LOOK, pages)
+    said = App(scene, 1280, 720).frame(0.0, [], CommandCanvas(1280, 720, lambda *a: 10.0))
+    assert said.narration == ["How to play, page 1 of 2. ONE. FIRST."]
+    scene.press("next")
+    assert [c.id for c in scene.controls()] == ["back", "close"]
