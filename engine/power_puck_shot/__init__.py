@@ -1,6 +1,5 @@
-"""£500K Power Puck Shot (£5): rules, prize table, book builder, replay, independent validator
-and statistics, declared as one Game. Not on sale until its screens exist (engine/ui has no
-power_puck_shot presentation yet: the issue "playable in the browser")."""
+"""£500K Power Puck Shot (£5): rules, prize table, book builder, replay, independent validator,
+statistics and screens (engine/ui/power_puck_shot/), declared as one Game."""
 
 from __future__ import annotations
 
@@ -23,4 +22,5 @@ GAME = Game(
     replay=Replay,
     validator="engine.power_puck_shot.validator",
     statistics="engine.power_puck_shot.stats",
+    presentation="engine.ui.power_puck_shot",
 )

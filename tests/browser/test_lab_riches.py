@@ -61,9 +61,11 @@ def start(browser: Browser, server: str, view: str) -> Page:
     return page
 
 
-def choose(page: Page, server: str, composition: list[dict[str, Any]] | None) -> None:
+def choose(
+    page: Page, server: str, composition: list[dict[str, Any]] | None, game: str = "lab-riches"
+) -> None:
     """Test mode only: the next purchase takes an entry with this composition ([] loses)."""
-    body: dict[str, Any] = {"game": "lab-riches"}
+    body: dict[str, Any] = {"game": game}
     if composition:
         body["composition"] = composition
     else:

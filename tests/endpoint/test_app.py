@@ -18,10 +18,10 @@ from engine.math.pool import Pool, PoolEntry, verify_proof
 from engine.math.table import PrizeTable, Tier
 from engine.outcome import Composition
 from tests.endpoint.conftest import Clock, bearer, buy, session
-from web.endpoint import ledger, pool_store
+from web.endpoint import pool_store
 from web.endpoint.schema import plays, pools, reservations, transactions
 
-NOT_ON_SALE = "power-puck-shot"
+OTHER = "power-puck-shot"  # the second game, on sale beside Lab Riches
 
 
 def test_session_creates_a_guest_with_the_demo_balance(client: TestClient) -> None:
@@ -64,12 +64,21 @@ def test_games_lists_every_registered_game_and_whether_it_is_on_sale(client: Tes
         assert game["name"] == spec.name and game["price_pence"] == spec.price_pence
         assert {"odds_one_in", "rtp_percent", "top_prize_pence", "tiers"} <= set(game)
     on_sale = {game["id"]: game["on_sale"] for game in listed}
-    assert on_sale == {"lab-riches": True, NOT_ON_SALE: False}
+    assert on_sale == {"lab-riches": True, OTHER: True}
+
+
+def test_the_catalogue_says_when_a_game_is_not_on_sale(
+    make_app: Callable[..., FastAPI], withdrawn: str
+) -> None:
+    listed = TestClient(make_app()).get("/api/games").json()["games"]
+    on_sale = {game["id"]: game["on_sale"] for game in listed}
+    assert on_sale == {"lab-riches": True, withdrawn: False}
 
 
 def test_a_game_not_on_sale_is_not_sold_and_has_no_pool(
-    make_app: Callable[..., FastAPI],
+    make_app: Callable[..., FastAPI], withdrawn: str
 ) -> None:
+    NOT_ON_SALE = withdrawn
     app = make_app(test_mode=True)
     client = TestClient(app)
     token = session(client)["token"]
@@ -100,7 +109,7 @@ def test_warming_lays_out_pools_only_for_games_on_sale(make_app: Callable[..., F
     app.state.ledger.warm()
     with app.state.ledger.db.begin() as conn:
         warmed = conn.execute(select(pools.c.game)).scalars().all()
-    assert warmed == [game.id for game in games.on_sale()] == ["lab-riches"]
+    assert warmed == [game.id for game in games.on_sale()] == ["lab-riches", OTHER]
 
 
 def test_purchase_records_a_committed_entry_and_finish_pays_it(client: TestClient) -> None:
@@ -149,9 +158,9 @@ def test_idempotency_key_returns_the_same_play_and_charges_once(client: TestClie
     assert first.status_code == second.status_code == 201
     assert first.json() == second.json()
     assert client.get("/api/wallet").json()["balance_pence"] == 4_700
-    other = buy(client, token, game=NOT_ON_SALE, key="retry-me")
+    other = buy(client, token, game=OTHER, key="retry-me")
     assert other.status_code == 409
-    assert other.json()["error"]["code"] == "game_not_on_sale"
+    assert other.json()["error"]["code"] == "idempotency_conflict"
     headers = bearer(token)
     assert (
         client.post("/api/plays", json={"game": "lab-riches"}, headers=headers).status_code == 400
@@ -161,12 +170,11 @@ def test_idempotency_key_returns_the_same_play_and_charges_once(client: TestClie
 def test_an_idempotency_key_that_bought_another_game_is_409(
     make_app: Callable[..., FastAPI], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # One game is on sale; let the ledger sell the other too, from a tiny pool of no-wins.
-    monkeypatch.setattr(ledger, "check_game", games.get)
+    # The other game sells from a tiny pool of no-wins.
     app = make_app()
     files = app.state.ledger.pool_files
     lay_out = files._lay_out
-    spec = games.get(NOT_ON_SALE)
+    spec = games.get(OTHER)
     no_wins = (Tier(0, 100, ((Composition(), 1),)),)
     tiny = PrizeTable(
         spec.id, spec.name, spec.table.model, spec.price_pence, 100, no_wins, spec.top_prize_pence

@@ -1,0 +1,72 @@
+"""When each £500K Power Puck Shot book event sounds: one handler per event type.
+
+A handler gives the event's timeline, (progress 0..1, cue) pairs at the moments its picture
+shows them (timing.py): a shot sounds as the arrow strikes, at each pip it reveals (a bumper's
+own sound when the pip is a Pocket's), as the puck drops, and as each symbol lands where it
+counts. The notes are in sounds.py; the book player (engine/ui/player.py) plays each cue as its
+moment passes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from engine.power_puck_shot.generator import BONUS, BOOSTER, EXTRA, POT, POWER, PRIZE
+from engine.power_puck_shot.geometry import POCKETS
+from engine.ui.motion import Motion
+from engine.ui.power_puck_shot.timing import DURATIONS, FLIGHT, LAUNCH, SECONDS, ShotClock, path_of
+from engine.ui.presentation import Timeline, cue_at, ending, silent
+
+Event = Mapping[str, Any]
+
+
+def landing(reveal: str) -> str | None:
+    """The cue of a symbol reaching its place (None: a Bonus motif stays on the grid)."""
+    if reveal == BONUS:
+        return None
+    if reveal.startswith(BOOSTER):
+        return "boost"
+    if reveal in (EXTRA, POWER):
+        return "puck"
+    if reveal.startswith(POT):
+        return "pot"
+    if reveal == PRIZE:
+        return "award"
+    return "fill"
+
+
+def _shot(e: Event, m: Motion) -> Timeline:
+    clock = ShotClock.of(e)
+    path = path_of(e)
+    squares = [r.square for r in path.reveals] if path is not None else []
+    out: list[tuple[float, str]] = [(0.0, "shoot")]
+    for k, (at, reveal) in enumerate(zip(clock.reveals, e["reveals"], strict=True)):
+        bumped = k < len(squares) and squares[k] in POCKETS
+        out.append((at / clock.total, "bumper" if bumped else "pip"))
+        cue = landing(str(reveal))
+        if cue is not None:
+            out.append(((at + FLIGHT) / clock.total, cue))
+    out.append(((LAUNCH + clock.travel) / clock.total, "drop"))
+    return tuple(sorted(out))
+
+
+def _bonus_end(e: Event, m: Motion) -> Timeline:
+    out: list[tuple[float, str]] = []
+    if int(e.get("extra_pucks", 0)) + int(e.get("power_pucks", 0)):
+        out.append((0.3, "puck"))
+    if e.get("power_pucks"):  # 'POWER PUCK ALL SYMBOLS X2' (timing.py: after the return)
+        total = DURATIONS["bonus_end"](e)
+        out.append((SECONDS["bonus_end"] / total, "power"))
+    return tuple(out)
+
+
+HANDLERS: dict[str, Callable[[Event, Motion], Timeline]] = {
+    "start": silent,
+    "shot": _shot,
+    "row_won": cue_at(0.0, "full"),
+    "bonus_start": cue_at(0.0, "bonus-game"),
+    "bonus_end": _bonus_end,
+    "prize_start": cue_at(0.0, "prize-game"),
+    "end": ending,
+}

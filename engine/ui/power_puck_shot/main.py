@@ -1,0 +1,128 @@
+"""The £500K Power Puck Shot Main Game Play Window, with the Bonus Game, the Prize Game and the
+end message: plays a book in order.
+
+The scene never computes an outcome: the shared book player (engine/ui/player.py) plays the
+book. A Directional Arrow (a click, a tap, keys 1–6, or Left/Right then Space/Enter) starts the
+next shot with the arrow as the player's choice; the choice only picks the path drawn
+(timing.prepare), never what the pips reveal. The painters are in paint.py.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.power_puck_shot.replay import State
+from engine.ui.draw import Canvas
+from engine.ui.flow import Flow
+from engine.ui.input import Control, Event, Key
+from engine.ui.power_puck_shot import paint
+from engine.ui.power_puck_shot.layout import ARROWS, Layout, layout
+from engine.ui.power_puck_shot.narrate import ARROW_NAMES
+from engine.ui.scenes.play import PlayScreen
+from engine.ui.widgets import draw_controls
+
+SHOOT = "shoot-"  # the arrows' control ids: shoot-0 (steep left) ... shoot-5 (steep right)
+
+
+class MainScene(PlayScreen[Layout]):
+    """Plays the flow's current book from its resume index to the end message and FINISH."""
+
+    def __init__(self, flow: Flow) -> None:
+        super().__init__(flow)
+        self.selected = 2  # the arrow Left/Right move to and Space/Enter shoot
+        self.clock = 0.0  # seconds on screen: the bumpers spin by it
+
+    def make_layout(self, width: float, height: float) -> Layout:
+        """Power Puck Shot's layout (layout.py)."""
+        return layout(width, height)
+
+    def state(self) -> State | None:
+        """The state drawn now."""
+        state: State | None = self.player.state()
+        return state
+
+    def shoot(self, arrow: int) -> None:
+        """A Directional Arrow: shoot the next puck along it."""
+        if 0 <= arrow < ARROWS and self.player.press("shoot", arrow):
+            self.selected = arrow
+
+    def update(self, dt: float) -> bool:
+        """Advance the book player; the bumpers keep spinning while a shot is on the table."""
+        self.clock += dt * self.flow.speed
+        return super().update(dt)
+
+    # ---- controls --------------------------------------------------------------------------
+    def controls(self) -> list[Control]:
+        """The six arrows (or FINISH at the end), Rules and Prizes, and the settings."""
+        lay = self.layout()
+        if self.ended():
+            return self.end_controls(lay.height * 0.6, 100)
+        ready = self.player.waiting() is not None
+        arrows = [
+            Control(f"{SHOOT}{k}", f"Shoot {ARROW_NAMES[k]}", *lay.arrows[k], ready)
+            for k in range(ARROWS)
+        ]
+        return [*arrows, *self.setting_controls(lay.rules, lay.speed, lay.sound)]
+
+    def press(self, control: str) -> None:
+        """An arrow shoots (its own sound); the rest as every screen."""
+        if control.startswith(SHOOT):
+            self.shoot(int(control[len(SHOOT) :]))
+        else:
+            super().press(control)
+
+    def handle(self, event: Event) -> None:
+        """1–6 shoot that arrow; Left/Right pick one and Space/Enter shoot it (or FINISH)."""
+        if isinstance(event, Key) and event.key in ("Enter", " "):
+            if self.ended():
+                self.press("finish")
+            else:
+                self.shoot(self.selected)
+        elif isinstance(event, Key) and event.key in ("ArrowLeft", "ArrowRight"):
+            step = -1 if event.key == "ArrowLeft" else 1
+            self.selected = max(0, min(ARROWS - 1, self.selected + step))
+            self.flow.say(f"Arrow {self.selected + 1}: {ARROW_NAMES[self.selected]}.")
+        elif isinstance(event, Key) and event.key in "123456" and len(event.key) == 1:
+            self.shoot(int(event.key) - 1)
+        else:
+            super().handle(event)
+
+    # ---- drawing ------------------------------------------------------------------------------
+    def draw(self, canvas: Canvas) -> None:
+        """The whole window for the current moment."""
+        lay = self.layout()
+        state = self.state()
+        if state is None:
+            paint.backdrop(canvas, lay, "main")
+            paint.header(canvas, lay, self.flow, None)
+            return
+        event, p = self.player.event(), self.player.progress()
+        m = self.flow.motion(event)
+        before: Any = self.player.before()
+        shown = paint.Moment(state, before, event, p, m, self.clock, self._last_shot())
+        look = paint.look(state, event)
+        paint.backdrop(canvas, lay, look)
+        paint.header(canvas, lay, self.flow, shown)
+        paint.meter(canvas, lay, shown)
+        paint.table(canvas, lay, shown)
+        paint.grid(canvas, lay, shown, look)
+        controls = self.controls()
+        ready = self.player.waiting() is not None
+        paint.arrows(canvas, lay, look, self.selected, ready, not self.ended())
+        paint.counter(canvas, lay, shown)
+        paint.flights(canvas, lay, shown)
+        if self.ended() and not self.board:
+            paint.end_message(canvas, lay, self.flow, state)
+        draw_controls(canvas, [c for c in controls if not c.id.startswith(SHOOT)])
+        paint.banners(canvas, lay, shown)  # over everything, the controls included
+
+    def _last_shot(self) -> dict[str, Any] | None:
+        """The latest shot at or before the moment drawn (its reveals stay on the grid)."""
+        player = self.player
+        if player.replay is None:
+            return None
+        index = player.current if player.current is not None else player.shown
+        for k in range(index, -1, -1):
+            if player.replay.events[k]["type"] == "shot":
+                return dict(player.prepared(k))
+        return None

@@ -1,0 +1,412 @@
+"""The painters of the £500K Power Puck Shot window: the Play Grid, the Prize Table, the meter,
+the arrows, the Pucks Left Counter, the symbols in flight, the banners and the end message.
+
+Each painter draws one moment (`Moment`: the state after the event animating, the state before
+it, the event as prepared with its path, its progress and the motion allowed). During a shot the
+Prize Table, the meter, the counter and the PRIZE POT show what has landed so far (`landed`):
+a square counts when it reaches its row, not when the pip reveals it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import Any
+
+from engine.money import format_pounds
+from engine.power_puck_shot import rules
+from engine.power_puck_shot.generator import BOOSTER, EXTRA, POT, POWER, PRIZE, SQUARE
+from engine.power_puck_shot.generator import SQUARES as PLUS
+from engine.power_puck_shot.geometry import LAUNCH, POCKETS
+from engine.power_puck_shot.paths import ARROW_DEGREES
+from engine.power_puck_shot.replay import State, apply
+from engine.ui import widgets
+from engine.ui.draw import Canvas, Font, LinearGradient, along, fit_text
+from engine.ui.flow import Flow
+from engine.ui.motion import Motion
+from engine.ui.power_puck_shot import art
+from engine.ui.power_puck_shot.layout import Layout
+from engine.ui.power_puck_shot.timing import SECONDS, ShotClock, path_of
+
+BIG_WIN = 100  # a play that wins 100 times its price or more gets a celebration
+Event = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Moment:
+    """What one frame draws."""
+
+    state: State  # after the event animating (or the last one shown)
+    before: State  # before it
+    event: Any  # the event animating (prepared: a shot has its arrow and path), or None
+    p: float  # its progress 0..1
+    m: Motion
+    clock: float  # seconds on screen (the bumpers' spin)
+    last_shot: Event | None  # the latest shot at or before this moment
+
+    @property
+    def kind(self) -> str:
+        return str(self.event["type"]) if self.event is not None else ""
+
+    def shot_time(self) -> tuple[ShotClock, float] | None:
+        """The clock of the shot animating and the seconds into it."""
+        if self.kind != "shot":
+            return None
+        clock = ShotClock.of(self.event)
+        return clock, self.p * clock.total
+
+
+def look(state: State, event: Any) -> str:
+    """Which window to draw: the Main Game, the darker Bonus Game or the lighter Prize Game."""
+    if state.stage in ("bonus", "prize"):
+        return state.stage
+    if state.stage == "end" and state.pot:
+        return "prize"
+    return "main"
+
+
+def landed(mo: Moment) -> State:
+    """The state the counters show: during a shot, only what has reached its place."""
+    timed = mo.shot_time()
+    if timed is None:
+        if mo.kind == "bonus_end" and mo.p < 0.3:  # the awarded pucks join the counter
+            return mo.before
+        return mo.state
+    clock, t = timed
+    reveals = mo.event["reveals"]
+    done = [r for k, r in enumerate(reveals) if clock.flown(k, t) >= 1.0]
+    if len(done) == len(reveals):
+        return mo.state
+    after = mo.state
+    counters = replace(mo.before, pucks_left=after.pucks_left, power_pucks=after.power_pucks,
+                       bonus_pucks_left=after.bonus_pucks_left,
+                       prize_pucks_left=after.prize_pucks_left)  # fmt: skip
+    if not done:
+        return counters
+    partial = apply(mo.before, {**mo.event, "reveals": done})
+    return replace(partial, index=after.index, event_type=after.event_type)
+
+
+# ---- where things are --------------------------------------------------------------------------
+def sources(lay: Layout, event: Any) -> list[tuple[float, float]]:
+    """The grid square of each reveal of a shot (its path's; evenly over the middle without)."""
+    path = path_of(event)
+    if path is not None:
+        return [lay.square(r.square) for r in path.reveals]
+    return [lay.square(4 + k % 8) for k in range(len(event["reveals"]))]
+
+
+def targets(lay: Layout, before: State, event: Any) -> list[tuple[float, float, float] | None]:
+    """Where each reveal of a shot flies (x, y, size), or None when it stays on the grid."""
+    squares = list(before.squares)
+    meter = before.meter
+    times = 2 if event.get("power") else 1
+    out: list[tuple[float, float, float] | None] = []
+    for reveal in map(str, event["reveals"]):
+        if reveal.startswith(SQUARE) or reveal.startswith(PLUS):
+            if reveal.startswith(SQUARE):
+                colour, n = reveal[len(SQUARE) :], times
+            else:
+                colour, count = reveal[len(PLUS) :].split(":")
+                n = int(count)
+            k = rules.COLOURS.index(colour)
+            x, y, s, _ = lay.slot(colour, min(squares[k], rules.SQUARES_PER_ROW - 1))
+            squares[k] += n
+            out.append((x + s / 2, y + s / 2, s * 1.2))
+        elif reveal == PRIZE:
+            x, y, w, h = lay.segment(min(meter, rules.METER_SEGMENTS - 1))
+            meter += times if event["game"] == "main" else 1
+            out.append((x + w / 2, y + h / 2, h * 0.9))
+        elif reveal.startswith(BOOSTER):
+            x, y, w, h = lay.amount(reveal[len(BOOSTER) :])
+            out.append((x + w, y + h / 2, h))
+        elif reveal in (EXTRA, POWER):
+            x, y, w, h = lay.pucks
+            out.append((x + w / 2, y + h * 0.35, h * 0.6))
+        elif reveal.startswith(POT):
+            x, y, w, h = lay.pot
+            out.append((x + w * 0.75, y + h / 2, h * 0.9))
+        else:  # a Bonus motif stays where it is revealed
+            out.append(None)
+    return out
+
+
+# ---- the frame -----------------------------------------------------------------------------------
+def backdrop(c: Canvas, lay: Layout, stage: str) -> None:
+    """The window's background for the stage."""
+    art.backdrop(c, lay.width, lay.height, stage)
+
+
+def header(c: Canvas, lay: Layout, flow: Flow, mo: Moment | None) -> None:
+    """The title bar with the balance; in the Prize Game the PRIZE POT panel at the top left."""
+    x, y, w, h = lay.header
+    c.rect(x, y, w, h, fill=LinearGradient(0, 0, 0, h, ((0.0, "#0e2f5c"), (1.0, "#08203f"))))
+    if mo is not None and look(mo.state, mo.event) == "prize":
+        pot(c, lay, landed(mo).pot)
+    else:
+        art.puck(c, 12 + h * 0.35, h / 2, h * 0.62, True)
+        title = "£500K POWER PUCK SHOT"
+        font = fit_text(c, title, Font(h * 0.42, "display", True), w * 0.5)
+        c.text(title, 16 + h * 0.75, h / 2, font, fill=art.GOLD, align="left")
+    if flow.balance is not None:
+        text = f"Balance {format_pounds(flow.balance)}"
+        font = fit_text(c, text, Font(h * 0.3, "body", True), w * 0.36)
+        c.text(text, w - 12, h / 2, font, fill="#ffffff", align="right")
+
+
+def pot(c: Canvas, lay: Layout, pence: int) -> None:
+    """The PRIZE POT panel."""
+    x, y, w, h = lay.pot
+    c.rect(x, y, w, h, fill="#3b2400", stroke=art.GOLD, line_width=2, radius=h * 0.3)
+    art.label(c, "PRIZE POT", x + w * 0.3, y + h / 2, h * 0.36, w * 0.5, art.GOLD)
+    art.label(c, format_pounds(pence), x + w * 0.74, y + h / 2, h * 0.44, w * 0.45)
+
+
+def meter(c: Canvas, lay: Layout, mo: Moment) -> None:
+    """The Prize Game Symbol Collection Meter: 10 segments, the top five labelled."""
+    x, y, w, h = lay.meter
+    filled = landed(mo).meter
+    c.rect(x - 4, y - 4, w + 8, h + 8, fill="#071328", stroke="#7fd4ff", line_width=2, radius=10)
+    for k in range(rules.METER_SEGMENTS):
+        sx, sy, sw, sh = lay.segment(k)
+        lit = k < filled
+        c.rect(sx + 3, sy + 2, sw - 6, sh - 4, fill=art.GOLD if lit else "#1a2a44",
+               stroke="#ffffff55", line_width=1, radius=4)  # fmt: skip
+        pucks = k - rules.SYMBOLS_TO_UNLOCK + 2
+        if pucks >= 1:
+            text = f"{pucks} PRIZE PUCK{'S' if pucks > 1 else ''}"
+            ink = "#3b2400" if lit else "#cfe8ff"
+            size = min(sh * 0.42, 15.0)
+            if c.measure(text, Font(size, "body", True)) <= sw - 10:
+                art.label(c, text, sx + sw / 2, sy + sh / 2, size, sw - 10, ink)
+            else:  # a narrow meter (a phone): the number over the words
+                size = min(sh * 0.34, 13.0)
+                art.label(c, text[:1], sx + sw / 2, sy + sh * 0.3, size * 1.1, sw - 10, ink)
+                art.label(c, text[2:], sx + sw / 2, sy + sh * 0.7, size, sw - 8, ink)
+
+
+def table(c: Canvas, lay: Layout, mo: Moment) -> None:
+    """The Prize Table: 8 coloured rows, each its amount (after boosts), a booster arrow when
+    boosted and 12 squares; a row won is outlined in gold and pulses while it is won."""
+    shown = landed(mo)
+    x, y, w, h = lay.table
+    c.rect(x - 4, y - 4, w + 8, h + 8, fill="#071328cc", stroke="#7fd4ff", line_width=2,
+           radius=10)  # fmt: skip
+    won = {colour for colour, _ in shown.won}
+    for k, colour in enumerate(rules.COLOURS):
+        rx, ry, rw, rh = lay.row(colour)
+        fill = art.FILLS[colour]
+        glow = colour in won
+        if mo.kind == "row_won" and mo.event["colour"] == colour:
+            glow = mo.m.blink(mo.p, 3)
+        c.rect(rx + 2, ry + 2, rw - 4, rh - 4, fill=fill + "33",
+               stroke=art.GOLD if glow else fill, line_width=3 if glow else 1.5,
+               radius=rh * 0.25)  # fmt: skip
+        ax, ay, aw, ah = lay.amount(colour)
+        c.rect(ax + 4, ay, aw - 8, ah, fill=fill, radius=ah * 0.3)
+        ink = art.INK if colour in ("yellow", "light-blue", "orange", "pink") else "#ffffff"
+        amount = format_pounds(shown.amount(colour), always_pence=False)
+        art.label(c, amount, ax + aw / 2, ay + ah / 2, ah * 0.62, aw - 16, ink)
+        boosts = shown.boosts[k]
+        if boosts:
+            art.booster(c, ax + aw - 2, ay + ah / 2, ah * 0.9, colour)
+            if boosts > 1:
+                art.label(
+                    c, f"×{boosts}", ax + aw + ah * 0.55, ay + ah * 0.2, ah * 0.4, ah, "#ffffff"
+                )
+        for slot in range(rules.SQUARES_PER_ROW):
+            sx, sy, ss, _ = lay.slot(colour, slot)
+            if slot < shown.squares[k]:
+                art.coloured_square(c, sx + ss / 2, sy + ss / 2, ss * 1.15, colour)
+            else:
+                c.rect(sx, sy, ss, ss, fill="#ffffff14", stroke=fill, line_width=1, radius=ss * 0.2)
+        if colour in won:  # (during its row_won too: the state after it)
+            text = f"WIN {format_pounds(dict(shown.won)[colour], always_pence=False)}"
+            size = rh * 0.6
+            tw = min(c.measure(text, Font(size, "body", True)), rw * 0.6) + rh * 0.6
+            c.rect(rx + rw * 0.66 - tw / 2, ry + rh * 0.12, tw, rh * 0.76, fill="#000000d9",
+                   stroke=art.GOLD, line_width=1.5, radius=rh * 0.38)  # fmt: skip
+            art.label(c, text, rx + rw * 0.66, ry + rh / 2, size, rw * 0.6, art.GOLD)
+
+
+def grid(c: Canvas, lay: Layout, mo: Moment, stage: str) -> None:
+    """The Play Grid: the table's cushions and surface, the Pockets, the Pips, the Spinning
+    Bumpers of the shot on it, the symbols its pips have revealed and the puck."""
+    _, surface, glow, _ = art.STAGES[stage]
+    cell = lay.cell
+    gx, gy = lay.grid_x, lay.grid_y
+    c.rect(gx - 10, gy - 10, 4 * cell + 20, 4 * cell + 20, fill="#13223a", stroke=glow,
+           line_width=4 if stage != "main" else 2, radius=18)  # fmt: skip
+    c.rect(gx, gy, 4 * cell, 4 * cell, fill=surface, radius=10)
+    for k in (1, 2, 3):
+        c.rect(gx + k * cell - 1, gy, 2, 4 * cell, fill="#7fa6c833")
+        c.rect(gx, gy + k * cell - 1, 4 * cell, 2, fill="#7fa6c833")
+    c.rect(gx, gy + 2 * cell - 2, 4 * cell, 4, fill="#e5393555")
+    timed = mo.shot_time()
+    shot = mo.event if timed is not None else mo.last_shot
+    t = timed[1] if timed is not None else math.inf
+    path = path_of(shot)
+    revealed: dict[int, tuple[str, float]] = {}  # square -> what it shows, since when
+    if shot is not None and path is not None and _stays(mo, shot):
+        clock = ShotClock.of(shot)
+        for r, name, at in zip(path.reveals, shot["reveals"], clock.reveals, strict=True):
+            if at <= t:
+                revealed[r.square] = (str(name), at)
+    for square in range(16):
+        x, y = lay.square(square)
+        if square in POCKETS:
+            c.circle(x, y, cell * 0.34, fill="#0b1220", stroke="#5b6b82", line_width=2)
+        c.circle(x, y, cell * 0.06, fill="#000000")
+    if timed is not None and path is not None:
+        spin = 0.0 if mo.m.reduced else mo.clock * 5.0
+        for square in path.bumpers:
+            if square in revealed:
+                continue  # hit: it vanishes and leaves its Pocket open
+            x, y = lay.square(square)
+            art.bumper(c, x, y, cell * 0.7, spin + square)
+    for square, (name, at) in revealed.items():
+        x, y = lay.square(square)
+        grow, fade = mo.m.travel((t - at) / 0.2) if timed is not None else (1.0, 1.0)
+        c.save()
+        c.alpha(fade)
+        art.motif(c, name, x, y, cell * 0.62 * (0.5 + 0.5 * grow))
+        c.restore()
+    if timed is not None:
+        _puck(c, lay, mo, timed[0], timed[1])
+
+
+def _stays(mo: Moment, shot: Event) -> bool:
+    """Whether a shot's symbols are still on the grid: until the window changes game."""
+    stage = mo.state.stage
+    return shot["game"] == stage or (stage == "end" and shot["game"] in ("main", "prize"))
+
+
+def _puck(c: Canvas, lay: Layout, mo: Moment, clock: ShotClock, t: float) -> None:
+    path = path_of(mo.event)
+    points = path.points if path is not None else (LAUNCH, (2.0, 1.0))
+    screen = [lay.at(px, py) for px, py in points]
+    power = bool(mo.event.get("power"))
+    r = lay.cell * 0.34
+    moved = clock.moved(t)
+    if mo.m.reduced:  # it does not slide: it fades in where it drops
+        x, y = screen[-1]
+        c.save()
+        c.alpha(moved)
+        art.puck(c, x, y, r * 2, power)
+        c.restore()
+        return
+    x, y = along(screen, moved)
+    if moved >= 1.0:  # dropped: it sinks into the pocket
+        sink = min(1.0, (t - clock.travel - 0.3) / 0.15 + 1.0)
+        r *= max(0.0, 1.0 - 0.7 * sink)
+    art.puck(c, x, y, r * 2, power)
+
+
+def arrows(c: Canvas, lay: Layout, stage: str, selected: int, ready: bool, shown: bool) -> None:
+    """The six Directional Arrows, each pointing its launch angle (green; blue in the Bonus
+    Game); the one Left/Right picked is ringed in gold while the player may shoot."""
+    if not shown:
+        return
+    fill = art.STAGES[stage][3]
+    for k, rect in enumerate(lay.arrows):
+        art.arrow(c, rect, ARROW_DEGREES[k], fill, lit=ready and k == selected, enabled=ready)
+
+
+def counter(c: Canvas, lay: Layout, mo: Moment) -> None:
+    """The Pucks Left Counter (BONUS PUCKS in the Bonus Game, PRIZE PUCKS LEFT in the Prize
+    Game); a Bonus Game's awarded pucks wait beside it until it ends."""
+    shown = landed(mo)
+    stage = look(mo.state, mo.event)
+    x, y, w, h = lay.pucks
+    if stage == "bonus":
+        n, power, text = shown.bonus_pucks_left, 0, "BONUS PUCKS"
+    elif stage == "prize":
+        n, power, text = shown.prize_pucks_left, 0, "PRIZE PUCKS LEFT"
+    else:
+        n, power, text = shown.pucks_left, shown.power_pucks, "PUCKS LEFT"
+    size = min(h * 0.55, w / 6)
+    icons = min(n, 6)
+    left = x + w / 2 - (icons - 1) * size * 0.55
+    for k in range(icons):
+        art.puck(c, left + k * size * 1.1, y + size / 2, size, k < power)
+    if n > icons:
+        art.label(c, f"+{n - icons}", x + w - 8, y + size / 2, size * 0.6, size * 1.5)
+    art.label(c, f"{n} {text}" if n != 1 else f"1 {text.replace('PUCKS', 'PUCK')}",
+              x + w / 2, y + h - h * 0.2, h * 0.28, w)  # fmt: skip
+    waiting = shown.pending_extra + shown.pending_power
+    if stage == "bonus" and waiting:
+        for k in range(waiting):
+            art.puck(c, x + w + size * (0.7 + k * 1.1), y + size / 2, size * 0.8,
+                     k < shown.pending_power)  # fmt: skip
+
+
+def flights(c: Canvas, lay: Layout, mo: Moment) -> None:
+    """The symbols on their way from the grid to where they count."""
+    timed = mo.shot_time()
+    if timed is None:
+        return
+    clock, t = timed
+    starts = sources(lay, mo.event)
+    for k, (reveal, goal) in enumerate(zip(mo.event["reveals"], targets(lay, mo.before, mo.event),
+                                           strict=True)):  # fmt: skip
+        q = clock.flown(k, t)
+        if goal is None or q <= 0.0 or q >= 1.0:
+            continue
+        (sx, sy), (tx, ty, size) = starts[k], goal
+        far, fade = mo.m.travel(q)
+        ease = 1 - (1 - far) ** 2
+        s = lay.cell * 0.62 + (size - lay.cell * 0.62) * ease
+        c.save()
+        c.alpha(fade)
+        art.motif(c, str(reveal), sx + (tx - sx) * ease, sy + (ty - sy) * ease, s)
+        c.restore()
+
+
+def banners(c: Canvas, lay: Layout, mo: Moment) -> None:
+    """'BONUS GAME!', 'POWER PUCK ALL SYMBOLS X2', 'RESULT! PRIZE GAME UNLOCKED!'."""
+    e = mo.event
+    if mo.kind == "bonus_start":
+        n = int(e["pucks"])
+        banner(c, lay, ("BONUS GAME!", f"{n} BONUS PUCK{'S' if n > 1 else ''}"), mo.p, mo.m)
+    elif mo.kind == "prize_start":
+        n = int(e["pucks"])
+        lines = ("RESULT!", "PRIZE GAME UNLOCKED!", f"{n} PRIZE PUCK{'S' if n > 1 else ''}")
+        banner(c, lay, lines, mo.p, mo.m)
+    elif mo.kind == "bonus_end" and e.get("power_pucks"):
+        total = SECONDS["bonus_end"] + 1.6
+        start = SECONDS["bonus_end"] / total
+        if mo.p >= start:
+            banner(c, lay, ("POWER PUCK", "ALL SYMBOLS X2"), (mo.p - start) / (1 - start), mo.m)
+
+
+def banner(c: Canvas, lay: Layout, lines: tuple[str, ...], p: float, m: Motion) -> None:
+    """A message across the middle of the window, over everything."""
+    widgets.banner(c, lay.width, lay.height, lines, p, m, gold=art.GOLD, band="#0a0f24f2",
+                   height=0.12 + 0.07 * len(lines))  # fmt: skip
+
+
+def end_message(c: Canvas, lay: Layout, flow: Flow, state: State) -> None:
+    """The end message: the rows won, the PRIZE POT and the Prize won (or none), over FINISH."""
+    w, h = lay.width, lay.height
+    pw, ph = min(w * 0.92, 520.0), min(h * 0.4, 300.0)
+    x, y = (w - pw) / 2, h * 0.6 - ph + 10
+    top = state.total >= rules.TOP_PRIZE_PENCE
+    big = state.total >= BIG_WIN * rules.PRICE_PENCE
+    if big:
+        widgets.sunburst(c, w / 2, y + ph / 2, max(w, h))
+    c.rect(x - 4, y - 10, pw + 8, ph + 170, fill="#0a1a33", stroke=art.GOLD, line_width=3,
+           radius=18)  # fmt: skip
+    head = "TOP PRIZE!" if top else "BIG WIN!" if big else "CONGRATULATIONS"
+    head = head if state.total else "GAME OVER"
+    size = min(36.0, pw * 0.08)
+    art.label(c, head, w / 2, y + ph * 0.14, size, pw - 20, art.GOLD)
+    rows = sum(pence for _, pence in state.won)
+    body = min(22.0, pw * 0.05)
+    art.label(c, f"Rows won: {format_pounds(rows)}", w / 2, y + ph * 0.36, body, pw - 20)
+    art.label(c, f"PRIZE POT: {format_pounds(state.pot)}", w / 2, y + ph * 0.52, body, pw - 20)
+    total = f"TOTAL WON {format_pounds(state.total)}" if state.total else "NO PRIZE THIS TIME"
+    art.label(c, total, w / 2, y + ph * 0.76, size, pw - 20, art.GOLD)
+    note = flow.error or flow.busy
+    if note:
+        colour = "#ffb4a8" if flow.error else "#cfe8ff"
+        art.label(c, note, w / 2, y + ph + 64, min(18.0, pw * 0.04), pw - 24, colour)

@@ -1,0 +1,70 @@
+"""The notes of £500K Power Puck Shot's own sound cues (the shared ones are in
+engine/ui/sound.py; none of these names is one Lab Riches uses, so `merge` takes all three).
+
+When each one sounds is decided by the game's cue timers, at the moment its animation shows it.
+"""
+
+from __future__ import annotations
+
+from engine.ui.sound import C5, C6, E5, G5, Note, arpeggio
+
+A4, D5, A5, D6, E6, G6 = 440.0, 587.33, 880.0, 1174.66, 1318.51, 1567.98
+SOUNDS: dict[str, tuple[Note, ...]] = {
+    # a puck struck: a soft knock and a short whoosh away
+    "shoot": (
+        Note(0.0, 0.05, 150.0, "square", 0.25),
+        Note(0.01, 0.14, 300.0, "triangle", 0.45, to=900.0),
+    ),
+    # a pip reveals a symbol: a small bright blip
+    "pip": (Note(0.0, 0.06, D6, "triangle", 0.35),),
+    # a spinning bumper hit: a springy boing
+    "bumper": (
+        Note(0.0, 0.12, 330.0, "square", 0.2, to=660.0),
+        Note(0.05, 0.1, A5, "triangle", 0.35, to=D6),
+    ),
+    # the puck drops into a pocket: a falling plop
+    "drop": (Note(0.0, 0.16, 520.0, "triangle", 0.45, to=180.0),),
+    # a coloured square lands in the Prize Table
+    "fill": (Note(0.0, 0.07, E6, "triangle", 0.3), Note(0.03, 0.08, G6, gain=0.2)),
+    # a row completed: a rising chord
+    "full": (
+        *arpeggio((D5, 739.99, A5), 0.08, 0.14, 0.5),
+        Note(0.24, 0.35, D6, "triangle", 0.55),
+        Note(0.24, 0.35, A5, gain=0.25),
+    ),
+    # BONUS GAME!: a fanfare over a low hum
+    "bonus-game": (
+        *arpeggio((A4, D5, 739.99, A5), 0.1, 0.14, 0.5),
+        Note(0.4, 0.5, D6, "triangle", 0.45),
+        Note(0.0, 0.9, 146.83, gain=0.25),
+    ),
+    # a Bonus Game award lands: a two-note chime
+    "award": (Note(0.0, 0.12, A5, "triangle", 0.45), Note(0.08, 0.2, E6, gain=0.35)),
+    # a row's amount rises: an upward slide and a ting
+    "boost": (
+        Note(0.0, 0.2, 440.0, "sawtooth", 0.15, to=1320.0),
+        Note(0.18, 0.14, E6, "triangle", 0.4),
+    ),
+    # a puck added to the Pucks Left counter: a quick pop up
+    "puck": (
+        Note(0.0, 0.08, 392.0, "triangle", 0.45, to=784.0),
+        Note(0.07, 0.1, G5, gain=0.3),
+    ),
+    # RESULT! PRIZE GAME UNLOCKED!: a bright run and a held chord
+    "prize-game": (
+        *arpeggio((C5, E5, G5, C6, E6), 0.08, 0.13, 0.45),
+        *(Note(0.4, 0.6, f, "triangle", 0.25) for f in (C5, E5, G5)),
+    ),
+    # 'POWER PUCK ALL SYMBOLS X2': a charge rising to a double chord
+    "power": (
+        Note(0.0, 0.3, 220.0, "sawtooth", 0.2, to=880.0),
+        Note(0.28, 0.3, A5, "triangle", 0.35),
+        Note(0.28, 0.3, E6, gain=0.25),
+    ),
+    # an amount flies into the PRIZE POT: coins
+    "pot": (
+        Note(0.0, 0.08, 1975.53, "triangle", 0.3),
+        Note(0.07, 0.18, 2637.02, "triangle", 0.25),
+        Note(0.0, 0.1, 987.77, gain=0.2),
+    ),
+}

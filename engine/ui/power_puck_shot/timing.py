@@ -1,0 +1,97 @@
+"""How long each £500K Power Puck Shot event animates, and when each moment of a shot comes.
+
+A shot is prepared with the path of the arrow the player picked (`prepare`: the book's event
+plus `arrow` and `path`, engine/power_puck_shot/paths.py); the puck slides along it at constant
+speed, each pip reveals its symbol as the puck passes it (at the path's `at` distance), and
+each symbol then flies for `FLIGHT` seconds to where it counts (a row of the Prize Table, the
+meter, the Pucks Left Counter, the PRIZE POT). The timing of every cue and every drawing of a
+shot comes from `ShotClock`, so what is heard is what is seen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine.book import Book, Event
+from engine.power_puck_shot.paths import Path, shot_path
+
+LAUNCH = 0.3  # the arrow strikes the puck
+SPEED = 3.0  # grid squares a second
+MIN_TRAVEL = 0.9
+FLIGHT = 0.55  # a revealed symbol flies to where it counts
+SECONDS = {
+    "start": 0.0,
+    "row_won": 1.5,
+    "bonus_start": 2.2,
+    "bonus_end": 1.2,
+    "prize_start": 2.6,
+    "end": 0.6,
+}
+POWER_MESSAGE = 1.6  # 'POWER PUCK ALL SYMBOLS X2' after a Bonus Game that awarded one
+
+
+def prepare(book: Book, event: Event, choice: int | None) -> Event:
+    """A shot as the screens play it: the book's event with the arrow picked and its path."""
+    if event["type"] != "shot" or choice is None:
+        return event
+    seed = bytes.fromhex(book.seed)
+    path = shot_path(seed, int(event["shot"]), choice, len(event["reveals"]))
+    return {**event, "arrow": choice, "path": path}
+
+
+def path_of(event: Mapping[str, Any] | None) -> Path | None:
+    """The path a prepared shot follows (None for any other event)."""
+    found = None if event is None else event.get("path")
+    return found if isinstance(found, Path) else None
+
+
+@dataclass(frozen=True)
+class ShotClock:
+    """The moments of one shot, in seconds from the press."""
+
+    travel: float  # seconds the puck slides
+    reveals: tuple[float, ...]  # when each pip reveals (the puck passes it)
+    total: float
+
+    @classmethod
+    def of(cls, event: Mapping[str, Any]) -> ShotClock:
+        """The clock of a shot (prepared or not: without a path the pips reveal evenly)."""
+        path = path_of(event)
+        n = len(event["reveals"])
+        if path is None or path.length <= 0:
+            travel = max(MIN_TRAVEL, 0.35 * (n + 1))
+            times = tuple(LAUNCH + travel * (k + 1) / (n + 1) for k in range(n))
+        else:
+            travel = max(MIN_TRAVEL, path.length / SPEED)
+            times = tuple(LAUNCH + travel * r.at / path.length for r in path.reveals)
+        last = max(times, default=LAUNCH)
+        return cls(travel, times, max(LAUNCH + travel, last + FLIGHT) + 0.15)
+
+    def moved(self, t: float) -> float:
+        """How far along the path the puck is at t seconds, 0..1."""
+        return min(1.0, max(0.0, (t - LAUNCH) / self.travel))
+
+    def flown(self, k: int, t: float) -> float:
+        """How far reveal k has flown to its place at t seconds, 0..1 (0 before it shows)."""
+        return min(1.0, max(0.0, (t - self.reveals[k]) / FLIGHT))
+
+
+def _shot(event: Mapping[str, Any]) -> float:
+    return ShotClock.of(event).total
+
+
+def _bonus_end(event: Mapping[str, Any]) -> float:
+    return SECONDS["bonus_end"] + (POWER_MESSAGE if event.get("power_pucks") else 0.0)
+
+
+def _fixed(seconds: float) -> Callable[[Mapping[str, Any]], float]:
+    return lambda _event: seconds
+
+
+DURATIONS: dict[str, Callable[[Mapping[str, Any]], float]] = {
+    **{kind: _fixed(seconds) for kind, seconds in SECONDS.items()},
+    "shot": _shot,
+    "bonus_end": _bonus_end,
+}
