@@ -1,4 +1,6 @@
-"""Golden books: these inputs must give exactly these bytes on every CPython and in Pyodide.
+"""Golden books of model lab-riches/1: these inputs must give exactly these bytes on every
+CPython and in Pyodide, for ever (plays sold under model 1 replay from them). The current
+model's golden books are in tests/test_game_conformance.py.
 
 If the generator changes on purpose, the model version changes with it (docs/books.md).
 """

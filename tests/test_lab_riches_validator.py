@@ -9,7 +9,7 @@ from engine.lab_riches.generator import build_book
 from engine.lab_riches.validator import validate
 from engine.outcome import Composition, Part
 
-MODEL = "lab-riches/1"
+MODEL = "lab-riches/2"
 
 
 def book_where(composition: Composition, wanted: str) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from engine.ui.games import first_scene
 from engine.ui.input import Activate, Event, Key, Reply
 from engine.ui.lab_riches.layout import MIN_TARGET
 
+MODEL = get("lab-riches").table.model  # plays are sold under the table's current model
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 SIZES = {"desktop": (1280, 720), "phone": (390, 844)}
 CASES = {
@@ -33,11 +34,11 @@ CASES = {
 
 def payload(composition: list[dict[str, Any]], seed: int = 7) -> dict[str, Any]:
     """A token payload as the shell hands it over after checking its signature."""
-    book = build_book("lab-riches/1", Composition.from_json(composition), seed.to_bytes(16, "big"))
+    book = build_book(MODEL, Composition.from_json(composition), seed.to_bytes(16, "big"))
     return {
         "account": "a1b2c3",
         "game": "lab-riches",
-        "model": "lab-riches/1",
+        "model": MODEL,
         "pool": "0123456789abcdef",
         "index": 41,
         "composition": composition,

@@ -27,10 +27,12 @@ from tqdm import tqdm
 
 from engine import games
 from engine.game import Game
+from engine.math import fairness
 from engine.rng import Stream
 from tools.cmd_books import builder, entries, parse
 
 EXAMPLES = 5
+BASELINE_PLAYS = 20_000  # random losing plays simulated at least, for the fairness baseline
 
 
 def checker(game: Game, key: bytes) -> Callable[[Mapping[str, Any]], list[str]]:
@@ -119,6 +121,11 @@ def main(argv: list[str]) -> int:
         },
         "books_per_second": round(plays / building) if building else None,
     }
+    baseline = getattr(stats, "random_losses", None)
+    if baseline is not None and losers:  # the fairness rule (engine/math/fairness.py)
+        random, n_random = fairness.rates(baseline(max(losers, BASELINE_PLAYS)), stats.features)
+        report["near_miss"] = fairness.compare(losing, losers, random, n_random, stats.FEATURES)
+        report["near_miss_random_plays"] = n_random
     if args.per_composition > 0:
         each = per_composition(game, args.key_bytes, args.per_composition)
         report["per_composition"] = each

@@ -2,6 +2,12 @@
 
 The event types and their fields are documented in docs/books.md; the decisions in
 docs/games/lab-riches.md. The stream is engine.rng.Stream over model || 0x00 || seed.
+
+Model 2 (`lab-riches/2`) shows a losing play as a random play that lost: it simulates random
+plays under the documented rules (simulate.py) until one loses (at most RANDOM_ATTEMPTS, then
+the construction of model 1 takes over from the same stream), so a losing play is never closer
+to a win than chance makes it. A winning play is built as in model 1. Books of model 1 are
+built exactly as before (plays sold under it replay unchanged).
 """
 
 from __future__ import annotations
@@ -23,10 +29,12 @@ from engine.lab_riches.plan import (
     variety_award,
 )
 from engine.lab_riches.reveals import plan_locks, plan_top
+from engine.lab_riches.simulate import plan_pays, random_plan
 from engine.outcome import Composition
 from engine.rng import Stream
 
-MODELS = ("lab-riches/1",)
+MODELS = ("lab-riches/1", "lab-riches/2")
+RANDOM_ATTEMPTS = 64  # a random play loses about 35 times in 100: 64 tries all win 1 in 10^12
 SYMBOL_INDEX = {s: i for i, s in enumerate(rules.SYMBOLS)}
 # Every Top Row special as (kind, number): "lightning/3" is (LIGHTNING, 3); the bonus motif is
 # (BONUS, 0).
@@ -55,6 +63,10 @@ def build_book(model: str, composition: Composition, seed: bytes) -> Book:
         raise ValueError(f"the scenario seed must be 16 bytes, got {len(seed)}")
     outcome = read_composition(composition)
     stream = Stream(model.encode() + b"\x00" + seed)
+    if model != MODELS[0] and not composition.parts:
+        lost = _random_loss(stream)
+        if lost is not None:
+            return Book(rules.GAME_ID, model, 0, composition, seed.hex(), tuple(lost))
     low, high = meter_range(outcome.meter)
     awards: list[Award] = [(rules.INSTANT, p) for p in outcome.instants]
     if len(awards) < rules.MAX_BONUS_GAMES and stream.chance(*rules.VARIETY_BONUS_CHANCE):
@@ -75,6 +87,15 @@ def build_book(model: str, composition: Composition, seed: bytes) -> Book:
         seed=seed.hex(),
         events=tuple(events),
     )
+
+
+def _random_loss(stream: Stream) -> list[dict[str, Any]] | None:
+    """The events of the first random play that wins nothing (None after RANDOM_ATTEMPTS)."""
+    for _ in range(RANDOM_ATTEMPTS):
+        plan = random_plan(stream)
+        if not plan_pays(plan):
+            return _events(stream, plan.top, plan.locks, plan.boxes, plan.triggers)
+    return None
 
 
 def _events(
