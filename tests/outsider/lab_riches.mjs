@@ -1,0 +1,474 @@
+// An outsider's Lab Riches generator (model lab-riches/1), written from docs/books.md
+// ("Rebuilding a Lab Riches book from its seed") and docs/rng.md alone, never from the engine.
+// tests/test_outsider_rebuild.py holds it to the engine's books, byte for byte.
+//
+//   node tests/outsider/lab_riches.mjs MODEL COMPOSITION_JSON SEED_HEX   -> one book's JSON
+//   node tests/outsider/lab_riches.mjs < requests.jsonl                  -> one book a line
+// where each request line is {"model": ..., "composition": [...], "seed": "<32 hex digits>"}.
+
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+
+// ---- docs/rng.md: the random stream, version 1 ------------------------------------------
+
+const DOMAIN = Buffer.from("lottery-rng/v1", "ascii");
+
+class Stream {
+  constructor(seed) {
+    this.prefix = Buffer.concat([DOMAIN, seed]);
+    this.counter = 0n;
+    this.buf = Buffer.alloc(0);
+    this.pos = 0;
+  }
+
+  block() {
+    const counter = Buffer.alloc(8);
+    counter.writeBigUInt64BE(this.counter);
+    this.counter += 1n;
+    return createHash("sha256").update(this.prefix).update(counter).digest();
+  }
+
+  read(count) {
+    while (this.buf.length - this.pos < count) {
+      this.buf = Buffer.concat([this.buf.subarray(this.pos), this.block()]);
+      this.pos = 0;
+    }
+    const out = this.buf.subarray(this.pos, this.pos + count);
+    this.pos += count;
+    return out;
+  }
+
+  below(n) {
+    if (!(n >= 1)) throw new Error(`below(${n})`);
+    const k = n <= 256 ? 1 : Math.ceil((n - 1).toString(2).length / 8);
+    if (k > 6) throw new Error("below(): bound too large for this implementation");
+    const span = 2 ** (8 * k);
+    const limit = span - (span % n);
+    for (;;) {
+      const bytes = this.read(k);
+      let x = 0;
+      for (const b of bytes) x = x * 256 + b;
+      if (x < limit) return x % n;
+    }
+  }
+
+  between(a, b) {
+    return a + this.below(b - a + 1);
+  }
+
+  choice(seq) {
+    return seq[this.below(seq.length)];
+  }
+
+  weighted(weights) {
+    let x = this.below(weights.reduce((s, w) => s + w, 0));
+    for (let i = 0; i < weights.length; i++) {
+      if (x < weights[i]) return i;
+      x -= weights[i];
+    }
+    throw new Error("unreachable");
+  }
+
+  shuffle(list) {
+    for (let i = list.length - 1; i >= 1; i--) {
+      const j = this.below(i + 1);
+      [list[i], list[j]] = [list[j], list[i]];
+    }
+  }
+
+  sample(seq, k) {
+    const pool = [...seq];
+    for (let i = 0; i < k; i++) {
+      const j = i + this.below(pool.length - i);
+      [pool[i], pool[j]] = [pool[j], pool[i]];
+    }
+    return pool.slice(0, k);
+  }
+}
+
+// ---- docs/books.md: the lists ---------------------------------------------------------
+
+const SYMBOLS = ["flask", "beaker", "microscope", "atom", "test-tube", "magnet", "dna", "burner"];
+const PRIZE_BOXES = [300, 500, 1000, 2000, 5000, 10000, 50000];
+const LIGHTNING_VALUES = [1, 2, 3, 4, 5];
+const EXTRA_GOES_VALUES = [1, 2, 3];
+const LAYOUTS = [
+  [["up", 0], ["segments", 1], ["up", 0], ["extra-goes", 1], ["up", 0], ["segments", 2],
+    ["instant", 300], ["instant", 500]],
+  [["up", 0], ["segments", 2], ["instant", 500], ["up", 0], ["extra-goes", 1], ["segments", 3],
+    ["instant", 1000], ["extra-goes", 2]],
+  [["up", 0], ["segments", 3], ["instant", 1000], ["extra-goes", 2], ["up", 0], ["segments", 4],
+    ["instant", 2000]],
+  [["up", 0], ["segments", 4], ["instant", 2000], ["extra-goes", 3], ["segments", 5],
+    ["instant", 5000]],
+  [["segments", 5], ["instant", 5000], ["extra-goes", 3], ["instant", 2000], ["segments", 3]],
+];
+// Meter boxes: [first segment, last segment, prize pence].
+const METER_BOXES = [
+  [1, 7, 0], [8, 11, 400], [12, 15, 600], [16, 19, 1000], [20, 22, 5000], [23, 24, 100000],
+  [25, 25, 25000000],
+];
+const METER_RANGES = new Map([
+  [0, [0, 7]], [400, [8, 11]], [600, [12, 15]], [1000, [16, 19]], [5000, [20, 22]],
+  [100000, [23, 24]], [25000000, [25, 25]],
+]);
+
+const symbolBytes = (stream, n) => [...stream.read(n)].map((b) => b % 8);
+const isSymbol = (square) => SYMBOLS.includes(square);
+const sameAward = (a, b) => a[0] === b[0] && a[1] === b[1];
+
+function boxAt(meter) {
+  const i = METER_BOXES.findIndex(([first, last]) => first <= meter && meter <= last);
+  return i < 0 ? null : i;
+}
+
+// Stop-row weights: the count of the award in row i, times the up segments of every row below,
+// times the length of every row above (docs/books.md, step 6.9; the table there lists them).
+function stopWeights(award) {
+  return LAYOUTS.map((layout, i) => {
+    let w = layout.filter((seg) => sameAward(seg, award)).length;
+    LAYOUTS.forEach((other, j) => {
+      if (j < i) w *= other.filter((seg) => seg[0] === "up").length;
+      else if (j > i) w *= other.length;
+    });
+    return w;
+  });
+}
+
+// ---- the generator, step by step ------------------------------------------------------
+
+export function buildBook(model, composition, seedHex) {
+  if (model !== "lab-riches/1") throw new Error(`only model lab-riches/1 is documented: ${model}`);
+  const seed = Buffer.from(seedHex, "hex");
+  if (seed.length !== 16 || seed.toString("hex") !== seedHex.toLowerCase()) {
+    throw new Error("the seed must be 32 hex digits");
+  }
+  const stream = new Stream(Buffer.concat([Buffer.from(model, "utf8"), Buffer.from([0]), seed]));
+  const R = composition.filter((p) => p.feature === "row").map((p) => p.pence);
+  const I = composition.filter((p) => p.feature === "instant").map((p) => p.pence);
+  const meters = composition.filter((p) => p.feature === "meter").map((p) => p.pence);
+  const [low, high] = METER_RANGES.get(meters.length ? meters[0] : 0);
+
+  // Step 1: the Bonus Games' awards.
+  const awards = I.map((p) => ["instant", p]);
+  if (awards.length < 2 && stream.below(256) < 21) {
+    let award = null;
+    for (let attempt = 0; attempt < 12 && award === null; attempt++) {
+      let seg = null;
+      for (const layout of LAYOUTS) {
+        seg = stream.choice(layout);
+        if (seg[0] !== "up") break;
+      }
+      if (seg[0] === "extra-goes" || (seg[0] === "segments" && seg[1] <= high)) award = seg;
+    }
+    awards.push(award ?? ["extra-goes", 1]);
+  }
+
+  // Step 2: the goes.
+  const pending = [...awards];
+  stream.shuffle(pending);
+  let reserve = pending.filter((a) => a[0] === "extra-goes").reduce((s, a) => s + a[1], 0);
+  let total = 6;
+  const triggers = new Map();
+  const extras = new Map();
+  for (let go = 1; go <= total; go++) {
+    if (pending.length) {
+      const x = stream.below(total - go + 1);
+      if (x < pending.length) {
+        const award = pending.pop();
+        triggers.set(go, award);
+        if (award[0] === "extra-goes") {
+          total += award[1];
+          reserve -= award[1];
+        }
+      }
+    }
+    if (stream.below(256) < 36) {
+      const v = stream.choice(EXTRA_GOES_VALUES);
+      if (total + v + reserve <= 15) {
+        extras.set(go, v);
+        total += v;
+      }
+    }
+  }
+
+  // Step 3: the Top Rows.
+  const top = [];
+  top.push(symbolBytes(stream, 4).map((s) => SYMBOLS[s]));
+  for (let g = 1; g <= total; g++) top.push([null, null, null, null]);
+  for (let g = 1; g <= total; g++) {
+    if (triggers.has(g)) {
+      const keep = stream.below(4);
+      for (let c = 0; c < 4; c++) if (c !== keep) top[g][c] = "bonus";
+      if (extras.has(g)) top[g][keep] = `extra-goes/${extras.get(g)}`;
+    } else if (extras.has(g)) {
+      top[g][stream.below(4)] = `extra-goes/${extras.get(g)}`;
+    }
+  }
+  let B = 0;
+  for (const [kind, value] of triggers.values()) if (kind === "segments") B += value;
+  const free = [];
+  for (let g = 1; g <= total; g++) {
+    for (let c = 0; c < 4; c++) if (top[g][c] === null) free.push([g, c]);
+  }
+  const freeCount = [0, 0, 0, 0];
+  for (const [, c] of free) freeCount[c] += 1;
+  let left = null;
+  for (let attempt = 0; attempt < 12; attempt++) {
+    const bytes = stream.read(free.length);
+    const hits = free.filter((_, i) => bytes[i] < 18);
+    const values = hits.map(() => stream.choice(LIGHTNING_VALUES));
+    const sum = B + values.reduce((s, v) => s + v, 0);
+    if (!(low <= sum && sum <= high)) continue;
+    const counts = [...freeCount];
+    for (const [, c] of hits) counts[c] -= 1;
+    if (Math.min(...counts) >= 1) {
+      hits.forEach(([g, c], i) => {
+        top[g][c] = `lightning/${values[i]}`;
+      });
+      left = counts;
+      break;
+    }
+  }
+  if (left === null) {
+    const target = stream.between(Math.max(low - B, 0), high - B);
+    const order = [...free];
+    stream.shuffle(order);
+    left = [...freeCount];
+    let remaining = target;
+    outer: for (const floor of [2, 1]) {
+      for (const [g, c] of order) {
+        if (remaining === 0) break outer;
+        if (top[g][c] === null && left[c] > floor) {
+          const v = stream.between(Math.min(4, remaining), Math.min(5, remaining));
+          top[g][c] = `lightning/${v}`;
+          left[c] -= 1;
+          remaining -= v;
+        }
+      }
+    }
+  }
+  const plain = [];
+  for (let g = 1; g <= total; g++) if (!triggers.has(g)) plain.push(g);
+  const decoys = new Map(plain.map((g) => [g, 0]));
+  const decoyBytes = stream.read(4 * plain.length);
+  for (let k = 0; k < decoyBytes.length; k++) {
+    if (decoyBytes[k] >= 16) continue;
+    const g = plain[Math.floor(k / 4)];
+    const c = k % 4;
+    if (top[g][c] === null && decoys.get(g) < 2 && left[c] > 1) {
+      top[g][c] = "bonus";
+      left[c] -= 1;
+      decoys.set(g, decoys.get(g) + 1);
+    }
+  }
+  const empties = left.reduce((s, n) => s + n, 0);
+  const fill = symbolBytes(stream, empties);
+  let next = 0;
+  for (let g = 1; g <= total; g++) {
+    for (let c = 0; c < 4; c++) if (top[g][c] === null) top[g][c] = SYMBOLS[fill[next++]];
+  }
+  if (next !== empties) throw new Error("the empty squares do not add up to the sum of left");
+
+  // Step 4: which rows win, and the Prize Boxes.
+  const winners = stream.sample([0, 1, 2, 3, 4], R.length);
+  const boxes = [];
+  for (let r = 0; r < 5; r++) boxes.push(stream.choice(PRIZE_BOXES));
+  winners.forEach((row, i) => {
+    boxes[row] = R[i];
+  });
+
+  // Step 5: when each grid square locks.
+  const G = [0, 1, 2, 3].map((c) => {
+    const goes = [];
+    for (let g = 1; g <= total; g++) if (isSymbol(top[g][c])) goes.push(g);
+    return goes;
+  });
+  const matchDraw = (columns) => {
+    const bytes = stream.read(columns.reduce((s, c) => s + G[c].length, 0));
+    let at = 0;
+    return columns.map((c) => {
+      let found = 0;
+      for (let i = 0; i < G[c].length; i++) {
+        if (found === 0 && bytes[at + i] % 8 === 0) found = G[c][i];
+      }
+      at += G[c].length;
+      return found;
+    });
+  };
+  const lock = [];
+  for (let r = 0; r < 5; r++) {
+    let row = matchDraw([0, 1, 2, 3]);
+    if (winners.includes(r)) {
+      for (let pass = 0; pass < 12; pass++) {
+        const missing = [0, 1, 2, 3].filter((c) => row[c] === 0);
+        if (!missing.length) break;
+        const again = matchDraw(missing);
+        missing.forEach((c, i) => {
+          row[c] = again[i];
+        });
+      }
+      row = row.map((go, c) => (go !== 0 ? go : stream.choice(G[c])));
+    } else {
+      let stopped = false;
+      for (let pass = 0; pass < 12; pass++) {
+        if (row.includes(0)) {
+          stopped = true;
+          break;
+        }
+        row = matchDraw([0, 1, 2, 3]);
+      }
+      if (!stopped) row[stream.below(4)] = 0;
+    }
+    lock.push(row);
+  }
+
+  // Step 6: the events.
+  const asRows = (flat) => [0, 1, 2, 3, 4].map((r) => flat.slice(4 * r, 4 * r + 4));
+  const events = [];
+  let goesLeft = 6;
+  let meter = 0;
+  let rowsPence = 0;
+  let instantPence = 0;
+  const addSegments = (n, where) => {
+    const before = boxAt(meter);
+    meter += n;
+    events.push({ type: "segments", ...where, count: n, meter });
+    const now = boxAt(meter);
+    if (now !== before) events.push({ type: "meter_box", box: now, pence: METER_BOXES[now][2] });
+  };
+  const start = symbolBytes(stream, 20).map((s) => SYMBOLS[s]);
+  events.push({ type: "start", goes_left: goesLeft, grid: asRows(start), top: top[0] });
+  for (let go = 1; go <= total; go++) {
+    goesLeft -= 1;
+    const fresh = symbolBytes(stream, 20);
+    const grid = [];
+    for (let k = 0; k < 20; k++) {
+      const r = Math.floor(k / 4);
+      const c = k % 4;
+      const at = lock[r][c];
+      if (at > 0 && at <= go) {
+        grid.push(top[at][c]);
+        continue;
+      }
+      const target = SYMBOLS.indexOf(top[go][c]);
+      if (target >= 0 && fresh[k] === target) {
+        const x = stream.below(7);
+        grid.push(SYMBOLS[x < target ? x : x + 1]);
+      } else {
+        grid.push(SYMBOLS[fresh[k]]);
+      }
+    }
+    events.push({ type: "go", go, goes_left: goesLeft, top: top[go], grid: asRows(grid) });
+    if (go === 1) events.push({ type: "prize_boxes", amounts: boxes });
+    for (let c = 0; c < 4; c++) {
+      for (let r = 0; r < 5; r++) {
+        if (lock[r][c] === go) events.push({ type: "lock", row: r, col: c, symbol: grid[4 * r + c] });
+      }
+    }
+    for (let r = 0; r < 5; r++) {
+      if (Math.min(...lock[r]) > 0 && Math.max(...lock[r]) === go) {
+        events.push({ type: "row_win", row: r, pence: boxes[r] });
+        rowsPence += boxes[r];
+      }
+    }
+    top[go].forEach((square, c) => {
+      const [kind, number] = square.split("/");
+      if (kind === "lightning") addSegments(Number(number), { source: "top", col: c });
+      else if (kind === "extra-goes") {
+        goesLeft += Number(number);
+        events.push({
+          type: "extra_goes", source: "top", col: c, count: Number(number), goes_left: goesLeft,
+        });
+      }
+    });
+    if (triggers.has(go)) {
+      const award = triggers.get(go);
+      events.push({ type: "bonus_activated", go });
+      const s = stream.weighted(stopWeights(award));
+      for (let i = 0; i <= s; i++) {
+        const spots = [];
+        LAYOUTS[i].forEach((seg, j) => {
+          if (i < s ? seg[0] === "up" : sameAward(seg, award)) spots.push(j);
+        });
+        const landed = stream.choice(spots);
+        const [shown, value] = LAYOUTS[i][landed];
+        events.push({ type: "bonus_row", row: i, landed, award: shown, value });
+      }
+      const [kind, value] = award;
+      if (kind === "instant") {
+        instantPence += value;
+        events.push({ type: "instant", pence: value });
+      } else if (kind === "segments") {
+        addSegments(value, { source: "bonus" });
+      } else {
+        goesLeft += value;
+        events.push({ type: "extra_goes", source: "bonus", count: value, goes_left: goesLeft });
+      }
+      events.push({ type: "bonus_end" });
+    }
+  }
+  const lit = boxAt(meter);
+  const meterPence = lit === null ? 0 : METER_BOXES[lit][2];
+  events.push({
+    type: "end", rows_pence: rowsPence, meter, meter_pence: meterPence,
+    instant_pence: instantPence, total: rowsPence + meterPence + instantPence,
+  });
+  events.forEach((event, i) => {
+    event.index = i;
+  });
+
+  // Step 7: the bytes.
+  return dumps({
+    schema: 1,
+    game: "lab-riches",
+    model,
+    prize_pence: composition.reduce((s, p) => s + p.pence, 0),
+    composition,
+    seed: seed.toString("hex"),
+    events,
+  });
+}
+
+// Python's json.dumps(value, separators=(",", ":"), sort_keys=True) for the values a book holds.
+function dumps(value) {
+  if (Array.isArray(value)) return `[${value.map(dumps).join(",")}]`;
+  if (typeof value === "string") {
+    if (!/^[\x20-\x7e]*$/.test(value) || /["\\]/.test(value)) {
+      throw new Error(`a string outside the documented set: ${JSON.stringify(value)}`);
+    }
+    return `"${value}"`;
+  }
+  if (typeof value === "number") {
+    if (!Number.isSafeInteger(value) || value < 0) throw new Error(`not a count: ${value}`);
+    return String(value);
+  }
+  if (value && typeof value === "object") {
+    const keys = Object.keys(value).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${keys.map((k) => `${dumps(k)}:${dumps(value[k])}`).join(",")}}`;
+  }
+  throw new Error(`cannot write ${value}`);
+}
+
+// ---- command line ---------------------------------------------------------------------
+
+function main(argv) {
+  if (argv.length === 3) {
+    process.stdout.write(`${buildBook(argv[0], JSON.parse(argv[1]), argv[2])}\n`);
+    return;
+  }
+  if (argv.length !== 0) {
+    process.stderr.write("usage: lab_riches.mjs MODEL COMPOSITION_JSON SEED_HEX | < requests\n");
+    process.exitCode = 2;
+    return;
+  }
+  const out = [];
+  for (const line of readFileSync(0, "utf8").split("\n")) {
+    if (!line.trim()) continue;
+    const request = JSON.parse(line);
+    out.push(buildBook(request.model, request.composition, request.seed));
+  }
+  process.stdout.write(out.map((book) => `${book}\n`).join(""));
+}
+
+main(process.argv.slice(2));
