@@ -20,6 +20,12 @@ from engine.ui.widgets import MIN_TARGET
 Rect = tuple[float, float, float, float]
 ROWS = len(rules.COLOURS)  # Prize Table rows, the top prize's at the top
 ARROWS = rules.DIRECTIONAL_ARROWS
+# How far past their rectangles paint.py draws: the Play Grid's cushions (10 px and a 4 px
+# stroke in the Bonus and Prize Games), the meter's and the Prize Table's frames (4 px and a
+# 2 px stroke). The spaces between the parts leave room for them, so no frame runs under another
+# part, the header, an arrow or off the window.
+CUSHION = 12.0
+FRAME = 5.0
 
 
 @dataclass(frozen=True)
@@ -86,21 +92,24 @@ def layout(width: float, height: float) -> Layout:
     arrow = MIN_TARGET + 4.0
     pucks_h = max(MIN_TARGET, min(64.0, h * 0.07))
     gap = margin * 0.75
+    beside = max(2 * gap, CUSHION + FRAME)  # the meter or the Prize Table beside the grid
+    under = max(gap, CUSHION)  # the arrows under the grid
     if portrait:
-        meter_w = float(round(max(84.0, w * 0.22)))
+        meter_w = float(round(max(92.0, w * 0.24)))  # its labels readable
         settings_h = 2 * MIN_TARGET + gap
         row_h = max(18.0, min(34.0, h * 0.032))
         table_h = ROWS * row_h
-        fixed = header_h + margin + table_h + 4 * gap + arrow + pucks_h + settings_h + margin
-        cell = min((w - 2 * margin - meter_w - gap) / 4, (h - fixed) / 4)
+        fixed = (header_h + margin + table_h + beside + under + arrow + 1.5 * gap + pucks_h
+                 + settings_h + margin)  # fmt: skip
+        cell = min((w - 2 * max(margin, CUSHION) - meter_w - beside) / 4, (h - fixed) / 4)
         cell = float(int(cell))
-        row_w = meter_w + gap + 4 * cell
+        row_w = meter_w + beside + 4 * cell
         left = float(round((w - row_w) / 2))
         table = (float(margin), header_h + margin, w - 2 * margin, table_h)
-        grid_y = table[1] + table_h + 2 * gap
-        grid_x = left + meter_w + gap
+        grid_y = table[1] + table_h + beside
+        grid_x = left + meter_w + beside
         meter = (left, grid_y, meter_w, 4 * cell)
-        below = grid_y + 4 * cell + gap
+        below = grid_y + 4 * cell + under
         arrows_y = below
         pucks = (w / 2 - 110.0, arrows_y + arrow + gap * 0.5, 220.0, pucks_h)
         foot = pucks[1] + pucks_h + gap
@@ -110,19 +119,20 @@ def layout(width: float, height: float) -> Layout:
         sound = (w / 2 - half / 2, foot + MIN_TARGET + gap, half, MIN_TARGET)
         centre, lo, hi = grid_x + 2 * cell, float(margin), w - margin
     else:
-        cell = min((h - header_h - 2 * margin - 2 * gap - arrow - pucks_h) / 4,
-                   (w - 2 * margin - 4 * gap) / 10.2)  # fmt: skip
+        top = header_h + max(margin, CUSHION)
+        cell = min((h - top - margin - under - 0.5 * gap - arrow - pucks_h) / 4,
+                   (w - 2 * margin - 2 * beside) / 10.2)  # fmt: skip
         cell = float(int(cell))
         meter_w = float(round(max(96.0, cell * 1.15)))
         table_w = float(round(max(300.0, cell * 4.4)))
-        row_w = meter_w + gap * 2 + 4 * cell + gap * 2 + table_w
+        row_w = meter_w + beside + 4 * cell + beside + table_w
         left = float(round((w - row_w) / 2))
-        grid_y = header_h + margin
-        grid_x = left + meter_w + 2 * gap
+        grid_y = top
+        grid_x = left + meter_w + beside
         meter = (left, grid_y, meter_w, 4 * cell)
-        table_x = grid_x + 4 * cell + 2 * gap
+        table_x = grid_x + 4 * cell + beside
         table = (table_x, grid_y, table_w, 4 * cell)
-        arrows_y = grid_y + 4 * cell + gap
+        arrows_y = grid_y + 4 * cell + under
         pucks = (grid_x + 2 * cell - 110.0, arrows_y + arrow + gap * 0.5, 220.0, pucks_h)
         foot = arrows_y
         half = (table_w - gap) / 2

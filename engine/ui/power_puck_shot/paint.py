@@ -143,14 +143,17 @@ def header(c: Canvas, lay: Layout, flow: Flow, mo: Moment | None) -> None:
     c.rect(x, y, w, h, fill=LinearGradient(0, 0, 0, h, ((0.0, "#0e2f5c"), (1.0, "#08203f"))))
     if mo is not None and look(mo.state, mo.event) == "prize":
         pot(c, lay, landed(mo).pot)
+        left = lay.pot[0] + lay.pot[2]
     else:
         art.puck(c, 12 + h * 0.35, h / 2, h * 0.62, True)
         title = "£500K POWER PUCK SHOT"
-        font = fit_text(c, title, Font(h * 0.42, "display", True), w * 0.5)
+        font = fit_text(c, title, Font(h * 0.42, "display", True), w * 0.46)
         c.text(title, 16 + h * 0.75, h / 2, font, fill=art.GOLD, align="left")
-    if flow.balance is not None:
+        left = 16 + h * 0.75 + c.measure(title, font)
+    if flow.balance is not None:  # right-aligned, clear of the title or the PRIZE POT
         text = f"Balance {format_pounds(flow.balance)}"
-        font = fit_text(c, text, Font(h * 0.3, "body", True), w * 0.36)
+        room = min(w * 0.36, w - 12 - left - 12)
+        font = fit_text(c, text, Font(h * 0.3, "body", True), room)
         c.text(text, w - 12, h / 2, font, fill="#ffffff", align="right")
 
 
@@ -158,8 +161,8 @@ def pot(c: Canvas, lay: Layout, pence: int) -> None:
     """The PRIZE POT panel."""
     x, y, w, h = lay.pot
     c.rect(x, y, w, h, fill="#3b2400", stroke=art.GOLD, line_width=2, radius=h * 0.3)
-    art.label(c, "PRIZE POT", x + w * 0.3, y + h / 2, h * 0.36, w * 0.5, art.GOLD)
-    art.label(c, format_pounds(pence), x + w * 0.74, y + h / 2, h * 0.44, w * 0.45)
+    art.label(c, "PRIZE POT", x + w * 0.27, y + h / 2, h * 0.36, w * 0.42, art.GOLD)
+    art.label(c, format_pounds(pence), x + w * 0.74, y + h / 2, h * 0.44, w * 0.4)
 
 
 def meter(c: Canvas, lay: Layout, mo: Moment) -> None:
@@ -176,11 +179,14 @@ def meter(c: Canvas, lay: Layout, mo: Moment) -> None:
         if pucks >= 1:
             text = f"{pucks} PRIZE PUCK{'S' if pucks > 1 else ''}"
             ink = "#3b2400" if lit else "#cfe8ff"
-            size = min(sh * 0.42, 15.0)
-            if c.measure(text, Font(size, "body", True)) <= sw - 10:
-                art.label(c, text, sx + sw / 2, sy + sh / 2, size, sw - 10, ink)
-            else:  # a narrow meter (a phone): the number over the words
-                size = min(sh * 0.34, 13.0)
+            size = min(sh * 0.5, 15.0)
+            longest = f"{rules.METER_SEGMENTS - rules.SYMBOLS_TO_UNLOCK + 1} PRIZE PUCKS"
+            one = fit_text(c, longest, Font(size, "body", True), sw - 8).size  # all alike
+            two = min(sh * 0.34, 13.0)
+            if one >= two * 0.8:  # one line, as big as the longest fits
+                art.label(c, text, sx + sw / 2, sy + sh / 2, one, sw - 8, ink)
+            else:  # a narrow meter: the number over the words
+                size = two
                 art.label(c, text[:1], sx + sw / 2, sy + sh * 0.3, size * 1.1, sw - 10, ink)
                 art.label(c, text[2:], sx + sw / 2, sy + sh * 0.7, size, sw - 8, ink)
 
