@@ -1,10 +1,13 @@
 """An outsider rebuilds Lab Riches books from docs/books.md alone, byte for byte.
 
-tests/outsider/lab_riches.mjs is a second generator of model lab-riches/1, in JavaScript, written
-only from docs/books.md ("Rebuilding a Lab Riches book from its seed") and docs/rng.md. It must
-give the golden books and the engine's exact bytes for every composition of the prize table and
-a spread of other compositions the rules allow: if the documents stop describing the generator,
-this fails. One node process builds every book (requests as JSON lines on stdin).
+tests/outsider/lab_riches.mjs is a second generator of models lab-riches/1 and lab-riches/2, in
+JavaScript, written only from docs/books.md ("Rebuilding a Lab Riches book from its seed", with
+its section on model 2) and docs/rng.md. It must give the golden books of both models and the
+engine's exact bytes for every composition of the prize table and a spread of other
+compositions the rules allow: if the documents stop describing the generator, this fails.
+Model 2 builds a winning composition as model 1 does, and a losing play as a random play that
+lost (the new path): it gets the most seeds, and the seeds found to take its rarest turns. One
+node process builds every book of a test (requests as JSON lines on stdin).
 """
 
 from __future__ import annotations
@@ -24,13 +27,30 @@ from engine.lab_riches import compositions, rules
 from engine.lab_riches.generator import build_book
 from engine.outcome import Composition, Part
 from engine.rng import Stream
+from tests.test_game_conformance import GOLDEN as CURRENT_GOLDEN
 from tests.test_lab_riches_golden import GOLDEN
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTSIDER = ROOT / "tests" / "outsider" / "lab_riches.mjs"
 MODEL = "lab-riches/1"
+MODEL_2 = "lab-riches/2"
 SEEDS_PER_TABLE_COMPOSITION = 4
 OTHER_COMPOSITIONS = 80
+LOSING_SEEDS = 1000
+# Seeds ("losing", n) whose model 2 losing book takes the random play's rarest turns, found by
+# scanning 200,000 seeds with an instrumented copy of the outsider (each checked against the
+# engine then): the ones a book shows are asserted below, the others only the bytes can tell.
+RARE_LOSING = {
+    2521: "a Top Row with 4 bonus motifs (a Bonus Game) in the losing play",
+    8536: "a Top Row with 4 bonus motifs in the losing play",
+    8047: "a GO drawn again: its Bonus Game's extra goes would pass 15 goes",
+    14757: "a GO drawn again: its Bonus Game's extra goes would pass 15 goes",
+    21723: "an extra-goes motif dropped (past 15 goes) on a GO with 3 bonus motifs",
+    26505: "an extra-goes motif dropped on a GO whose Bonus Game gives extra goes",
+    70411: "a column without a symbol in a random play that won",
+    85092: "a column without a symbol (it never locks) in the losing play",
+    198436: "two Bonus Games in the losing play",
+}
 
 
 def _seed(label: str, n: int) -> str:
@@ -38,12 +58,12 @@ def _seed(label: str, n: int) -> str:
     return hashlib.sha256(f"outsider/{label}/{n}".encode()).hexdigest()[:32]
 
 
-def _variety_seed(label: str) -> str:
+def _variety_seed(label: str, model: str = MODEL) -> str:
     """The first fixed seed of a label whose book draws a variety Bonus Game when the play has
     fewer than 2 Instant Prizes: the stream's first byte is under 21 (docs/books.md, step 1)."""
     for n in itertools.count():
         seed = _seed(label, n)
-        if Stream(MODEL.encode() + b"\x00" + bytes.fromhex(seed)).read(1)[0] < 21:
+        if Stream(model.encode() + b"\x00" + bytes.fromhex(seed)).read(1)[0] < 21:
             return seed
     raise AssertionError("unreachable")
 
@@ -82,34 +102,60 @@ def _other_compositions(count: int) -> list[Composition]:
     return (extremes + rest)[:count]
 
 
-def _requests() -> list[tuple[list[dict[str, str | int]], str]]:
-    """(composition JSON, seed hex) of every book compared."""
-    requests = []
+Parts = list[dict[str, str | int]]
+Request = tuple[str, Parts, str]  # (model, composition JSON, seed hex)
+
+
+def _requests() -> list[Request]:
+    """(model, composition JSON, seed hex) of every model 1 book compared."""
+    requests: list[Request] = []
     for i, comp in enumerate(_table_compositions()):
         for n in range(SEEDS_PER_TABLE_COMPOSITION):
-            requests.append((comp.to_json(), _seed(f"table/{i}", n)))
+            requests.append((MODEL, comp.to_json(), _seed(f"table/{i}", n)))
     # Half of the others with a variety Bonus Game (segments or extra goes from the Bonus Game,
     # two Bonus Games with an Instant Prize), which a random seed shows 1 time in 12.
     for i, comp in enumerate(_other_compositions(OTHER_COMPOSITIONS)):
         label = f"other/{i}"
-        requests.append((comp.to_json(), _variety_seed(label) if i % 2 else _seed(label, 0)))
+        seed = _variety_seed(label) if i % 2 else _seed(label, 0)
+        requests.append((MODEL, comp.to_json(), seed))
     return requests
 
 
-def _engine_bytes(parts: list[dict[str, str | int]], seed: str) -> str:
+def _losing_seeds() -> list[str]:
+    """The model 2 losing books' seeds: the first LOSING_SEEDS of a label, then the rare ones."""
+    return [_seed("losing", n) for n in [*range(LOSING_SEEDS), *RARE_LOSING]]
+
+
+def _requests_2() -> list[Request]:
+    """(model, composition JSON, seed hex) of every model 2 book compared: the losing play on
+    many seeds, each winning composition of the table (built as model 1 builds it) on a few,
+    the last one drawing a variety Bonus Game, and a few other compositions."""
+    requests: list[Request] = [(MODEL_2, [], seed) for seed in _losing_seeds()]
+    for i, comp in enumerate(c for c in _table_compositions() if c.parts):
+        label = f"table2/{i}"
+        seeds = [_seed(label, n) for n in range(SEEDS_PER_TABLE_COMPOSITION - 1)]
+        requests += [(MODEL_2, comp.to_json(), s) for s in [*seeds, _variety_seed(label, MODEL_2)]]
+    for i, comp in enumerate(_other_compositions(OTHER_COMPOSITIONS)[:20]):
+        label = f"other2/{i}"
+        seed = _variety_seed(label, MODEL_2) if i % 2 else _seed(label, 0)
+        requests.append((MODEL_2, comp.to_json(), seed))
+    return requests
+
+
+def _engine_bytes(model: str, parts: Parts, seed: str) -> str:
     """The engine's book as the books file writes it (compact, keys sorted)."""
-    book = build_book(MODEL, Composition.from_json(parts), bytes.fromhex(seed))
+    book = build_book(model, Composition.from_json(parts), bytes.fromhex(seed))
     return json.dumps(book.as_dict(), separators=(",", ":"), sort_keys=True)
 
 
-def _outsider(requests: list[tuple[list[dict[str, str | int]], str]]) -> list[str]:
+def _outsider(requests: list[Request]) -> list[str]:
     """The outsider's books, one node process for them all."""
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed")
     lines = "".join(
-        json.dumps({"model": MODEL, "composition": parts, "seed": seed}) + "\n"
-        for parts, seed in requests
+        json.dumps({"model": model, "composition": parts, "seed": seed}) + "\n"
+        for model, parts, seed in requests
     )
     result = subprocess.run(
         [node, str(OUTSIDER)], input=lines, capture_output=True, text=True, timeout=120, check=False
@@ -128,28 +174,67 @@ def _first_difference(ours: str, theirs: str) -> str:
     return f"at character {at}: engine …{ours[around]}… outsider …{theirs[around]}…"
 
 
+def _compare(requests: list[Request]) -> list[str]:
+    """The outsider's books, after checking each against the engine's bytes."""
+    books = _outsider(requests)
+    assert len(books) == len(requests)
+    wrong = []
+    for (model, parts, seed), theirs in zip(requests, books, strict=True):
+        ours = _engine_bytes(model, parts, seed)
+        if ours != theirs:
+            wrong.append(f"{model} {parts} {seed}: {_first_difference(ours, theirs)}")
+    assert not wrong, f"{len(wrong)} of {len(requests)} books differ; first: {wrong[0]}"
+    return books
+
+
 def test_the_outsider_gives_the_golden_books() -> None:
-    requests = [
-        (Composition.of(Part(f, p) for f, p in parts).to_json(), seed)
+    requests: list[Request] = [
+        (MODEL, Composition.of(Part(f, p) for f, p in parts).to_json(), seed)
         for parts, seed, _digest in GOLDEN
     ]
     books = _outsider(requests)
     assert [hashlib.sha256(b.encode()).hexdigest() for b in books] == [d for *_, d in GOLDEN]
 
 
+def test_the_outsider_gives_the_current_models_golden_books() -> None:
+    """The conformance goldens of the table's model (lab-riches/2), the losing one included."""
+    assert load_table("lab-riches").model == MODEL_2
+    golden = CURRENT_GOLDEN["lab-riches"]
+    assert any(not parts for parts, _seed, _digest in golden)
+    requests: list[Request] = [
+        (MODEL_2, Composition.from_json(parts).to_json(), seed) for parts, seed, _ in golden
+    ]
+    books = _outsider(requests)
+    assert [hashlib.sha256(b.encode()).hexdigest() for b in books] == [d for *_, d in golden]
+
+
 def test_the_outsider_rebuilds_every_composition_byte_for_byte() -> None:
     requests = _requests()
     table = {json.dumps(c.to_json()) for c in _table_compositions()}
-    assert table <= {json.dumps(parts) for parts, _seed in requests}
+    assert table <= {json.dumps(parts) for _model, parts, _seed in requests}
     assert len(requests) >= 200
-    books = _outsider(requests)
-    assert len(books) == len(requests)
-    wrong = []
-    for (parts, seed), theirs in zip(requests, books, strict=True):
-        ours = _engine_bytes(parts, seed)
-        if ours != theirs:
-            wrong.append(f"{parts} {seed}: {_first_difference(ours, theirs)}")
-    assert not wrong, f"{len(wrong)} of {len(requests)} books differ; first: {wrong[0]}"
+    _compare(requests)
+
+
+def test_the_outsider_rebuilds_every_composition_of_model_2_byte_for_byte() -> None:
+    requests = _requests_2()
+    table = {json.dumps(c.to_json()) for c in _table_compositions()}
+    assert table <= {json.dumps(parts) for _model, parts, _seed in requests}
+    losing = [i for i, (_model, parts, _seed) in enumerate(requests) if not parts]
+    assert len(losing) >= 150
+    books = _compare(requests)
+    # The rare seeds still take the turns a book shows (the others only the bytes can tell).
+    shown = {seed: json.loads(books[i])["events"] for i, (*_, seed) in enumerate(requests)}
+    tops = {seed: [e["top"] for e in events if e["type"] == "go"] for seed, events in shown.items()}
+    for n, seed in [(n, _seed("losing", n)) for n in RARE_LOSING]:
+        if "4 bonus motifs" in RARE_LOSING[n]:
+            assert any(top.count("bonus") == 4 for top in tops[seed]), RARE_LOSING[n]
+        if "two Bonus Games" in RARE_LOSING[n]:
+            assert sum(e["type"] == "bonus_activated" for e in shown[seed]) == 2, RARE_LOSING[n]
+        if "never locks" in RARE_LOSING[n]:
+            assert any(all(top[c] not in rules.SYMBOLS for top in tops[seed]) for c in range(4)), (
+                RARE_LOSING[n]
+            )
 
 
 def test_the_outsider_refuses_what_the_document_does_not_describe() -> None:
@@ -157,8 +242,8 @@ def test_the_outsider_refuses_what_the_document_does_not_describe() -> None:
     if node is None:
         pytest.skip("node is not installed")
     result = subprocess.run(
-        [node, str(OUTSIDER), "lab-riches/2", "[]", "00" * 16],
+        [node, str(OUTSIDER), "lab-riches/3", "[]", "00" * 16],
         capture_output=True, text=True, timeout=60, check=False,
     )  # fmt: skip
     assert result.returncode != 0
-    assert "only model lab-riches/1" in result.stderr
+    assert "only models lab-riches/1 and lab-riches/2" in result.stderr

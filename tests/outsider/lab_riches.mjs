@@ -1,5 +1,7 @@
-// An outsider's Lab Riches generator (model lab-riches/1), written from docs/books.md
-// ("Rebuilding a Lab Riches book from its seed") and docs/rng.md alone, never from the engine.
+// An outsider's Lab Riches generator (models lab-riches/1 and lab-riches/2), written from
+// docs/books.md ("Rebuilding a Lab Riches book from its seed", and its section "Model
+// `lab-riches/2`: a losing play is a random play that lost") and docs/rng.md alone, never from
+// the engine.
 // tests/test_outsider_rebuild.py holds it to the engine's books, byte for byte.
 //
 //   node tests/outsider/lab_riches.mjs MODEL COMPOSITION_JSON SEED_HEX   -> one book's JSON
@@ -36,6 +38,10 @@ class Stream {
     const out = this.buf.subarray(this.pos, this.pos + count);
     this.pos += count;
     return out;
+  }
+
+  chance(p, q) {
+    return this.below(q) < p;
   }
 
   below(n) {
@@ -137,13 +143,120 @@ function stopWeights(award) {
 
 // ---- the generator, step by step ------------------------------------------------------
 
+const MODELS = ["lab-riches/1", "lab-riches/2"];
+const RANDOM_PLAYS = 64;
+
 export function buildBook(model, composition, seedHex) {
-  if (model !== "lab-riches/1") throw new Error(`only model lab-riches/1 is documented: ${model}`);
+  if (!MODELS.includes(model)) {
+    throw new Error(`only models lab-riches/1 and lab-riches/2 are documented: ${model}`);
+  }
   const seed = Buffer.from(seedHex, "hex");
   if (seed.length !== 16 || seed.toString("hex") !== seedHex.toLowerCase()) {
     throw new Error("the seed must be 32 hex digits");
   }
   const stream = new Stream(Buffer.concat([Buffer.from(model, "utf8"), Buffer.from([0]), seed]));
+  let plan = null;
+  if (model === "lab-riches/2" && composition.length === 0) {
+    for (let play = 0; play < RANDOM_PLAYS && plan === null; play++) plan = randomPlay(stream);
+  }
+  plan ??= constructPlan(stream, composition);
+  const events = playEvents(stream, plan);
+
+  // Step 7: the bytes.
+  return dumps({
+    schema: 1,
+    game: "lab-riches",
+    model,
+    prize_pence: composition.reduce((s, p) => s + p.pence, 0),
+    composition,
+    seed: seed.toString("hex"),
+    events,
+  });
+}
+
+// Model lab-riches/2, a losing play: one random play by steps R1-R4; its plan if it won
+// nothing, else null (its draws are spent).
+function randomPlay(stream) {
+  // R1: the start row.
+  const top = [symbolBytes(stream, 4).map((s) => SYMBOLS[s])];
+  // R2: the goes.
+  let total = 6;
+  const triggers = new Map();
+  for (let go = 1; go <= total; go++) {
+    for (;;) {
+      const row = [null, null, null, null];
+      let v = 0;
+      if (stream.chance(36, 256)) {
+        const c = stream.below(4);
+        const value = stream.choice(EXTRA_GOES_VALUES);
+        if (total + value <= 15) {
+          row[c] = `extra-goes/${value}`;
+          v = value;
+        }
+      }
+      for (let c = 0; c < 4; c++) {
+        if (row[c] !== null) continue;
+        const b = stream.below(256);
+        if (b < 18) row[c] = `lightning/${stream.choice(LIGHTNING_VALUES)}`;
+        else if (b < 34) row[c] = "bonus";
+        else row[c] = SYMBOLS[symbolBytes(stream, 1)[0]];
+      }
+      let award = null;
+      if (row.filter((square) => square === "bonus").length >= 3) {
+        for (const layout of LAYOUTS) {
+          award = stream.choice(layout);
+          if (award[0] !== "up") break;
+        }
+        const more = award[0] === "extra-goes" ? award[1] : 0;
+        if (triggers.size >= 2 || total + v + more > 15) continue;
+      }
+      total += v + (award !== null && award[0] === "extra-goes" ? award[1] : 0);
+      if (award !== null) triggers.set(go, award);
+      top.push(row);
+      break;
+    }
+  }
+  // R3: the locks.
+  const G = [0, 1, 2, 3].map((c) => {
+    const goes = [];
+    for (let g = 1; g <= total; g++) if (isSymbol(top[g][c])) goes.push(g);
+    return goes;
+  });
+  const lock = [];
+  for (let r = 0; r < 5; r++) {
+    lock.push(
+      G.map((goes) => {
+        let found = 0;
+        for (const g of goes) {
+          const b = stream.read(1)[0];
+          if (found === 0 && b % 8 === 0) found = g;
+        }
+        return found;
+      }),
+    );
+  }
+  // R4: the Prize Boxes.
+  const boxes = [];
+  for (let r = 0; r < 5; r++) boxes.push(stream.choice(PRIZE_BOXES));
+  // Does it win?
+  if (lock.some((row) => Math.min(...row) > 0)) return null;
+  let segments = 0;
+  for (let g = 1; g <= total; g++) {
+    for (const square of top[g]) {
+      const [kind, n] = square.split("/");
+      if (kind === "lightning") segments += Number(n);
+    }
+  }
+  for (const [kind, value] of triggers.values()) {
+    if (kind === "segments") segments += value;
+    if (kind === "instant") return null;
+  }
+  if (segments >= 8) return null;
+  return { top, total, triggers, lock, boxes };
+}
+
+// Steps 1-5: the plan built for a composition (model 1, and model 2's winning compositions).
+function constructPlan(stream, composition) {
   const R = composition.filter((p) => p.feature === "row").map((p) => p.pence);
   const I = composition.filter((p) => p.feature === "instant").map((p) => p.pence);
   const meters = composition.filter((p) => p.feature === "meter").map((p) => p.pence);
@@ -322,8 +435,11 @@ export function buildBook(model, composition, seedHex) {
     }
     lock.push(row);
   }
+  return { top, total, triggers, lock, boxes };
+}
 
-  // Step 6: the events.
+// Step 6: the events of a plan.
+function playEvents(stream, { top, total, triggers, lock, boxes }) {
   const asRows = (flat) => [0, 1, 2, 3, 4].map((r) => flat.slice(4 * r, 4 * r + 4));
   const events = [];
   let goesLeft = 6;
@@ -417,17 +533,7 @@ export function buildBook(model, composition, seedHex) {
   events.forEach((event, i) => {
     event.index = i;
   });
-
-  // Step 7: the bytes.
-  return dumps({
-    schema: 1,
-    game: "lab-riches",
-    model,
-    prize_pence: composition.reduce((s, p) => s + p.pence, 0),
-    composition,
-    seed: seed.toString("hex"),
-    events,
-  });
+  return events;
 }
 
 // Python's json.dumps(value, separators=(",", ":"), sort_keys=True) for the values a book holds.
