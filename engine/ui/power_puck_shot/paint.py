@@ -398,6 +398,7 @@ def end_message(c: Canvas, lay: Layout, flow: Flow, state: State) -> None:
     x, y = (w - pw) / 2, h * 0.6 - ph + 10
     top = state.total >= rules.TOP_PRIZE_PENCE
     big = state.total >= BIG_WIN * rules.PRICE_PENCE
+    c.rect(0, 0, w, h, fill="#00000080")  # the board dims behind the message ("See the board")
     if big:
         widgets.sunburst(c, w / 2, y + ph / 2, max(w, h))
     c.rect(x - 4, y - 10, pw + 8, ph + 170, fill="#0a1a33", stroke=art.GOLD, line_width=3,
