@@ -23,14 +23,15 @@ from array import array
 
 from backends.canvas import CommandCanvas
 from engine.ui.app import App
-from engine.ui.games import first_scene, playable, presentation, sounds
+from engine.ui.games import first_scene, present, presentation, sounds
 from engine.ui.input import Event, Resize, event_from_json
 from engine.ui.sound import notes_json
 
-# Import every playable game's screens now, with this module: the shell imports it before it
-# takes the interpreter snapshot, so a returning visit restores them instead of importing them
-# (engine/ui/games.py imports a presentation by its name, which a static import would not do).
-PRESENTATIONS = tuple(presentation(game) for game in playable())
+# Import the screens of every game present now, with this module: the shell imports it before
+# it takes the interpreter snapshot, so a returning visit restores them instead of importing
+# them (engine/ui/games.py imports a presentation by its name, which a static import would not
+# do). In the browser that is the opened game's alone: the worker fetches only its zip.
+PRESENTATIONS = tuple(presentation(game) for game in present())
 
 _app: App | None = None
 _canvas: CommandCanvas | None = None

@@ -14,7 +14,15 @@ import brotli
 import pytest
 
 from engine.games import GAMES
-from tools.dist import COMPRESSIBLE, game_roots, game_zip_names, import_closure, module_path
+from tools.dist import (
+    COMPRESSIBLE,
+    extended_packages,
+    game_roots,
+    game_zip_names,
+    import_closure,
+    module_path,
+    zip_parts,
+)
 
 
 def manifest(dist: Path) -> dict[str, Any]:
@@ -94,16 +102,56 @@ def test_the_service_worker_precaches_the_release(dist_dir: Path) -> None:
         assert (dist_dir / url.lstrip("/")).is_file(), url
 
 
-def game_zip(dist: Path) -> set[str]:
-    name = next(n for n in manifest(dist)["files"] if re.fullmatch(r"py/game\.\w+\.zip", n))
-    with zipfile.ZipFile(dist / name) as archive:
+def config_of(dist: Path) -> dict[str, Any]:
+    html = (dist / "index.html").read_text()
+    found = re.search(r'id="lottery-config"[^>]*>(.+?)</script>', html)
+    assert found
+    data: dict[str, Any] = json.loads(found.group(1))
+    return data
+
+
+def zip_names(dist: Path, url: str) -> set[str]:
+    with zipfile.ZipFile(dist / url.lstrip("/")) as archive:
         return set(archive.namelist())
 
 
-def test_the_game_zip_is_the_import_closure_precompiled(dist_dir: Path) -> None:
-    names = game_zip_names()
-    compiled = {name + "c" for name in names if name.endswith(".py")}
-    assert game_zip(dist_dir) == {*names, *compiled}
+def compiled(names: list[str]) -> set[str]:
+    return {*names, *(name + "c" for name in names if name.endswith(".py"))}
+
+
+def test_the_game_zips_are_the_import_closure_precompiled_in_parts(dist_dir: Path) -> None:
+    game = config_of(dist_dir)["game"]
+    parts = zip_parts()
+    assert zip_names(dist_dir, game["zip"]) == compiled(parts[""])
+    assert [g["id"] for g in game["games"]] == [g.id for g in GAMES if g.on_sale]
+    for opened in game["games"]:
+        assert zip_names(dist_dir, opened["zip"]) == compiled(parts[opened["id"]])
+        assert (dist_dir / opened["zip"].lstrip("/")).stat().st_size == opened["bytes"]
+        assert opened["packages"] == extended_packages(parts[opened["id"]], parts[""])
+    # The page preloads the shared zip, never a game's: which game opens is the URL's.
+    html = (dist_dir / "index.html").read_text()
+    assert f'href="{game["zip"]}"' in html
+    assert not any(opened["zip"] in html.split("lottery-config")[0] for opened in game["games"])
+
+
+def test_each_game_zip_holds_only_its_own_screens() -> None:
+    parts = zip_parts()
+    assert sorted(name for names in parts.values() for name in names) == game_zip_names()
+    shared = set(parts[""])
+    assert set(import_closure(["backends.browser"])) <= shared
+    for game in GAMES:
+        if not game.presentation:
+            continue
+        own = parts[game.id]
+        assert module_path(game.presentation) in own
+        assert all(
+            name.startswith((f"engine/ui/{game.package}/", f"engine/{game.package}/"))
+            for name in own
+        )
+        # Everything else the screens import is shared, or the game's own.
+        assert set(import_closure([game.presentation])) <= shared | set(own)
+        assert f"engine/{game.package}/prize-table.toml" in shared
+    assert extended_packages(parts["lab-riches"], parts[""]) == ["engine.ui"]
 
 
 def test_the_game_zip_carries_every_presentation_and_no_tool_of_the_lab() -> None:

@@ -1,35 +1,58 @@
-"""`build.py bench --load`: how fast the game loads in headless Chromium from the local server.
+"""`build.py bench --load`: what a player waits for, in headless Chromium from the local server.
 
-For a cold visit (empty cache) and a warm one (the same browser profile, second visit,
-service worker installed), the median of 5 runs of: ms from navigation to the splash
-painted (first contentful paint), ms to Python ready with its first frame drawn, bytes
-transferred over the network (resource timing transfer sizes of the page and of its Python
-worker, headers included), and the main thread's long tasks up to then (PerformanceObserver
-'longtask'): the longest, and the total blocking time (the sum of each task's time over 50 ms).
+For each game on sale (`/?game=ID`), a cold visit (empty cache, a fresh profile) and a warm one
+(the same profile, second visit, service worker and Python snapshot stored), the median of 5
+runs of: ms from navigation to the splash painted (first contentful paint), ms to Python's
+first frame drawn (`ready_ms`), ms to the game's first playable frame (`playable_ms`: PLAY
+mirrored and enabled, so a player can press it), bytes transferred over the network up to then
+(resource timing transfer sizes of the page and of its Python worker, headers included), and
+the main thread's long tasks up to then (PerformanceObserver 'longtask'): the longest, and the
+total blocking time (the sum of each task's time over 50 ms).
+
+In the same run, the reference: a bare Pyodide page served by the same server with the same
+compression (`bare_pyodide`: loadPyodide with its full standard library, then one canvas draw
+from Python), cold, the median of 5: ms to the draw and bytes. `ratio_cold_ready` is the
+slowest game's cold `playable_ms` over the bare page's `ready_ms` (by game in
+`ratio_cold_ready_by_game`): machines differ in speed, the ratio less.
+
 Then, warm, a whole Lab Riches play (PLAY, every GO, FINISH, the outcome screen; faster
-animations) and the main thread's long tasks during it.
+animations) and the main thread's long tasks during it (`play`).
 """
 
 from __future__ import annotations
 
+import shutil
 import statistics
+import tempfile
 import time
+from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import Browser, Page, sync_playwright
 
-from tools.dist import ROOT, build
+from tools.dist import PYODIDE, build, write_compressed
 from tools.localserver import CHROMIUM_ARGS, chromium_path, local_server
 
 RUNS = 5
+GAMES = ("lab-riches", "power-puck-shot")  # the games on sale (engine.games.on_sale())
 # Every main-thread task over 50 ms from navigation on (PerformanceObserver 'longtask'),
-# registered before any of the page's scripts run.
-LONG_TASKS = """
+# registered before any of the page's scripts run; and the moment PLAY is first mirrored
+# enabled (the game's first playable frame), watched on the whole document.
+OBSERVERS = """
 window.__longTasks = [];
 try {
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) window.__longTasks.push(e.duration);
   }).observe({type: 'longtask', buffered: true});
 } catch (e) { window.__longTasks = null; }
+window.__playableAt = null;
+const __playable = new MutationObserver(() => {
+  const play = [...document.querySelectorAll('#mirror button')].find(
+    (b) => b.textContent === 'PLAY' && b.getAttribute('aria-disabled') !== 'true');
+  if (play) { window.__playableAt = performance.now(); __playable.disconnect(); }
+});
+__playable.observe(document, {childList: true, subtree: true, attributes: true,
+                              characterData: true});
 """
 TASKS = """() => {
   const tasks = window.__longTasks || [];
@@ -43,18 +66,74 @@ MEASURE = """() => {
   const bytes = resources.reduce((sum, r) => sum + r.transferSize, nav ? nav.transferSize : 0)
     + (window.lottery.stats.workerBytes || 0);
   const tasks = window.__longTasks || [];
-  return {splash_ms: fcp ? fcp.startTime : null, ready_ms: window.lottery.stats.readyMs, bytes,
+  return {splash_ms: fcp ? fcp.startTime : null, ready_ms: window.lottery.stats.readyMs,
+          playable_ms: window.__playableAt, bytes,
           longest_task_ms: Math.round(Math.max(0, ...tasks)),
           total_blocking_ms: Math.round(tasks.reduce((sum, d) => sum + Math.max(0, d - 50), 0))};
 }"""
+# The reference page: Pyodide as its README starts it (full standard library, its own lock
+# file), then one draw on a canvas from Python. A module script of its own (the server's CSP
+# allows no other inline script).
+BARE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
+BARE_HTML = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Bare Pyodide</title></head>
+<body><canvas id="c" width="200" height="100"></canvas>
+<script type="module" src="/bare-pyodide/bare.js"></script></body></html>
+"""
+BARE_JS = """import { loadPyodide } from "/bare-pyodide/pyodide.mjs";
+const pyodide = await loadPyodide({ indexURL: "/bare-pyodide/" });
+pyodide.runPython(`
+import js
+ctx = js.document.getElementById("c").getContext("2d")
+ctx.fillStyle = "#0b2a4a"
+ctx.fillRect(10, 10, 120, 60)
+`);
+requestAnimationFrame(() => { window.__bareReady = performance.now(); });
+"""
+BARE_MEASURE = """() => {
+  const nav = performance.getEntriesByType('navigation')[0];
+  const bytes = performance.getEntriesByType('resource')
+    .reduce((sum, r) => sum + r.transferSize, nav ? nav.transferSize : 0);
+  return {ready_ms: window.__bareReady, bytes};
+}"""
 
 
-def visit(page: Page, url: str) -> dict[str, float]:
-    """Navigate, wait for Python's first frame, and read the figures."""
-    page.goto(url + "/?scene=check")
+def add_bare_pyodide(dist: Path) -> None:
+    """The bare Pyodide page at /bare-pyodide/, with .br and .gz copies like the site's."""
+    folder = dist / "bare-pyodide"
+    folder.mkdir(exist_ok=True)
+    for name in BARE_FILES:
+        shutil.copyfile(PYODIDE / name, folder / name)
+    # Pyodide's lock file lists its packages; none is loaded, so an empty list is the same.
+    lock = (PYODIDE / "pyodide-lock.json").read_text()
+    (folder / "pyodide-lock.json").write_text(lock)
+    (folder / "index.html").write_text(BARE_HTML)
+    (folder / "bare.js").write_text(BARE_JS)
+    for path in folder.iterdir():
+        if path.suffix in {".html", ".js", ".mjs", ".json", ".wasm", ".zip"}:
+            write_compressed(path)
+
+
+def visit(page: Page, url: str, game: str) -> dict[str, float]:
+    """Navigate to a game, wait for its first playable frame (PLAY enabled), read the figures."""
+    page.goto(f"{url}/?game={game}")
     page.wait_for_selector("body[data-ready='1']", timeout=60_000)
+    page.wait_for_function("() => window.__playableAt !== null", timeout=60_000)
     figures: dict[str, float] = page.evaluate(MEASURE)
     return figures
+
+
+def bare_visit(browser: Browser, url: str) -> dict[str, float]:
+    """A cold visit of the bare Pyodide page in a fresh profile."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        page = context.new_page()
+        page.goto(url + "/bare-pyodide/")
+        page.wait_for_function("() => window.__bareReady !== undefined", timeout=60_000)
+        figures: dict[str, float] = page.evaluate(BARE_MEASURE)
+        return figures
+    finally:
+        context.close()
 
 
 # The names of the mirrored controls that are enabled now.
@@ -72,7 +151,7 @@ def press(page: Page, name: str) -> None:
 
 def whole_play(page: Page, url: str) -> dict[str, float]:
     """A whole Lab Riches play on a warm page; the main thread's long tasks from PLAY on."""
-    page.goto(url + "/?fast=1")
+    page.goto(url + "/?game=lab-riches&fast=1")
     page.wait_for_selector("body[data-ready='1']", timeout=60_000)
     page.get_by_role("button", name="PLAY", exact=True).wait_for(timeout=30_000)
     page.wait_for_timeout(500)  # settled: what follows is the play's, not the load's
@@ -100,22 +179,22 @@ def whole_play(page: Page, url: str) -> dict[str, float]:
     return figures
 
 
-def one_run(browser: Browser, url: str) -> tuple[dict[str, float], ...]:
-    """A cold visit in a fresh profile, then a warm visit once the service worker is ready,
-    then a whole play."""
+def one_game(browser: Browser, url: str, game: str, play: bool) -> tuple[Any, ...]:
+    """A cold visit of a game in a fresh profile, then a warm visit once the service worker
+    and the snapshot are stored, then (play) a whole Lab Riches play."""
     context = browser.new_context(viewport={"width": 1280, "height": 720})
-    context.add_init_script(LONG_TASKS)
+    context.add_init_script(OBSERVERS)
     try:
         page = context.new_page()
-        cold = visit(page, url)
+        cold = visit(page, url, game)
         page.evaluate("() => navigator.serviceWorker.ready.then(() => true)")
-        # A returning player finds the worker's precache and the Python snapshot (app.js) stored.
+        # A returning player finds the worker's precache and the Python snapshot stored.
         page.wait_for_function("() => !['saving', null].includes(window.lottery.stats.snapshot)")
         page.wait_for_timeout(300)  # let the worker finish precaching from the HTTP cache
         page.close()
         page = context.new_page()
-        warm = visit(page, url)
-        return cold, warm, whole_play(page, url)
+        warm = visit(page, url, game)
+        return cold, warm, whole_play(page, url) if play else None
     finally:
         context.close()
 
@@ -125,22 +204,41 @@ def median(runs: list[dict[str, float]]) -> dict[str, float]:
     return {key: round(statistics.median(r[key] for r in runs), 1) for key in runs[0]}
 
 
-def run() -> dict[str, dict[str, float]]:
-    """Build dist/, serve it, and measure cold and warm loads (median of RUNS)."""
-    dist = ROOT / "dist"
-    build(dist)
-    colds, warms, plays = [], [], []
-    with local_server(dist, test_mode=False) as url, sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=chromium_path(),
-            args=CHROMIUM_ARGS,
-        )
-        try:
-            for _ in range(RUNS):
-                cold, warm, play = one_run(browser, url)
-                colds.append(cold)
-                warms.append(warm)
-                plays.append(play)
-        finally:
-            browser.close()
-    return {"cold": median(colds), "warm": median(warms), "play": median(plays)}
+def run() -> dict[str, Any]:
+    """Build the site, serve it with the bare Pyodide page beside it, and measure each game's
+    cold and warm loads and the bare page's (median of RUNS)."""
+    work = Path(tempfile.mkdtemp(prefix="bench-load-"))
+    colds: dict[str, list[dict[str, float]]] = {game: [] for game in GAMES}
+    warms: dict[str, list[dict[str, float]]] = {game: [] for game in GAMES}
+    plays, bares = [], []
+    try:
+        dist = work / "dist"
+        build(dist)
+        add_bare_pyodide(dist)
+        with local_server(dist, work / "var", test_mode=False) as url, sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+            try:
+                for _ in range(RUNS):
+                    bares.append(bare_visit(browser, url))
+                    for game in GAMES:
+                        cold, warm, play = one_game(browser, url, game, game == GAMES[0])
+                        colds[game].append(cold)
+                        warms[game].append(warm)
+                        if play is not None:
+                            plays.append(play)
+            finally:
+                browser.close()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    bare = median(bares)
+    cold = {game: median(runs) for game, runs in colds.items()}
+    ratios = {game: round(cold[game]["playable_ms"] / bare["ready_ms"], 3) for game in GAMES}
+    return {
+        "cold": cold,
+        "warm": {game: median(runs) for game, runs in warms.items()},
+        "bare_pyodide": bare,
+        "ratio_cold_ready": max(ratios.values()),
+        "ratio_cold_ready_by_game": ratios,
+        "play": median(plays),
+        "target": {"ratio_cold_ready_max": 0.4, "cold_bytes_max": 4_000_000},
+    }

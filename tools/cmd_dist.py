@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from tools.dist import ROOT, build, game_zip_names
+from tools.dist import ROOT, build, game_zip_names, zip_parts
 
 
 def main(argv: list[str]) -> int:
@@ -19,12 +19,14 @@ def main(argv: list[str]) -> int:
     result = build(args.out.resolve(), args.api_url)
     total = sum(int(str(f["bytes"])) for f in result.manifest.values())
     print(f"built {len(result.manifest)} files ({total / 1e6:.1f} MB with .br/.gz) in {result.out}")
-    game = next(
-        name for name in result.manifest if name.startswith("py/") and name.endswith(".zip")
-    )
-    raw, br = (int(str(result.manifest[name]["bytes"])) for name in (game, game + ".br"))
-    files = len(game_zip_names())
-    print(f"game zip: {files} source files + .pyc, {raw / 1e3:.0f} kB ({br / 1e3:.0f} kB brotli)")
+    parts = zip_parts()
+    print(f"game zips: {len(game_zip_names())} source files + .pyc, in {len(parts)} zips:")
+    for name in sorted(result.manifest):
+        if name.startswith("py/") and name.endswith(".zip"):
+            part = name.removeprefix("py/").split(".")[0]
+            files = len(parts["" if part == "game" else part])
+            raw, br = (int(str(result.manifest[n]["bytes"])) for n in (name, name + ".br"))
+            print(f"  {name}: {files} files, {raw / 1e3:.0f} kB ({br / 1e3:.0f} kB brotli)")
     s = result.stdlib
     print(
         f"standard library: {s['modules']} modules, {s['trimmed_br_bytes'] / 1e3:.0f} kB brotli "

@@ -181,6 +181,61 @@ def game_files() -> dict[str, bytes]:
     return {name: (ROOT / name).read_bytes() for name in game_zip_names()}
 
 
+def zip_parts() -> dict[str, list[str]]:
+    """game_zip_names() split into the zips the browser fetches: "" for the shared zip (what
+    importing BROWSER_ENTRY imports: the engine core, the registry with every game's engine
+    package, the shared screens and backends, and the prize tables), and one per game on sale
+    with a presentation (by id): the files of its packages (engine/ui/<package>/, and
+    engine/<package>/ modules only its screens import) that the shared zip does not hold.
+    The worker fetches the shared zip and the opened game's only."""
+    from engine.games import GAMES
+
+    names = game_zip_names()
+    shared = set(import_closure([BROWSER_ENTRY]))
+    parts: dict[str, list[str]] = {"": []}
+    owner: dict[str, str] = {}
+    for game in GAMES:
+        if not game.presentation:
+            continue
+        parts[game.id] = []
+        for prefix in (f"engine/ui/{game.package}/", f"engine/{game.package}/"):
+            owner[prefix] = game.id
+    for name in names:
+        game_id = next((g for prefix, g in owner.items() if name.startswith(prefix)), "")
+        if name in shared or name.endswith(TABLE_FILE):
+            game_id = ""
+        parts[game_id].append(name)
+    return parts
+
+
+def extended_packages(names: list[str], shared: list[str]) -> list[str]:
+    """The packages of the shared zip that a game's zip adds files to (engine.ui gets the
+    game's screens): the worker extends their __path__ with the game zip's folder, since a
+    package imported from one zip looks for its submodules in that zip alone."""
+    packages = set()
+    for name in names:
+        folder = name.rpartition("/")[0]
+        while folder and f"{folder}/__init__.py" not in shared:
+            folder = folder.rpartition("/")[0]
+        if folder:
+            packages.add(folder.replace("/", "."))
+    return sorted(packages)
+
+
+def split_zip(compiled: bytes, parts: dict[str, list[str]]) -> dict[str, bytes]:
+    """The compiled game zip cut into parts (each name with its .pyc)."""
+    with zipfile.ZipFile(BytesIO(compiled)) as archive:
+        members = {name: archive.read(name) for name in archive.namelist()}
+    out: dict[str, bytes] = {}
+    for part, names in parts.items():
+        wanted = {*names, *(name + "c" for name in names if name.endswith(".py"))}
+        out[part] = stored_zip({name: data for name, data in members.items() if name in wanted})
+    taken = sum(len(names) for names in parts.values())
+    if taken != len(game_zip_names()):
+        raise RuntimeError("the game zip's parts do not add up to the whole")
+    return out
+
+
 def pyodide_tool(*args: str) -> str:
     """Run tools/pyodide_tool.mjs (Pyodide in Node.js) and return what it printed."""
     cmd = ["node", str(ROOT / "tools" / "pyodide_tool.mjs"), *args]
@@ -323,14 +378,27 @@ def build(out: Path, api_url: str = "") -> DistResult:
         (pyo_dir / name).write_bytes(data)
 
     (out / "py").mkdir()
-    game = precompiled(stored_zip(game_files()), out, keep_source=True)
-    game_name = hashed_name("game.zip", game)
-    (out / "py" / game_name).write_bytes(game)
-    loaded = probe_stdlib(out / "py" / game_name)
+    # Compiled and probed whole (every game's modules), then shipped in parts: the shared zip
+    # and one per game, so a visit downloads only the game it opens (zip_parts).
+    whole = precompiled(stored_zip(game_files()), out, keep_source=True)
+    probe_zip = out / "probe-game.zip"
+    probe_zip.write_bytes(whole)
+    loaded = probe_stdlib(probe_zip)
     stdlib = precompiled(trimmed_stdlib(loaded), out, keep_source=False)
     stdlib_name = hashed_name("stdlib.zip", stdlib)
     (pyo_dir / stdlib_name).write_bytes(stdlib)
-    probe_stdlib(out / "py" / game_name, pyo_dir / stdlib_name)  # proof the trimmed zip suffices
+    probe_stdlib(probe_zip, pyo_dir / stdlib_name)  # proof the trimmed zip suffices
+    probe_zip.unlink()
+    zips: dict[str, str] = {}
+    parts = zip_parts()
+    for part, data in split_zip(whole, parts).items():
+        zips[part] = hashed_name(f"{part or 'game'}.zip", data)
+        (out / "py" / zips[part]).write_bytes(data)
+    game_name = zips.pop("")
+    from engine.games import on_sale as games_on_sale
+
+    on_sale = [game.id for game in games_on_sale()]  # the config lists these, in this order
+    game = (out / "py" / game_name).read_bytes()
 
     js = bundled_shell()
     js_name = hashed_name("app.js", js)
@@ -359,7 +427,23 @@ def build(out: Path, api_url: str = "") -> DistResult:
             "stdlib": f"{base}{stdlib_name}",
             "lockInfo": lock_info,
         },
-        "game": {"zip": f"/py/{game_name}", "module": BROWSER_ENTRY},
+        # The shared zip, and each game's own (in the order of the games on sale: the first
+        # opens when the page names none); the worker fetches the shared one and the opened
+        # game's.
+        "game": {
+            "zip": f"/py/{game_name}",
+            "module": BROWSER_ENTRY,
+            "games": [
+                {
+                    "id": part,
+                    "zip": f"/py/{zips[part]}",
+                    "bytes": (out / "py" / zips[part]).stat().st_size,
+                    "packages": extended_packages(parts[part], parts[""]),
+                }
+                for part in on_sale
+                if part in zips
+            ],
+        },
         "worker": f"/{worker_name}",
         "fonts": font_faces(critical_css),
         "sizes": sizes,
@@ -373,6 +457,7 @@ def build(out: Path, api_url: str = "") -> DistResult:
         "{{PRELOADS}}": "\n".join(
             # Python starts in the worker, which fetches these itself: preloaded here they are
             # in the HTTP cache (or on their way) when it asks, and are not parsed on the page.
+            # Not a game's zip: which game opens is the URL's (the worker fetches it at once).
             [
                 f'<link rel="preload" href="{url}" as="script" crossorigin>'
                 for url in (f"/{worker_name}", f"{base}pyodide.mjs", f"{base}pyodide.asm.mjs")

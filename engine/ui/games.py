@@ -34,9 +34,26 @@ def playable() -> tuple[Game, ...]:
     return games.on_sale()
 
 
+def present() -> tuple[Game, ...]:
+    """The playable games whose screens are here to import. In the browser the worker puts
+    only the opened game's zip beside the shared one (docs/build.md), so that game alone;
+    everywhere else, every playable game."""
+    here = []
+    for game in playable():
+        try:
+            presentation(game)
+        except ModuleNotFoundError as error:
+            # Only the game's own screens may be missing, never a module they import.
+            if not (error.name and (game.presentation or "").startswith(error.name)):
+                raise
+        else:
+            here.append(game)
+    return tuple(here)
+
+
 def sounds() -> dict[str, tuple[Note, ...]]:
-    """Every cue of every playable game and the shared ones (the shell reads them once)."""
-    return merge(SHARED, *(presentation(game).sounds for game in playable()))
+    """Every cue of every game present and the shared ones (the shell reads them once)."""
+    return merge(SHARED, *(presentation(game).sounds for game in present()))
 
 
 def first_scene(params: Mapping[str, object]) -> Scene:
@@ -46,7 +63,7 @@ def first_scene(params: Mapping[str, object]) -> Scene:
     """
     if params.get("scene") == "check":
         return CheckScene()
-    open_games = {game.id: game for game in playable()}
+    open_games = {game.id: game for game in present()}
     chosen = open_games.get(str(params.get("game") or ""), next(iter(open_games.values())))
     shown = presentation(chosen)
     return shown.start(Flow(shown, Settings.from_params(params)))

@@ -114,3 +114,45 @@ def test_a_broken_snapshot_is_dropped_and_python_starts_afresh(
     expect(page.locator("#log")).to_contain_text("Tapped 1 time")
     _snapshot_saved(page)  # and a good snapshot replaces the broken one
     page.context.close()
+
+
+def test_a_game_downloads_only_its_own_code_and_keeps_its_own_snapshot(
+    browser: Browser, server: str
+) -> None:
+    """The worker fetches the shared zip and the opened game's zip, never another game's; each
+    game keeps its own interpreter snapshot, so visiting one does not drop the other's."""
+    context = browser.new_context(viewport=DESKTOP)
+    asked: list[str] = []
+    # The page's and its Python worker's requests (not the service worker's precache, which
+    # stores every file of the release once the first frame is up).
+    context.on(
+        "request",
+        lambda request: None if request.service_worker else asked.append(request.url),
+    )
+    page = context.new_page()
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready='1']", timeout=60_000)
+    games = page.evaluate("() => window.lottery.config.game.games")
+    assert len(games) >= 2
+    first, second = games[0], games[1]
+    # No ?game=: the first game on sale, and its code alone.
+    assert any(url.endswith(first["zip"]) for url in asked)
+    assert not any(url.endswith(second["zip"]) for url in asked)
+    _snapshot_saved(page)
+    page.close()
+    asked.clear()
+    page = context.new_page()
+    page.goto(f"{server}/?game={second['id']}")
+    page.wait_for_selector("body[data-ready='1']", timeout=60_000)
+    assert page.evaluate(SNAPSHOT_STATE)[0] == "fresh"  # another game: its own snapshot
+    expect(page.get_by_role("button", name="PLAY", exact=True)).to_be_visible(timeout=30_000)
+    _snapshot_saved(page)
+    page.close()
+    for game in (first, second):
+        page = context.new_page()
+        page.goto(f"{server}/?game={game['id']}")
+        page.wait_for_selector("body[data-ready='1']", timeout=60_000)
+        assert page.evaluate(SNAPSHOT_STATE) == ["snapshot", "restored"], game["id"]
+        expect(page.get_by_role("button", name="PLAY", exact=True)).to_be_visible(timeout=30_000)
+        page.close()
+    context.close()

@@ -52,31 +52,46 @@ async function loadFonts(faces) {
   note({ fonts: loaded.map((face) => [face.family.replace(/"/g, ""), face.weight, face.status]) });
 }
 
+// The game this page opens: the one its ?game= names, or the first on sale. Its own zip goes
+// beside the shared one; the other games' code is never downloaded (docs/build.md).
+function openedGame(config, params) {
+  const games = config.game.games || [];
+  return games.find((game) => game.id === params.game) || games[0] || null;
+}
+
+// The shared zip and the opened game's, as files of Python's file system on sys.path.
+const ZIPS = ["/lottery.zip", "/lottery-game.zip"];
+
 async function boot({ config, canvas, size, params }) {
   attach(canvas);
   note({ canvas: resize(size.width, size.height, size.dpr) });
-  configure(config, note);
+  const game = openedGame(config, params);
+  configure(config, note, game);
   post({ type: "progress", fraction: 0.04, text: "Downloading the game…" });
   const fonts = loadFonts(config.fonts || []);
   const stored = snapshots.load(); // read while Pyodide's module loads
+  const urls = [config.game.zip, ...(game ? [game.zip] : [])];
   globalThis.fetch = countingFetch(
-    config.sizes,
+    { ...config.sizes, ...(game ? { [game.zip]: game.bytes } : {}) },
     (got) => post({ type: "progress", fraction: 0.05 + 0.8 * got, text: "Downloading the game…" }),
     fail,
   );
   let pyodide;
   let boot;
   try {
+    // The game's zip is not preloaded by the page (which game is the URL's): start it now.
+    const zips = urls.map((url) => globalThis.fetch(url).then((r) => {
+      if (!r.ok) throw new Error(`HTTP ${r.status} loading ${url}`);
+      return r.arrayBuffer();
+    }));
+    zips.forEach((zip) => zip.catch(() => {})); // failures are reported where they are awaited
     const { loadPyodide } = await import(config.pyodide.mjs);
     mark("lottery-pyodide-module");
-    const gameZip = globalThis.fetch(config.game.zip).then((r) => {
-      if (!r.ok) throw new Error(`HTTP ${r.status} loading ${config.game.zip}`);
-      return r.arrayBuffer();
-    });
     ({ pyodide, boot } = await startPython(loadPyodide, stored));
     mark("lottery-python-started");
     post({ type: "progress", fraction: 0.9, text: "Starting the game…" });
-    pyodide.FS.writeFile("/lottery.zip", new Uint8Array(await gameZip));
+    const loaded = await Promise.all(zips);
+    loaded.forEach((bytes, i) => pyodide.FS.writeFile(ZIPS[i], new Uint8Array(bytes)));
   } catch (error) {
     fail(error);
     return;
@@ -84,7 +99,16 @@ async function boot({ config, canvas, size, params }) {
     globalThis.fetch = plainFetch;
   }
   try {
-    pyodide.runPython("import sys\nif '/lottery.zip' not in sys.path: sys.path.insert(0, '/lottery.zip')");
+    // Both zips on sys.path; the shared zip's packages that the game's zip adds modules to
+    // (engine.ui: its screens) look in the game's zip too (a restored snapshot has all this).
+    pyodide.runPython([
+      "import importlib, sys",
+      "if '/lottery.zip' not in sys.path: sys.path.insert(0, '/lottery.zip')",
+      "for name in " + JSON.stringify(game ? game.packages : []) + ":",
+      "    folder = '/lottery-game.zip/' + name.replace('.', '/')",
+      "    package = importlib.import_module(name)",
+      "    if folder not in package.__path__: package.__path__.append(folder)",
+    ].join("\n"));
     browser = pyodide.pyimport(config.game.module);
     snapshot = takeSnapshot(pyodide, boot);
     mark("lottery-game-imported");

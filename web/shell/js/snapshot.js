@@ -1,8 +1,8 @@
 // The interpreter snapshot: a returning visit skips starting CPython.
 // The first visit starts Python the long way, imports the game, and keeps a memory snapshot
 // of that interpreter (Pyodide's makeMemorySnapshot) in Cache Storage; the next visit restores
-// it instead (docs/build.md). The key names the exact runtime, standard library and game zip,
-// so a new release never restores an old interpreter; a snapshot that fails to restore is
+// it instead (docs/build.md). The key names the exact runtime, standard library, shared zip and
+// the opened game's zip, so a new release never restores an old interpreter; a snapshot that fails to restore is
 // dropped and Python starts the long way. All of it runs in the worker, off the page's thread
 // (packing 31 MB blocked the page for 0.3-0.6 s when it ran there); `note` tells the page how
 // the boot went (window.lottery.stats.boot and .snapshot).
@@ -11,11 +11,16 @@ let config = null;
 let snapshotKey = null;
 let note = () => {};
 
-export function configure(given, noteStats) {
+// One snapshot per game (each holds that game's screens imported), under a key naming the
+// release's runtime, standard library and shared zip, and the game's zip.
+let release = "";
+export function configure(given, noteStats, game) {
   config = given;
   note = noteStats;
+  const shared = { runtime: config.pyodide.mjs, stdlib: config.pyodide.stdlib, shared: config.game.zip };
+  release = new URLSearchParams(shared).toString();
   snapshotKey = new URL(
-    "/python-snapshot?" + new URLSearchParams({ runtime: config.pyodide.mjs, stdlib: config.pyodide.stdlib, game: config.game.zip }),
+    "/python-snapshot?" + new URLSearchParams({ ...shared, game: game ? game.zip : "" }),
     location.href,
   ).href;
   snapshots.usable = typeof caches === "object" && globalThis.isSecureContext && config.snapshot !== false;
@@ -65,7 +70,13 @@ export const snapshots = {
   },
   async save(bytes) {
     const cache = await caches.open(SNAPSHOT_CACHE);
-    for (const old of await cache.keys()) await cache.delete(old); // one release's snapshot only
+    // This release's snapshots only, one per game: the others' stay, older releases' go.
+    for (const old of await cache.keys()) {
+      const params = new URL(old.url).searchParams;
+      const game = params.get("game");
+      params.delete("game");
+      if (params.toString() !== release || old.url === snapshotKey || game === null) await cache.delete(old);
+    }
     await cache.put(snapshotKey, new Response(packSnapshot(bytes), { headers: { "Content-Type": "application/octet-stream" } }));
   },
   async drop() {
