@@ -395,6 +395,7 @@ def build(out: Path, api_url: str = "") -> DistResult:
         zips[part] = hashed_name(f"{part or 'game'}.zip", data)
         (out / "py" / zips[part]).write_bytes(data)
     game_name = zips.pop("")
+    from engine.games import get as games_get
     from engine.games import on_sale as games_on_sale
 
     on_sale = [game.id for game in games_on_sale()]  # the config lists these, in this order
@@ -436,6 +437,7 @@ def build(out: Path, api_url: str = "") -> DistResult:
             "games": [
                 {
                     "id": part,
+                    "name": games_get(part).name,  # the page's title until Python draws
                     "zip": f"/py/{zips[part]}",
                     "bytes": (out / "py" / zips[part]).stat().st_size,
                     "packages": extended_packages(parts[part], parts[""]),

@@ -43,6 +43,7 @@ def test_a_whole_play_by_keyboard(browser: Browser, server: str) -> None:
     page = start(browser, server, "desktop")
     choose(page, server, CASES["power-puck"], GAME)  # a Bonus Game and a Power Puck
     heading(page, NAME)
+    expect(page).to_have_title(NAME)  # from the page's config, before Python draws
     page.keyboard.press("Tab")
     page.evaluate(FOCUS_WATCH)
     focused(page, "PLAY")

@@ -91,6 +91,17 @@ function startParams() {
   return params;
 }
 
+// The opened game's name (the config lists the games on sale, the first opens by default)
+// titles the page and the loading splash before Python draws anything.
+function nameThePage(params) {
+  const games = (config.game && config.game.games) || [];
+  const game = games.find((g) => g.id === params.game) || games[0];
+  if (!game || !game.name) return;
+  document.title = game.name;
+  const heading = document.querySelector("#splash h1");
+  if (heading) heading.textContent = game.name;
+}
+
 function heard({ data }) {
   switch (data.type) {
     case "frame": framed(data); break;
@@ -129,6 +140,7 @@ function boot() {
   }
   setProgress(0.04, "Downloading the game…");
   params = startParams();
+  nameThePage(params);
   try {
     worker = new Worker(config.worker, { type: "module", name: "lottery-python" });
   } catch (error) {
