@@ -11,7 +11,6 @@ import pytest
 from backends.canvas import BatchReader, CommandCanvas
 from backends.native import render_frames
 from engine.games import get
-from engine.lab_riches.generator import build_book
 from engine.money import format_pounds
 from engine.outcome import Composition
 from engine.ui.app import App, FrameResult
@@ -20,7 +19,6 @@ from engine.ui.games import first_scene
 from engine.ui.input import Activate, Event, Key, Reply
 from engine.ui.lab_riches.layout import MIN_TARGET
 
-MODEL = get("lab-riches").table.model  # plays are sold under the table's current model
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 SIZES = {"desktop": (1280, 720), "phone": (390, 844)}
 CASES = {
@@ -32,13 +30,17 @@ CASES = {
 }
 
 
-def payload(composition: list[dict[str, Any]], seed: int = 7) -> dict[str, Any]:
-    """A token payload as the shell hands it over after checking its signature."""
-    book = build_book(MODEL, Composition.from_json(composition), seed.to_bytes(16, "big"))
+def payload(
+    composition: list[dict[str, Any]], seed: int = 7, game: str = "lab-riches"
+) -> dict[str, Any]:
+    """A token payload of the game's current model, as the shell hands it over after checking
+    its signature."""
+    model = get(game).table.model
+    book = get(game).book(model, Composition.from_json(composition), seed.to_bytes(16, "big"))
     return {
         "account": "a1b2c3",
-        "game": "lab-riches",
-        "model": MODEL,
+        "game": game,
+        "model": model,
         "pool": "0123456789abcdef",
         "index": 41,
         "composition": composition,

@@ -31,7 +31,7 @@ from engine.ui.power_puck_shot.layout import ARROWS, MIN_TARGET, Layout, Rect, l
 from engine.ui.power_puck_shot.main import MainScene
 from engine.ui.power_puck_shot.narrate import ARROW_NAMES
 from engine.ui.settings import Settings
-from tests.test_ui_lab_riches import ARTIFACTS
+from tests.test_ui_lab_riches import ARTIFACTS, payload
 from tests.test_ui_lab_riches import Shell as LabRichesShell
 
 GAME = "power-puck-shot"
@@ -64,23 +64,6 @@ EVERYTHING = [
 TABLE = [comp.to_json() for tier in load_table(GAME).tiers for comp, _ in tier.compositions]
 
 
-def payload(composition: list[dict[str, Any]], seed: int = 7) -> dict[str, Any]:
-    """A token payload as the shell hands it over after checking its signature."""
-    book = build_book(MODEL, Composition.from_json(composition), seed.to_bytes(16, "big"))
-    return {
-        "account": "a1b2c3",
-        "game": GAME,
-        "model": MODEL,
-        "pool": "0123456789abcdef",
-        "index": 41,
-        "composition": composition,
-        "seed": book.seed,
-        "prize_pence": book.prize_pence,
-        "play_number": 100_000_042,
-        "iat": 1_790_000_000,
-    }
-
-
 class Shell(LabRichesShell):
     """The Lab Riches test shell opening Power Puck Shot, its frames step_ms apart; it keeps
     the events it fed each frame (`steps`) for render_frames to replay."""
@@ -92,7 +75,7 @@ class Shell(LabRichesShell):
         params: dict[str, str] | None = None,
         seed: int = 7,
     ) -> None:
-        body = {"play_number": 100_000_042, "payload": payload(composition, seed)}
+        body = {"play_number": 100_000_042, "payload": payload(composition, seed, GAME)}
         super().__init__(size, body, {"game": GAME, "fast": "1", **(params or {})})
         self.size = size
         self.step_ms = 1000 / 60  # a frame's time

@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 SIGMAS = 4.0  # a false alarm about 1 time in 30,000 per feature
 
 
-def rates(books: Iterable[Mapping[str, Any]], features: Any) -> tuple[Counter[str], int]:
+def rates(
+    books: Iterable[Mapping[str, Any]], features: Callable[[Mapping[str, Any]], Mapping[str, int]]
+) -> tuple[Counter[str], int]:
     """How many books show each feature, and how many books there were."""
     shown: Counter[str] = Counter()
     n = 0

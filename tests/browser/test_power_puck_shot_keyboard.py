@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.browser.conftest import open_game
-from tests.browser.test_accessibility import violations
+from tests.browser.test_accessibility import rooms, violations
 from tests.browser.test_lab_riches import MIRROR, VIEWPORTS, choose
 from tests.browser.test_lab_riches_keyboard import (
     FOCUS_WATCH,
@@ -100,21 +100,7 @@ def test_every_screen_has_no_axe_violation(browser: Browser, server: str, view: 
     log = page.locator("#log")
     expect(log).to_contain_text("Balance £")
     found: dict[str, list[str]] = {}
-    violations(page, "splash", found)
-    page.get_by_role("button", name="HOW TO PLAY", exact=True).click()
-    for number in range(1, 8):
-        expect(log).to_contain_text(f"page {number} of 7")
-        violations(page, f"how to play {number}", found)
-        if number < 7:
-            page.get_by_role("button", name="Next", exact=True).click()
-    page.get_by_role("button", name="Close", exact=True).click()
-    page.get_by_role("button", name="Rules and Prizes", exact=True).click()
-    expect(log).to_contain_text("Nothing you do while playing changes it")
-    violations(page, "rules", found)
-    page.get_by_role("button", name="Next", exact=True).click()
-    expect(log).to_contain_text("Overall odds of winning: 1 in 2.55")
-    violations(page, "prizes", found)
-    page.get_by_role("button", name="Close", exact=True).click()
+    rooms(page, 7, found, odds=": 1 in 2.55")
     choose(page, server, CASES["power-puck"], GAME)
     page.get_by_role("button", name="PLAY", exact=True).click()
     expect(page.get_by_role("button", name=ARROWS[0], exact=True)).to_be_enabled(timeout=60_000)

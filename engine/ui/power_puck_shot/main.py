@@ -100,7 +100,7 @@ class MainScene(PlayScreen[Layout]):
         m = self.flow.motion(event)
         before: Any = self.player.before()
         shown = paint.Moment(state, before, event, p, m, self.clock, self._last_shot())
-        look = paint.look(state, event)
+        look = shown.stage
         paint.backdrop(canvas, lay, look)
         paint.header(canvas, lay, self.flow, shown)
         paint.meter(canvas, lay, shown)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any
 
 from engine.money import format_pounds
@@ -48,15 +49,26 @@ class Moment:
     def kind(self) -> str:
         return str(self.event["type"]) if self.event is not None else ""
 
-    def shot_time(self) -> tuple[ShotClock, float] | None:
-        """The clock of the shot animating and the seconds into it."""
+    @cached_property
+    def timed(self) -> tuple[ShotClock, float] | None:
+        """The clock of the shot animating and the seconds into it (once a frame)."""
         if self.kind != "shot":
             return None
         clock = ShotClock.of(self.event)
         return clock, self.p * clock.total
 
+    @cached_property
+    def shown(self) -> State:
+        """What the counters show now (`landed`), worked out once a frame."""
+        return landed(self)
 
-def look(state: State, event: Any) -> str:
+    @cached_property
+    def stage(self) -> str:
+        """Which window this moment is drawn in (`look`)."""
+        return look(self.state)
+
+
+def look(state: State) -> str:
     """Which window to draw: the Main Game, the darker Bonus Game or the lighter Prize Game."""
     if state.stage in ("bonus", "prize"):
         return state.stage
@@ -67,7 +79,7 @@ def look(state: State, event: Any) -> str:
 
 def landed(mo: Moment) -> State:
     """The state the counters show: during a shot, only what has reached its place."""
-    timed = mo.shot_time()
+    timed = mo.timed
     if timed is None:
         if mo.kind == "bonus_end" and mo.p < 0.3:  # the awarded pucks join the counter
             return mo.before
@@ -141,8 +153,8 @@ def header(c: Canvas, lay: Layout, flow: Flow, mo: Moment | None) -> None:
     """The title bar with the balance; in the Prize Game the PRIZE POT panel at the top left."""
     x, y, w, h = lay.header
     c.rect(x, y, w, h, fill=LinearGradient(0, 0, 0, h, ((0.0, "#0e2f5c"), (1.0, "#08203f"))))
-    if mo is not None and look(mo.state, mo.event) == "prize":
-        pot(c, lay, landed(mo).pot)
+    if mo is not None and mo.stage == "prize":
+        pot(c, lay, mo.shown.pot)
         left = lay.pot[0] + lay.pot[2]
     else:
         art.puck(c, 12 + h * 0.35, h / 2, h * 0.62, True)
@@ -168,7 +180,7 @@ def pot(c: Canvas, lay: Layout, pence: int) -> None:
 def meter(c: Canvas, lay: Layout, mo: Moment) -> None:
     """The Prize Game Symbol Collection Meter: 10 segments, the top five labelled."""
     x, y, w, h = lay.meter
-    filled = landed(mo).meter
+    filled = mo.shown.meter
     c.rect(x - 4, y - 4, w + 8, h + 8, fill="#071328", stroke="#7fd4ff", line_width=2, radius=10)
     for k in range(rules.METER_SEGMENTS):
         sx, sy, sw, sh = lay.segment(k)
@@ -194,7 +206,7 @@ def meter(c: Canvas, lay: Layout, mo: Moment) -> None:
 def table(c: Canvas, lay: Layout, mo: Moment) -> None:
     """The Prize Table: 8 coloured rows, each its amount (after boosts), a booster arrow when
     boosted and 12 squares; a row won is outlined in gold and pulses while it is won."""
-    shown = landed(mo)
+    shown = mo.shown
     x, y, w, h = lay.table
     c.rect(x - 4, y - 4, w + 8, h + 8, fill="#071328cc", stroke="#7fd4ff", line_width=2,
            radius=10)  # fmt: skip
@@ -248,7 +260,7 @@ def grid(c: Canvas, lay: Layout, mo: Moment, stage: str) -> None:
         c.rect(gx + k * cell - 1, gy, 2, 4 * cell, fill="#7fa6c833")
         c.rect(gx, gy + k * cell - 1, 4 * cell, 2, fill="#7fa6c833")
     c.rect(gx, gy + 2 * cell - 2, 4 * cell, 4, fill="#e5393555")
-    timed = mo.shot_time()
+    timed = mo.timed
     shot = mo.event if timed is not None else mo.last_shot
     t = timed[1] if timed is not None else math.inf
     path = path_of(shot)
@@ -321,8 +333,8 @@ def arrows(c: Canvas, lay: Layout, stage: str, selected: int, ready: bool, shown
 def counter(c: Canvas, lay: Layout, mo: Moment) -> None:
     """The Pucks Left Counter (BONUS PUCKS in the Bonus Game, PRIZE PUCKS LEFT in the Prize
     Game); a Bonus Game's awarded pucks wait beside it until it ends."""
-    shown = landed(mo)
-    stage = look(mo.state, mo.event)
+    shown = mo.shown
+    stage = mo.stage
     x, y, w, h = lay.pucks
     if stage == "bonus":
         n, power, text = shown.bonus_pucks_left, 0, "BONUS PUCKS"
@@ -348,7 +360,7 @@ def counter(c: Canvas, lay: Layout, mo: Moment) -> None:
 
 def flights(c: Canvas, lay: Layout, mo: Moment) -> None:
     """The symbols on their way from the grid to where they count."""
-    timed = mo.shot_time()
+    timed = mo.timed
     if timed is None:
         return
     clock, t = timed

@@ -33,12 +33,15 @@ POWER_MESSAGE = 1.6  # 'POWER PUCK ALL SYMBOLS X2' after a Bonus Game that award
 
 
 def prepare(book: Book, event: Event, choice: int | None) -> Event:
-    """A shot as the screens play it: the book's event with the arrow picked and its path."""
+    """A shot as the screens play it: the book's event with the arrow picked, its path and
+    its clock."""
     if event["type"] != "shot" or choice is None:
         return event
     seed = bytes.fromhex(book.seed)
     path = shot_path(seed, int(event["shot"]), choice, len(event["reveals"]))
-    return {**event, "arrow": choice, "path": path}
+    prepared = {**event, "arrow": choice, "path": path}
+    prepared["clock"] = ShotClock.of(prepared)  # worked out once: every frame reads it
+    return prepared
 
 
 def path_of(event: Mapping[str, Any] | None) -> Path | None:
@@ -58,6 +61,9 @@ class ShotClock:
     @classmethod
     def of(cls, event: Mapping[str, Any]) -> ShotClock:
         """The clock of a shot (prepared or not: without a path the pips reveal evenly)."""
+        kept = event.get("clock")
+        if isinstance(kept, ShotClock):
+            return kept
         path = path_of(event)
         n = len(event["reveals"])
         if path is None or path.length <= 0:
