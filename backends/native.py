@@ -14,6 +14,7 @@ import uuid
 from collections.abc import Callable, Iterable, MutableMapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
+from urllib.parse import urlencode
 
 import httpx
 import pygame
@@ -185,6 +186,11 @@ class EndpointShell:
             self.progress["choices"] = request.get("choices", {})
         if op == "finish":
             return self._call("POST", f"/api/plays/{request['play_number']}/finish", {})
+        if op == "plays":
+            query = {"limit": str(request.get("limit") or 20)}
+            if request.get("cursor"):
+                query["cursor"] = str(request["cursor"])
+            return self._call("GET", "/api/plays?" + urlencode(query))
         return {}
 
     def answer(self, requests: list[dict[str, Any]]) -> list[Event]:
@@ -203,8 +209,10 @@ def run_window(
     make_scene: Callable[[], Scene],
     size: tuple[int, int] = (1280, 720),
     shell: EndpointShell | None = None,
+    open_page: Callable[[dict[str, str]], Scene] | None = None,
 ) -> None:
-    """A resizable desktop window running the scenes until it is closed."""
+    """A resizable desktop window running the scenes until it is closed. A scene's request to
+    open another page of the site (the lobby, a game) switches to that page's first scene."""
     pygame.init()
     pygame.display.set_caption("Lottery instant-win games")
     screen = pygame.display.set_mode(size, pygame.RESIZABLE)
@@ -229,6 +237,9 @@ def run_window(
         for text in result.narration:
             print(text, flush=True)
         sound.play(result.sounds)
+        for request in result.requests:
+            if request["op"] == "open" and open_page is not None:
+                app.switch(open_page(dict(request.get("params") or {})))
         if shell is not None:
             replies = shell.answer(result.requests)
         pygame.display.flip()

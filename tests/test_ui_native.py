@@ -22,16 +22,19 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> TestClient:
     return TestClient(create_app(Settings(var_dir=var, test_mode=True)))
 
 
-def run(shell: EndpointShell, presses: list[str], frames: int = 20_000) -> tuple[App, list[str]]:
-    """Frames at 60 fps; each named control is pressed as soon as it is enabled, in order."""
-    app = App(first_scene({"fast": "1"}), 1280, 720)
+def run(
+    shell: EndpointShell, presses: list[str], frames: int = 20_000, page: str = "lab-riches"
+) -> tuple[App, list[str]]:
+    """Frames at 60 fps; each named control is pressed as soon as it is enabled, in order.
+    A request to open another page switches to its first scene, as the native window does."""
+    app = App(first_scene({"fast": "1", "game": page}), 1280, 720)
     canvas = CommandCanvas(1280, 720, lambda s, px, f, b: len(s) * px * 0.55)
     said: list[str] = []
     pending: list[Event] = []
     for i in range(frames):
         enabled = {c.id for c in app.scene.controls() if c.enabled}
         events = list(pending)
-        if presses and presses[0] in enabled:
+        if i and presses and presses[0] in enabled:  # once the app has shown its controls
             events.append(Activate(presses.pop(0)))
         elif not presses and enabled & {"go", "finish"}:
             events.append(Activate(min(enabled & {"go", "finish"})))
@@ -39,6 +42,9 @@ def run(shell: EndpointShell, presses: list[str], frames: int = 20_000) -> tuple
         canvas.flush()
         said += result.narration
         pending = shell.answer(result.requests)
+        for request in result.requests:
+            if request["op"] == "open":
+                app.switch(first_scene({"fast": "1", **request["params"]}))
         if app.scene.name == "outcome":
             break
     return app, said
@@ -53,6 +59,22 @@ def test_a_native_play_is_bought_verified_played_and_finished(client: TestClient
     assert "Total won £5.00" in said
     assert app.scene.name == "outcome"
     assert client.get("/api/wallet").json()["balance_pence"] == 5_000 - 300 + 500
+
+
+def test_the_lobby_opens_a_game_and_my_games_lists_its_finished_play(
+    client: TestClient,
+) -> None:
+    shell = EndpointShell(client)
+    shell.perform({"op": "session"})
+    reserve = {"game": "lab-riches", "composition": [{"feature": "row", "pence": 500}]}
+    assert client.post("/api/test/next-entry", json=reserve).status_code == 200
+    app, said = run(shell, ["play:lab-riches", "play"], page="")  # from the lobby
+    assert app.scene.name == "outcome"
+    assert "Total won £5.00" in said
+    number = app.scene.flow.play.play_number  # type: ignore[attr-defined]
+    app, said = run(shell, ["my-games"], page="", frames=30)
+    assert app.scene.name == "my-games"
+    assert any(f"Play {number}, Lab Riches" in line and "won £5.00" in line for line in said)
 
 
 def test_a_forged_token_is_refused(client: TestClient) -> None:

@@ -21,9 +21,16 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--height", type=int, default=720)
     parser.add_argument("--api", default="http://127.0.0.1:8000", help="the endpoint's base URL")
     parser.add_argument("--scene", default="", help="'check' for the system check")
+    parser.add_argument("--game", default="", help="open this game (default: the lobby)")
     parser.add_argument("--fast", action="store_true", help="faster animations")
     args = parser.parse_args(argv)
     params = {"scene": args.scene, "fast": "1" if args.fast else ""}
+    start = {**params, "game": args.game}
     with httpx.Client(base_url=args.api, timeout=30) as client:
-        run_window(lambda: first_scene(params), (args.width, args.height), EndpointShell(client))
+        run_window(
+            lambda: first_scene(start),
+            (args.width, args.height),
+            EndpointShell(client),
+            lambda page: first_scene({**params, **page}),
+        )
     return 0

@@ -16,12 +16,12 @@ from engine.book import Book, Event
 from engine.game import Game, Replay
 from engine.money import format_pounds
 from engine.payload import Payload, PayloadError
-from engine.ui.app import App, Scene
 from engine.ui.input import Reply
 from engine.ui.motion import Motion
 from engine.ui.presentation import Presentation
-from engine.ui.settings import LABELS, Setting, Settings
+from engine.ui.settings import Settings
 from engine.ui.sound import SHARED, merge
+from engine.ui.visit import Visit
 
 
 @dataclass(frozen=True)
@@ -65,50 +65,16 @@ def read_choices(raw: object) -> dict[int, int]:
     return out
 
 
-class Flow:
-    """The state of one player's visit shared by the screens."""
+class Flow(Visit):
+    """The state of one player's visit to a game shared by its screens."""
 
     def __init__(self, presentation: Presentation, settings: Settings | None = None) -> None:
+        super().__init__(settings, merge(SHARED, presentation.sounds))
         self.presentation = presentation
         self.game = presentation.game
-        self.settings = settings or Settings()
-        self.sounds = merge(SHARED, presentation.sounds)
-        self.app: App | None = None
-        self.balance: int | None = None
-        self.busy = ""
-        self.error = ""
         self.resumable: dict[str, Any] | None = None
         self.play: Play | None = None
         self.finished: dict[str, Any] | None = None
-        self._scenes: dict[str, Any] = {}
-
-    # ---- wiring ------------------------------------------------------------------------
-    def attach(self, app: App) -> None:
-        """Remember the app (once) and open the session with the shell."""
-        if self.app is not None:
-            return
-        self.app = app
-        self.busy = "Connecting…"
-        app.request("session", {}, self._on_session)
-
-    def register(self, name: str, scene: Scene) -> None:
-        """Make a scene reachable by name through `go`."""
-        self._scenes[name] = scene
-
-    def go(self, name: str) -> None:
-        """Switch to a registered scene."""
-        if self.app is not None:
-            self.app.switch(self._scenes[name])
-
-    def say(self, text: str) -> None:
-        """Narrate a sentence."""
-        if self.app is not None:
-            self.app.narrate(text)
-
-    @property
-    def speed(self) -> float:
-        """Animation speed factor (the settings')."""
-        return self.settings.speed
 
     def motion(self, event: Event | None) -> Motion:
         """How the event animating now may flash and move: the player's reduced-motion
@@ -116,40 +82,11 @@ class Flow:
         seconds = 1.0 if event is None else self.presentation.duration(event) / self.speed
         return Motion(self.settings.reduced_motion, seconds)
 
-    def cue(self, name: str) -> None:
-        """Play a sound cue (shared or this game's), when the player has turned sound on."""
-        if name not in self.sounds:
-            raise ValueError(f"unknown sound cue {name!r}")
-        if self.settings.sound and self.app is not None:
-            self.app.cue(name)
-
-    def toggle(self, setting: Setting) -> None:
-        """Turn a setting ('fast' or 'sound') on or off, say so, and have the shell keep it."""
-        on = self.settings.toggle(setting)
-        self.say(f"{LABELS[setting]} {'on' if on else 'off'}")
-        if self.app is not None:
-            self.app.request("pref", {setting: on}, lambda _reply: None)
-
-    # ---- replies -----------------------------------------------------------------------
-    def _fail(self, reply: Reply, doing: str) -> None:
-        message = str(reply.body.get("message") or f"The {doing} did not go through.")
-        self.busy = ""
-        self.error = message
-        self.say(message)
-
-    def _on_session(self, reply: Reply) -> None:
-        if not reply.ok:
-            self._fail(reply, "connection")
-            return
-        self._set_balance(reply.body.get("balance_pence"))
+    def connected(self) -> None:
+        """With the session open, look for an unfinished play of this game."""
         self.busy = "Checking for an unfinished play…"
         assert self.app is not None
         self.app.request("resume", {"game": self.game.id}, self._on_resume)
-
-    def _set_balance(self, pence: object) -> None:
-        if isinstance(pence, int):
-            self.balance = pence
-            self.say(f"Balance {format_pounds(pence)}")
 
     def _on_resume(self, reply: Reply) -> None:
         self.busy = ""
@@ -162,9 +99,7 @@ class Flow:
         """Try again after a failure (the purchase keeps its Idempotency-Key: one charge)."""
         self.error = ""
         if self.balance is None:
-            self.busy = "Connecting…"
-            assert self.app is not None
-            self.app.request("session", {}, self._on_session)
+            self.connect()
         else:
             self.purchase()
 

@@ -15,6 +15,7 @@ from engine.ui.app import Scene
 from engine.ui.flow import Flow
 from engine.ui.presentation import Presentation
 from engine.ui.scenes.check import CheckScene
+from engine.ui.scenes.lobby import lobby_scene
 from engine.ui.settings import Settings
 from engine.ui.sound import SHARED, Note, merge
 
@@ -57,13 +58,25 @@ def sounds() -> dict[str, tuple[Note, ...]]:
 
 
 def first_scene(params: Mapping[str, object]) -> Scene:
-    """`?scene=check` opens the system check; otherwise a game (`?game=ID`, or the first one).
+    """`?scene=check` opens the system check, `?game=ID` a game, anything else the lobby.
 
-    The game's settings: `fast`, `sound` (both remembered by the shell) and `reducedMotion`.
+    The settings: `fast`, `sound` (both remembered by the shell) and `reducedMotion`; the lobby
+    shows times in the player's zone (`tz`: minutes east of UTC).
     """
     if params.get("scene") == "check":
         return CheckScene()
-    open_games = {game.id: game for game in present()}
-    chosen = open_games.get(str(params.get("game") or ""), next(iter(open_games.values())))
-    shown = presentation(chosen)
-    return shown.start(Flow(shown, Settings.from_params(params)))
+    settings = Settings.from_params(params)
+    here = {game.id: presentation(game) for game in present()}
+    shown = here.get(str(params.get("game") or ""))
+    if shown is None:
+        return lobby_scene(here, games.GAMES, settings, utc_offset(params.get("tz")))
+    return shown.start(Flow(shown, settings))
+
+
+def utc_offset(value: object) -> int:
+    """The player's time zone as minutes east of UTC (0 when missing or out of range)."""
+    text = str(value or "0")
+    number = text[1:] if text[:1] in "+-" else text
+    if not number.isdecimal() or len(number) > 4 or int(number) > 14 * 60:
+        return 0
+    return -int(number) if text[:1] == "-" else int(number)

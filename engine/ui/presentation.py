@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.book import Book, Event
 from engine.game import Game
+from engine.ui.look import Look
 from engine.ui.motion import Motion
 from engine.ui.sound import Cues
 
@@ -64,6 +65,8 @@ class Presentation:
     # the event as the screens play it: the book's, plus what the player's choice makes of it
     # (Power Puck Shot: the path of the arrow picked). Durations, cues, narration and drawing
     # all read the prepared event; it never changes what the book reveals.
+    look: Look | None = None  # the game's look: the lobby draws its card in it
+    rules_text: tuple[str, ...] = ()  # its Rules and Prizes words (the lobby opens them too)
 
     def narrate(self, event: Event, state: Any) -> list[str]:
         """The sentences for one event, given the state after it."""

@@ -1,4 +1,5 @@
-"""What every screen of every game shares: the app, the flow, controls and key handling."""
+"""What every screen shares: the app, the visit (a game's flow, or the lobby's), controls and
+key handling."""
 
 from __future__ import annotations
 
@@ -7,14 +8,16 @@ from engine.ui.app import App
 from engine.ui.draw import Canvas
 from engine.ui.flow import Flow
 from engine.ui.input import Activate, Control, Event, Key, ReducedMotion
+from engine.ui.visit import Visit
 
 
-class Screen:
-    """A screen of a game: subclasses give `name`, `controls`, `activate` and `draw`."""
+class Page:
+    """A screen of the site: subclasses give `name`, `controls`, `activate` and `draw`.
+    `flow` is the visit the screen belongs to (a game's screens have the game's Flow)."""
 
     name = "screen"
 
-    def __init__(self, flow: Flow) -> None:
+    def __init__(self, flow: Visit) -> None:
         self.flow = flow
         self.app: App | None = None
 
@@ -64,7 +67,16 @@ class Screen:
         canvas.rect(0, 0, canvas.width, canvas.height, fill="#000000")
 
 
-def status_line(flow: Flow) -> str:
+class Screen(Page):
+    """A screen of a game: its flow knows the game and the play."""
+
+    flow: Flow
+
+    def __init__(self, flow: Flow) -> None:
+        super().__init__(flow)
+
+
+def status_line(flow: Visit) -> str:
     """The line under a screen's title: what is happening, what went wrong, or the balance."""
     if flow.busy:
         return flow.busy

@@ -119,8 +119,9 @@ def test_a_broken_snapshot_is_dropped_and_python_starts_afresh(
 def test_a_game_downloads_only_its_own_code_and_keeps_its_own_snapshot(
     browser: Browser, server: str
 ) -> None:
-    """The worker fetches the shared zip and the opened game's zip, never another game's; each
-    game keeps its own interpreter snapshot, so visiting one does not drop the other's."""
+    """The lobby (`/`) fetches every game's zip (it draws each card in its game's look); a
+    game's page fetches the shared zip and its own, never another game's; each page keeps its
+    own interpreter snapshot, so visiting one does not drop another's."""
     context = browser.new_context(viewport=DESKTOP)
     asked: list[str] = []
     # The page's and its Python worker's requests (not the service worker's precache, which
@@ -135,24 +136,27 @@ def test_a_game_downloads_only_its_own_code_and_keeps_its_own_snapshot(
     games = page.evaluate("() => window.lottery.config.game.games")
     assert len(games) >= 2
     first, second = games[0], games[1]
-    # No ?game=: the first game on sale, and its code alone.
-    assert any(url.endswith(first["zip"]) for url in asked)
-    assert not any(url.endswith(second["zip"]) for url in asked)
+    expect(page.get_by_role("button", name="My Games")).to_be_visible(timeout=30_000)
+    assert all(any(url.endswith(game["zip"]) for url in asked) for game in games)
     _snapshot_saved(page)
     page.close()
-    asked.clear()
-    page = context.new_page()
-    page.goto(f"{server}/?game={second['id']}")
-    page.wait_for_selector("body[data-ready='1']", timeout=60_000)
-    assert page.evaluate(SNAPSHOT_STATE)[0] == "fresh"  # another game: its own snapshot
-    expect(page.get_by_role("button", name="PLAY", exact=True)).to_be_visible(timeout=30_000)
-    _snapshot_saved(page)
-    page.close()
-    for game in (first, second):
+    for game, other in ((first, second), (second, first)):
+        asked.clear()
         page = context.new_page()
         page.goto(f"{server}/?game={game['id']}")
         page.wait_for_selector("body[data-ready='1']", timeout=60_000)
-        assert page.evaluate(SNAPSHOT_STATE) == ["snapshot", "restored"], game["id"]
+        assert page.evaluate(SNAPSHOT_STATE)[0] == "fresh"  # another page: its own snapshot
         expect(page.get_by_role("button", name="PLAY", exact=True)).to_be_visible(timeout=30_000)
+        assert any(url.endswith(game["zip"]) for url in asked)
+        assert not any(url.endswith(other["zip"]) for url in asked)
+        _snapshot_saved(page)
+        page.close()
+    for query in ("", f"?game={first['id']}", f"?game={second['id']}"):
+        page = context.new_page()
+        page.goto(f"{server}/{query}")
+        page.wait_for_selector("body[data-ready='1']", timeout=60_000)
+        assert page.evaluate(SNAPSHOT_STATE) == ["snapshot", "restored"], query
+        name = "My Games" if not query else "PLAY"
+        expect(page.get_by_role("button", name=name, exact=True)).to_be_visible(timeout=30_000)
         page.close()
     context.close()

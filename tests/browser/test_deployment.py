@@ -144,7 +144,10 @@ def test_a_play_through_nginx_and_the_endpoint_on_another_origin(
         page.on(
             "console", lambda m: violations.append(m.text) if "Content Security" in m.text else None
         )
-        page.goto(site + "/?fast=1")
+        page.goto(site + "/?fast=1")  # the lobby, then the game it opens
+        page.wait_for_selector("body[data-ready='1']", timeout=60_000)
+        page.get_by_role("button", name="PLAY Lab Riches").click()
+        page.wait_for_url("**/?game=lab-riches&fast=1", timeout=30_000)
         page.wait_for_selector("body[data-ready='1']", timeout=60_000)
         assert page.evaluate("() => window.crossOriginIsolated")  # the docs' headers, served
         expect(page.locator("#log")).to_contain_text("Balance £", timeout=30_000)

@@ -22,7 +22,7 @@ def test_a_clean_first_visit(browser: Browser, server: str) -> None:
     page.goto(server + "/")
     page.wait_for_selector("body[data-ready='1']", timeout=60_000)
     expect(page.locator("#log")).to_contain_text("Balance £")
-    expect(page.get_by_role("button", name="PLAY", exact=True)).to_be_enabled()
+    expect(page.get_by_role("button", name="PLAY Lab Riches")).to_be_enabled()  # the lobby
     page.wait_for_function("() => window.lottery.stats.snapshot === 'saved'", timeout=30_000)
     assert page.evaluate("navigator.serviceWorker.ready.then((r) => r.active !== null)")
     page.wait_for_timeout(500)

@@ -52,7 +52,9 @@ def heard(page: Page, cue: str) -> None:
 def test_sound_is_off_until_turned_on_is_kept_and_turns_off(
     browser: Browser, server: str, view: str
 ) -> None:
-    page, watch = open_game(browser, server, viewport=VIEWPORTS[view], query="?fast=1")
+    page, watch = open_game(
+        browser, server, viewport=VIEWPORTS[view], query="?game=lab-riches&fast=1"
+    )
     log = page.locator("#log")
     expect(log).to_contain_text("Balance £")
     choose(page, server, [])

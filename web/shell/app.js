@@ -86,16 +86,17 @@ function startParams() {
   params.api = config.api;
   if (reducedMotion && reducedMotion.matches) params.reducedMotion = "1";
   if (!("fast" in params) && store.get("fast")) params.fast = "1";
+  params.tz = String(-new Date().getTimezoneOffset()); // minutes east of UTC, for times shown
   if (!audioAvailable) params.audio = "0"; // no Web Audio: no Sound setting, silence
   else if (!("sound" in params) && store.get("sound")) params.sound = "1";
   return params;
 }
 
-// The opened game's name (the config lists the games on sale, the first opens by default)
-// titles the page and the loading splash before Python draws anything.
+// The opened game's name (the config lists the games on sale) titles the page and the loading
+// splash before Python draws anything; the lobby (no game named) keeps the site's name.
 function nameThePage(params) {
   const games = (config.game && config.game.games) || [];
-  const game = games.find((g) => g.id === params.game) || games[0];
+  const game = games.find((g) => g.id === params.game);
   if (!game || !game.name) return;
   document.title = game.name;
   const heading = document.querySelector("#splash h1");

@@ -52,34 +52,38 @@ async function loadFonts(faces) {
   note({ fonts: loaded.map((face) => [face.family.replace(/"/g, ""), face.weight, face.status]) });
 }
 
-// The game this page opens: the one its ?game= names, or the first on sale. Its own zip goes
-// beside the shared one; the other games' code is never downloaded (docs/build.md).
-function openedGame(config, params) {
+// The games whose screens this page needs: the one its ?game= names, or, for the lobby (no
+// game named), every game on sale (the lobby draws each card in its game's look). Their zips
+// go beside the shared one; a game page never downloads another game's code (docs/build.md).
+function openedGames(config, params) {
   const games = config.game.games || [];
-  return games.find((game) => game.id === params.game) || games[0] || null;
+  const named = games.find((game) => game.id === params.game);
+  return named ? [named] : games;
 }
 
-// The shared zip and the opened game's, as files of Python's file system on sys.path.
-const ZIPS = ["/lottery.zip", "/lottery-game.zip"];
+// The shared zip's name in Python's file system, and each game's.
+const SHARED_ZIP = "/lottery.zip";
+const gameZip = (game) => `/lottery-${game.id}.zip`;
 
 async function boot({ config, canvas, size, params }) {
   attach(canvas);
   note({ canvas: resize(size.width, size.height, size.dpr) });
-  const game = openedGame(config, params);
-  configure(config, note, game);
+  const games = openedGames(config, params);
+  configure(config, note, games);
   post({ type: "progress", fraction: 0.04, text: "Downloading the game…" });
   const fonts = loadFonts(config.fonts || []);
   const stored = snapshots.load(); // read while Pyodide's module loads
-  const urls = [config.game.zip, ...(game ? [game.zip] : [])];
+  const urls = [config.game.zip, ...games.map((game) => game.zip)];
+  const paths = [SHARED_ZIP, ...games.map(gameZip)];
   globalThis.fetch = countingFetch(
-    { ...config.sizes, ...(game ? { [game.zip]: game.bytes } : {}) },
+    { ...config.sizes, ...Object.fromEntries(games.map((game) => [game.zip, game.bytes])) },
     (got) => post({ type: "progress", fraction: 0.05 + 0.8 * got, text: "Downloading the game…" }),
     fail,
   );
   let pyodide;
   let boot;
   try {
-    // The game's zip is not preloaded by the page (which game is the URL's): start it now.
+    // A game's zip is not preloaded by the page (which game is the URL's): start them now.
     const zips = urls.map((url) => globalThis.fetch(url).then((r) => {
       if (!r.ok) throw new Error(`HTTP ${r.status} loading ${url}`);
       return r.arrayBuffer();
@@ -91,7 +95,7 @@ async function boot({ config, canvas, size, params }) {
     mark("lottery-python-started");
     post({ type: "progress", fraction: 0.9, text: "Starting the game…" });
     const loaded = await Promise.all(zips);
-    loaded.forEach((bytes, i) => pyodide.FS.writeFile(ZIPS[i], new Uint8Array(bytes)));
+    loaded.forEach((bytes, i) => pyodide.FS.writeFile(paths[i], new Uint8Array(bytes)));
   } catch (error) {
     fail(error);
     return;
@@ -99,13 +103,14 @@ async function boot({ config, canvas, size, params }) {
     globalThis.fetch = plainFetch;
   }
   try {
-    // Both zips on sys.path; the shared zip's packages that the game's zip adds modules to
-    // (engine.ui: its screens) look in the game's zip too (a restored snapshot has all this).
+    // The shared zip on sys.path; the shared zip's packages that a game's zip adds modules to
+    // (engine.ui: its screens) look in that game's zip too (a restored snapshot has all this).
+    const extended = games.flatMap((game) => game.packages.map((name) => [gameZip(game), name]));
     pyodide.runPython([
       "import importlib, sys",
-      "if '/lottery.zip' not in sys.path: sys.path.insert(0, '/lottery.zip')",
-      "for name in " + JSON.stringify(game ? game.packages : []) + ":",
-      "    folder = '/lottery-game.zip/' + name.replace('.', '/')",
+      `if '${SHARED_ZIP}' not in sys.path: sys.path.insert(0, '${SHARED_ZIP}')`,
+      "for zip_path, name in " + JSON.stringify(extended) + ":",
+      "    folder = zip_path + '/' + name.replace('.', '/')",
       "    package = importlib.import_module(name)",
       "    if folder not in package.__path__: package.__path__.append(folder)",
     ].join("\n"));

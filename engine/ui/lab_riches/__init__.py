@@ -33,4 +33,6 @@ PRESENTATION = Presentation(
     durations=DURATIONS,
     sounds=SOUNDS,
     prompt=prompt,
+    look=LOOK,
+    rules_text=RULES_TEXT,
 )

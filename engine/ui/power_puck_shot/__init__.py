@@ -45,4 +45,6 @@ PRESENTATION = Presentation(
     sounds=SOUNDS,
     prompt=narrate.prompt,
     prepare=prepare,
+    look=LOOK,
+    rules_text=RULES_TEXT,
 )

@@ -1,7 +1,7 @@
 """The outcome screen every game shows after FINISH, in the game's look.
 
 What a finished play shows is the same whatever the game: the Play Number, the Prize Amount
-and the new balance, then PLAY AGAIN.
+and the new balance, then PLAY AGAIN, or ALL GAMES back to the lobby.
 """
 
 from __future__ import annotations
@@ -33,16 +33,20 @@ class OutcomeScene(Screen):
             self.flow.say(f"Play number {play.play_number} finished.")
 
     def controls(self) -> list[Control]:
-        """PLAY AGAIN."""
+        """PLAY AGAIN, and ALL GAMES under it."""
         w, h = self.size()
         bw, bh = min(320.0, w * 0.8), max(MIN_TARGET, min(64.0, h * 0.08))
-        return [Control("again", "PLAY AGAIN", (w - bw) / 2, h * 0.72, bw, bh)]
+        y = min(h * 0.72, h - 2 * bh - bh * 0.6)
+        return [Control("again", "PLAY AGAIN", (w - bw) / 2, y, bw, bh),
+                Control("lobby", "ALL GAMES", (w - bw) / 2, y + bh * 1.3, bw, bh)]  # fmt: skip
 
     def activate(self, control: str) -> None:
         """Back to the splash for another play."""
         if control == "again":
             self.flow.play = None
             self.flow.go("splash")
+        elif control == "lobby":
+            self.flow.open_page()
 
     def draw(self, canvas: Canvas) -> None:
         """The outcome card."""

@@ -148,6 +148,25 @@ const ops = {
     if (mine && mine.play_number === req.play_number) store.drop("progress." + req.game);
     return done;
   },
+  async plays(req) {
+    // A page of My Games, newest first.
+    const query = new URLSearchParams({ limit: String(req.limit || 20) });
+    if (req.cursor) query.set("cursor", req.cursor);
+    return call("GET", `/api/plays?${query}`);
+  },
+  async open(req) {
+    // Another page of the site: the lobby (no parameters) or a game (?game=ID...). The
+    // settings the shell keeps travel with the player (localStorage), not in the address.
+    const wanted = new URLSearchParams();
+    for (const [key, value] of Object.entries(req.params || {})) wanted.set(key, String(value));
+    for (const key of ["fast"]) {
+      const now = new URLSearchParams(location.search).get(key);
+      if (now !== null) wanted.set(key, now);
+    }
+    const query = wanted.toString();
+    location.assign(location.pathname + (query ? "?" + query : ""));
+    return {};
+  },
   async pref(req) {
     // One setting a request: faster animations or sound.
     for (const key of ["fast", "sound"]) if (key in req) store.set(key, !!req[key]);

@@ -59,8 +59,9 @@ function order(wanted) {
 }
 
 // Screen titles for the heading, by the scene's name (engine/ui: Flow.register).
-const TITLES = { main: "Main Game", howto: "How to Play", rules: "Rules and Prizes", outcome: "Play finished", check: "System check" };
+const TITLES = { lobby: "Games", "my-games": "My Games", main: "Main Game", howto: "How to Play", rules: "Rules and Prizes", outcome: "Play finished", check: "System check" };
 function heading(id, game) {
+  if (id === "lobby") return document.title;
   if (id === "splash" || !(id in TITLES)) return game || document.title;
   return game ? `${game}: ${TITLES[id]}` : TITLES[id];
 }

@@ -11,16 +11,16 @@ let config = null;
 let snapshotKey = null;
 let note = () => {};
 
-// One snapshot per game (each holds that game's screens imported), under a key naming the
-// release's runtime, standard library and shared zip, and the game's zip.
+// One snapshot per page (a game's holds that game's screens imported, the lobby's every game's),
+// under a key naming the release's runtime, standard library and shared zip, and the games' zips.
 let release = "";
-export function configure(given, noteStats, game) {
+export function configure(given, noteStats, games) {
   config = given;
   note = noteStats;
   const shared = { runtime: config.pyodide.mjs, stdlib: config.pyodide.stdlib, shared: config.game.zip };
   release = new URLSearchParams(shared).toString();
   snapshotKey = new URL(
-    "/python-snapshot?" + new URLSearchParams({ ...shared, game: game ? game.zip : "" }),
+    "/python-snapshot?" + new URLSearchParams({ ...shared, game: games.map((game) => game.zip).join(" ") }),
     location.href,
   ).href;
   snapshots.usable = typeof caches === "object" && globalThis.isSecureContext && config.snapshot !== false;

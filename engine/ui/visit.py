@@ -1,0 +1,110 @@
+"""A visit: what every page of the site shares, a game's or the lobby's.
+
+The session with the endpoint (through the shell: Python does no I/O), the balance, what is
+happening or went wrong, the player's settings and sound, the narration, and the screens one
+reaches by name. A game's play flow (engine/ui/flow.py) is a visit with a game; the lobby
+(engine/ui/scenes/lobby.py) is a visit of every game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.money import format_pounds
+from engine.ui.app import App, Scene
+from engine.ui.input import Reply
+from engine.ui.settings import LABELS, Setting, Settings
+from engine.ui.sound import SHARED, Cues
+
+
+class Visit:
+    """The state of one player's visit to one page, shared by its screens."""
+
+    def __init__(self, settings: Settings | None = None, sounds: Cues = SHARED) -> None:
+        self.settings = settings or Settings()
+        self.sounds = sounds
+        self.app: App | None = None
+        self.balance: int | None = None
+        self.busy = ""
+        self.error = ""
+        self._scenes: dict[str, Any] = {}
+
+    # ---- wiring ------------------------------------------------------------------------
+    def attach(self, app: App, connect: bool = True) -> None:
+        """Remember the app (once) and open the session with the shell (not for a screen
+        another page's visit lends: the lobby's Rules and Prizes of a game)."""
+        if self.app is not None:
+            return
+        self.app = app
+        if connect:
+            self.connect()
+
+    def connect(self) -> None:
+        """Open the session (or find it again): the balance comes back."""
+        assert self.app is not None
+        self.busy = "Connecting…"
+        self.app.request("session", {}, self._on_session)
+
+    def register(self, name: str, scene: Scene) -> None:
+        """Make a scene reachable by name through `go`."""
+        self._scenes[name] = scene
+
+    def go(self, name: str) -> None:
+        """Switch to a registered scene."""
+        if self.app is not None:
+            self.app.switch(self._scenes[name])
+
+    def open_page(self, **params: str) -> None:
+        """Leave this page for another of the site: the lobby (no parameters) or a game
+        (`game=ID`, and `mode=try` or `replay=N`). The shell loads it; the native window
+        switches to its first scene."""
+        if self.app is not None:
+            self.app.request("open", {"params": params}, lambda _reply: None)
+
+    def say(self, text: str) -> None:
+        """Narrate a sentence."""
+        if self.app is not None:
+            self.app.narrate(text)
+
+    @property
+    def speed(self) -> float:
+        """Animation speed factor (the settings')."""
+        return self.settings.speed
+
+    def cue(self, name: str) -> None:
+        """Play a sound cue (shared or this page's), when the player has turned sound on."""
+        if name not in self.sounds:
+            raise ValueError(f"unknown sound cue {name!r}")
+        if self.settings.sound and self.app is not None:
+            self.app.cue(name)
+
+    def toggle(self, setting: Setting) -> None:
+        """Turn a setting ('fast' or 'sound') on or off, say so, and have the shell keep it."""
+        on = self.settings.toggle(setting)
+        self.say(f"{LABELS[setting]} {'on' if on else 'off'}")
+        if self.app is not None:
+            self.app.request("pref", {setting: on}, lambda _reply: None)
+
+    # ---- replies -----------------------------------------------------------------------
+    def _fail(self, reply: Reply, doing: str) -> None:
+        message = str(reply.body.get("message") or f"The {doing} did not go through.")
+        self.busy = ""
+        self.error = message
+        self.say(message)
+
+    def _on_session(self, reply: Reply) -> None:
+        if not reply.ok:
+            self._fail(reply, "connection")
+            return
+        self.busy = ""
+        self._set_balance(reply.body.get("balance_pence"))
+        self.connected()
+
+    def connected(self) -> None:
+        """The session is open and the balance known (a game then looks for an unfinished
+        play)."""
+
+    def _set_balance(self, pence: object) -> None:
+        if isinstance(pence, int):
+            self.balance = pence
+            self.say(f"Balance {format_pounds(pence)}")
