@@ -95,8 +95,9 @@ def frame(now_ms: float, events_json: str = "[]") -> str:
 def _screen(app: App) -> dict[str, str]:
     """The screen showing (its scene's name) and its game's name, for the mirror's heading."""
     flow = getattr(app.scene, "flow", None)
-    game = getattr(getattr(flow, "game", None), "name", "")
-    return {"id": app.scene.name, "game": str(game)}
+    game = str(getattr(getattr(flow, "game", None), "name", ""))
+    mode = getattr(flow, "mode", "play")
+    return {"id": app.scene.name, "game": f"{game} ({mode.upper()})" if mode != "play" else game}
 
 
 def sound_notes() -> str:

@@ -174,18 +174,29 @@ class EndpointShell:
             mine = next((p for p in plays if p["game"] == request["game"]), None)
             if mine is None:
                 return {"found": False}
-            token = self._call("GET", f"/api/plays/{mine['play_number']}")["token"]
+            detail = self._call("GET", f"/api/plays/{mine['play_number']}")
+            token = detail["token"]
             same = self.progress.get("token") == token
-            index = self.progress.get("index", 0) if same else 0
-            choices = self.progress.get("choices", {}) if same else {}
+            kept = detail.get("progress") or {}  # played on another device: the endpoint's
+            index = self.progress.get("index", 0) if same else kept.get("event", 0)
+            choices = self.progress.get("choices", {}) if same else kept.get("choices", [])
             body = {"play_number": mine["play_number"], "token": token, "index": index,
                     "choices": choices}  # fmt: skip
             return {"found": True, **body, "payload": self.verify(token)}
         if op == "save" and self.progress.get("play_number") == request["play_number"]:
             self.progress["index"] = request["index"]
             self.progress["choices"] = request.get("choices", {})
+            kept = {"event": request["index"], "choices": request.get("choice_list", [])}
+            self._call("PUT", f"/api/plays/{request['play_number']}/progress", kept)
         if op == "finish":
-            return self._call("POST", f"/api/plays/{request['play_number']}/finish", {})
+            body = {"choices": request.get("choices", [])}
+            return self._call("POST", f"/api/plays/{request['play_number']}/finish", body)
+        if op == "try":
+            drawn = self._call("POST", "/api/try", {"game": request["game"]})
+            return {**drawn, "payload": self.verify(drawn["token"])}
+        if op == "recall":
+            play = self._call("GET", f"/api/plays/{int(request['play_number'])}/recall")
+            return {**play, "payload": self.verify(play["token"])}
         if op == "plays":
             query = {"limit": str(request.get("limit") or 20)}
             if request.get("cursor"):

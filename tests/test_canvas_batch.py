@@ -202,7 +202,7 @@ def test_real_frames_decode_to_the_calls_the_scenes_made(size: tuple[int, int]) 
         size, {"play_number": 1, "payload": payload([{"feature": "instant", "pence": 500}])}
     )
     recorder, reader = Recorder(shell.canvas), BatchReader()
-    shell.app = App(first_scene({"fast": "1"}), *size)
+    shell.app = App(first_scene({"fast": "1", "game": "lab-riches"}), *size)
     checked = 0
     for i in range(240):
         enabled = {c.id for c in shell.app.scene.controls() if c.enabled}

@@ -17,6 +17,7 @@ from engine import games
 from engine.book import Book
 from engine.game import Game
 from engine.payload import Payload, PayloadError
+from engine.ui.app import App
 from engine.ui.flow import book_from_payload
 from engine.ui.games import first_scene, playable, presentation
 
@@ -239,7 +240,13 @@ def test_a_game_not_on_sale_cannot_be_opened(withdrawn: str) -> None:
     assert game not in playable()
     assert game.presentation is None or game.build_book is None  # a part is missing
     scene = first_scene({"game": game.id})
-    assert scene.flow.game is not game  # type: ignore[attr-defined]  # the first game instead
+    assert scene.name == "lobby"  # the lobby instead, where its card says "Coming soon"
+    app = App(scene, 1280, 720)
+    controls = {c.id: c for c in app.scene.controls()}
+    assert f"play:{game.id}" not in controls and f"try:{game.id}" not in controls
+    soon = controls[f"soon:{game.id}"]
+    assert soon.label == f"Coming soon: {game.name}" and not soon.enabled
+    assert all(f"play:{g.id}" in controls for g in playable())
 
 
 def test_the_shell_bundle_names_no_game() -> None:

@@ -57,7 +57,7 @@ class Shell:
     def __init__(
         self, size: tuple[int, int], body: dict[str, Any], params: dict[str, str] | None = None
     ) -> None:
-        self.app = App(first_scene(params or {"fast": "1"}), *size)
+        self.app = App(first_scene({"game": "lab-riches", **(params or {"fast": "1"})}), *size)
         self.canvas = CommandCanvas(size[0], size[1], lambda s, px, f, b: len(s) * px * 0.55)
         self.body = body
         self.now = 0.0
@@ -210,7 +210,10 @@ SCREENS: dict[str, list[str]] = {
 def test_screens_render_through_pygame(view: str, screen: str) -> None:
     out = ARTIFACTS / f"native-{view}-{screen}.png"
     render_frames(
-        first_scene({}), SIZES[view], out, steps=_png_steps(CASES["instant"], SCREENS[screen])
+        first_scene({"game": "lab-riches"}),
+        SIZES[view],
+        out,
+        steps=_png_steps(CASES["instant"], SCREENS[screen]),
     )
     assert out.stat().st_size > 10_000  # a drawn scene, not a blank frame
 

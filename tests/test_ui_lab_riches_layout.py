@@ -115,7 +115,12 @@ def test_4_3_and_phone_landscape_screens_render_through_pygame(
     size: tuple[int, int], screen: str
 ) -> None:
     out = ARTIFACTS / f"native-{size[0]}x{size[1]}-{screen}.png"
-    render_frames(first_scene({}), size, out, steps=_png_steps(CASES["instant"], SCREENS[screen]))
+    render_frames(
+        first_scene({"game": "lab-riches"}),
+        size,
+        out,
+        steps=_png_steps(CASES["instant"], SCREENS[screen]),
+    )
     assert out.stat().st_size > 10_000  # a drawn scene, not a blank frame
 
 

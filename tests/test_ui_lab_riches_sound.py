@@ -135,7 +135,7 @@ def test_every_event_type_has_a_timeline_of_known_cues() -> None:
 
 
 def test_the_app_plays_a_cue_once_a_frame_and_refuses_unknown_ones() -> None:
-    app = App(first_scene({"sound": "1"}), 1280, 720)
+    app = App(first_scene({"sound": "1", "game": "lab-riches"}), 1280, 720)
     flow = app.scene.flow  # type: ignore[attr-defined]
     flow.cue("tick")
     flow.cue("tick")

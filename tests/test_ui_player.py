@@ -54,7 +54,38 @@ def test_an_event_that_waits_for_a_choice_needs_one_in_range() -> None:
         pass
     saves = [r for r in requests if r["op"] == "save"]
     assert saves[-1] == {"op": "save", "game": "lab-riches", "play_number": 9,
-                         "index": player.shown, "choices": {"1": 4}}  # fmt: skip
+                         "index": player.shown, "choices": {"1": 4},
+                         "choice_list": [4]}  # fmt: skip
+
+
+def test_choices_recorded_as_a_list_belong_to_the_events_that_wait_for_one() -> None:
+    flow, _requests = flow_with_play(choices=[4, 1])
+    assert flow.play is not None
+    waiting = [i for i, e in enumerate(flow.play.replay.events) if e["type"] == "go"]
+    assert flow.play.choices == dict(zip(waiting, [4, 1], strict=False))
+    assert flow.choice_list() == [4, 1]
+
+
+def test_a_replay_takes_no_press_but_its_own_with_the_recorded_choices() -> None:
+    flow = Flow(replace(PRESENTATION, game=ARROWS), mode="replay", recall=9)
+    app = App(PRESENTATION.start(flow), 1280, 720)
+    canvas = CommandCanvas(1280, 720, lambda s, px, f, b: len(s) * px * 0.55)
+    app.frame(0.0, [], canvas)
+    flow._begin({"play_number": 9, "payload": payload([]), "choices": [3, 5, 0, 2]}, 0)
+    assert app.scene.name == "main"
+    player = app.scene.player  # type: ignore[attr-defined]
+    app.frame(16.0, [], canvas)
+    assert not player.press("arrow", 1)  # the viewer cannot act in a replay
+    ids = [c.id for c in app.scene.controls()]
+    assert ids[:2] == ["pause", "step"] and "go" not in ids
+    for k in range(1, 4000):  # it plays by itself to the end
+        app.frame(16.0 + k * 50.0, [], canvas)
+        if player.finished():
+            break
+    assert player.finished()
+    recorded = [3, 5, 0, 2]
+    assert flow.choice_list()[: len(recorded)] == recorded[: len(flow.choice_list())]
+    assert next(c.label for c in app.scene.controls()) == "ALL GAMES"
 
 
 def test_choices_come_back_with_a_resumed_play() -> None:

@@ -141,6 +141,9 @@ class App:
         if drew:
             self._dirty = False
             self.scene.draw(canvas)
+            over = getattr(self.scene, "draw_over", None)  # what a screen shows above it all
+            if over is not None:
+                over(canvas)
         self._controls = self.scene.controls()
         published = [c.to_json() for c in self._controls]
         changed = published != self._published

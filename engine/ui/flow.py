@@ -10,7 +10,7 @@ reload or a replay draws the same paths; they never change what the book reveals
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from engine.book import Book, Event
 from engine.game import Game, Replay
@@ -65,16 +65,52 @@ def read_choices(raw: object) -> dict[int, int]:
     return out
 
 
-class Flow(Visit):
-    """The state of one player's visit to a game shared by its screens."""
+Mode = Literal["play", "try", "replay"]
+MODE_LABELS: dict[str, str] = {
+    "try": "TRY – no money is staked or won",
+    "replay": "REPLAY – nothing is charged or paid",
+}
 
-    def __init__(self, presentation: Presentation, settings: Settings | None = None) -> None:
+
+def choice_events(game: Game, replay: Replay) -> list[int]:
+    """The indices of the events that wait for a choice (an arrow), in order: the k-th choice
+    the endpoint records (a list, docs/api.md) is the choice for the k-th of them."""
+    out = []
+    for index, event in enumerate(replay.events):
+        action = game.action_for(event)
+        if action is not None and action.choices:
+            out.append(index)
+    return out
+
+
+class Flow(Visit):
+    """The state of one player's visit to a game shared by its screens.
+
+    `mode` is what the page is for: "play" (a bought play), "try" (free plays from the try
+    pool: nothing is charged, paid or kept, and every screen says so) or "replay" (a finished
+    play recalled from the endpoint, advancing by itself: nothing is charged or paid).
+    """
+
+    def __init__(
+        self,
+        presentation: Presentation,
+        settings: Settings | None = None,
+        mode: Mode = "play",
+        recall: int | None = None,
+    ) -> None:
         super().__init__(settings, merge(SHARED, presentation.sounds))
         self.presentation = presentation
         self.game = presentation.game
+        self.mode: Mode = mode
+        self.recall = recall  # the play number a replay recalls
         self.resumable: dict[str, Any] | None = None
         self.play: Play | None = None
         self.finished: dict[str, Any] | None = None
+
+    @property
+    def mode_label(self) -> str:
+        """What every screen says plainly in TRY and REPLAY ('' for a bought play)."""
+        return MODE_LABELS.get(self.mode, "")
 
     def motion(self, event: Event | None) -> Motion:
         """How the event animating now may flash and move: the player's reduced-motion
@@ -83,10 +119,22 @@ class Flow(Visit):
         return Motion(self.settings.reduced_motion, seconds)
 
     def connected(self) -> None:
-        """With the session open, look for an unfinished play of this game."""
-        self.busy = "Checking for an unfinished play…"
+        """With the session open, look for an unfinished play of this game (a replay recalls
+        its play instead; a try has none)."""
         assert self.app is not None
-        self.app.request("resume", {"game": self.game.id}, self._on_resume)
+        if self.mode == "replay":
+            self.busy = "Recalling the play…"
+            self.app.request("recall", {"play_number": self.recall}, self._on_recall)
+        elif self.mode == "play":
+            self.busy = "Checking for an unfinished play…"
+            self.app.request("resume", {"game": self.game.id}, self._on_resume)
+
+    def _on_recall(self, reply: Reply) -> None:
+        if not reply.ok:
+            self._fail(reply, "replay")
+            return
+        self.say(f"Replay of play number {reply.body.get('play_number')}.")
+        self._begin(reply.body, 0)
 
     def _on_resume(self, reply: Reply) -> None:
         self.busy = ""
@@ -104,10 +152,16 @@ class Flow(Visit):
             self.purchase()
 
     def purchase(self) -> None:
-        """PLAY: buy a play through the shell, which verifies the token before replying."""
-        if self.app is None or self.busy:
+        """PLAY: buy a play through the shell, which verifies the token before replying (TRY:
+        a free play from the try pool; a replay buys nothing)."""
+        if self.app is None or self.busy or self.mode == "replay":
             return
         self.error = ""
+        if self.mode == "try":
+            self.busy = "Drawing a free play…"
+            self.say(f"A free try of {self.game.name}: no money is staked or won.")
+            self.app.request("try", {"game": self.game.id}, self._on_purchase)
+            return
         self.busy = "Buying your play…"
         self.say(f"Buying a play of {self.game.name} for {format_pounds(self.game.price_pence)}")
         self.app.request("purchase", {"game": self.game.id}, self._on_purchase)
@@ -140,26 +194,45 @@ class Flow(Visit):
         replay = self.game.replay(book)
         index = max(0, min(index, len(replay) - 1))
         number = int(body.get("play_number") or payload.get("play_number") or 0)
-        choices = read_choices(body.get("choices"))
+        raw = body.get("choices")
+        if isinstance(raw, list):  # as the endpoint records them: one per choice, in order
+            at = choice_events(self.game, replay)
+            raw = {str(i): c for i, c in zip(at, raw, strict=False)}
+        choices = read_choices(raw)
         self.play = Play(number, str(body.get("token", "")), book, replay, index, choices)
         self.finished = None
         self.go("main")
 
+    def choice_list(self) -> list[int]:
+        """The play's choices in order, as the endpoint keeps them."""
+        return [] if self.play is None else [c for _, c in sorted(self.play.choices.items())]
+
     def save(self, index: int) -> None:
-        """Ask the shell to remember how far the play has got, and its choices (for a reload)."""
-        if self.app is not None and self.play is not None:
+        """Ask the shell to remember how far the play has got, and its choices (for a reload,
+        here and at the endpoint, so the play also resumes on another device). A try or a
+        replay keeps nothing."""
+        if self.app is not None and self.play is not None and self.mode == "play":
             choices = {str(k): v for k, v in sorted(self.play.choices.items())}
             data = {"game": self.game.id, "play_number": self.play.play_number, "index": index,
-                    "choices": choices}  # fmt: skip
+                    "choices": choices, "choice_list": self.choice_list()}  # fmt: skip
             self.app.request("save", data, lambda _reply: None)
 
     def finish(self) -> None:
-        """FINISH: record the play with the endpoint, then show the outcome screen."""
+        """FINISH: record the play (and its choices) with the endpoint, then show the outcome
+        screen. A try has nothing to record: its outcome shows at once, the balance as it was."""
         if self.app is None or self.play is None or self.busy:
             return
         self.error = ""
+        if self.mode == "try":
+            self.finished = {"prize_pence": self.play.book.prize_pence}
+            self.go("outcome")
+            return
+        if self.mode == "replay":
+            self.open_page()
+            return
         self.busy = "Recording your play…"
-        data = {"game": self.game.id, "play_number": self.play.play_number}
+        data = {"game": self.game.id, "play_number": self.play.play_number,
+                "choices": self.choice_list()}  # fmt: skip
         self.app.request("finish", data, self._on_finish)
 
     def _on_finish(self, reply: Reply) -> None:

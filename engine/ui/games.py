@@ -58,7 +58,8 @@ def sounds() -> dict[str, tuple[Note, ...]]:
 
 
 def first_scene(params: Mapping[str, object]) -> Scene:
-    """`?scene=check` opens the system check, `?game=ID` a game, anything else the lobby.
+    """`?scene=check` opens the system check, `?game=ID` a game (with `mode=try` free plays, with
+    `replay=N` the replay of play N), anything else the lobby.
 
     The settings: `fast`, `sound` (both remembered by the shell) and `reducedMotion`; the lobby
     shows times in the player's zone (`tz`: minutes east of UTC).
@@ -70,7 +71,10 @@ def first_scene(params: Mapping[str, object]) -> Scene:
     shown = here.get(str(params.get("game") or ""))
     if shown is None:
         return lobby_scene(here, games.GAMES, settings, utc_offset(params.get("tz")))
-    return shown.start(Flow(shown, settings))
+    recall = str(params.get("replay") or "")
+    if recall.isdecimal() and len(recall) <= 18:
+        return shown.start(Flow(shown, settings, "replay", int(recall)))
+    return shown.start(Flow(shown, settings, "try" if params.get("mode") == "try" else "play"))
 
 
 def utc_offset(value: object) -> int:

@@ -109,11 +109,14 @@ class BookPlayer:
         """True at rest after the last event."""
         return self.replay is not None and self.current is None and self.upcoming() is None
 
-    def press(self, action: str, choice: int | None = None) -> bool:
+    def press(self, action: str, choice: int | None = None, *, replaying: bool = False) -> bool:
         """The player acts: start the waiting event if it waits for this action (a choice is
-        recorded for the event when it waits for one). Returns True when the event started."""
+        recorded for the event when it waits for one). Returns True when the event started.
+        A replay takes no press but its own (`replaying`), with the choices recorded."""
         wanted = self.waiting()
         if wanted is None or wanted.name != action:
+            return False
+        if self.flow.mode == "replay" and not replaying:
             return False
         if wanted.choices:
             if choice is None or not 0 <= choice < wanted.choices:

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from engine.money import format_pounds
 from engine.ui.app import App
-from engine.ui.draw import Canvas
+from engine.ui.draw import Canvas, Font, fit_text
 from engine.ui.flow import Flow
 from engine.ui.input import Activate, Control, Event, Key, ReducedMotion
 from engine.ui.visit import Visit
+from engine.ui.widgets import GOLD
 
 
 class Page:
@@ -74,6 +75,18 @@ class Screen(Page):
 
     def __init__(self, flow: Flow) -> None:
         super().__init__(flow)
+
+    def draw_over(self, canvas: Canvas) -> None:
+        """Above everything, on every screen of a TRY or a REPLAY, what the page is for."""
+        label = self.flow.mode_label
+        if not label:
+            return
+        w = canvas.width
+        font = fit_text(canvas, label, Font(15.0, "body", True), w - 40)
+        bw = min(w - 16, canvas.measure(label, font) + 28)
+        canvas.rect((w - bw) / 2, 4, bw, 24, fill="#000000cc", stroke=GOLD, line_width=1.5,
+                    radius=12)  # fmt: skip
+        canvas.text(label, w / 2, 16, font, fill=GOLD)
 
 
 def status_line(flow: Visit) -> str:

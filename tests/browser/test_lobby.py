@@ -81,16 +81,55 @@ def test_the_lobby_opens_a_game_and_my_games_finds_the_play(
     assert "£3.00, won £5.00, finished." in row, row
     assert api(page, server, "GET", f"/api/plays/{number}")["prize_pence"] == 500
     violations(page, "my games", found)
-    page.get_by_role("button", name="Back to the games", exact=True).click()
+
+    # REPLAY: the same book again, by itself, charging and paying nothing.
+    before = api(page, server, "GET", "/api/wallet")["balance_pence"]
+    page.get_by_role("button", name=f"REPLAY play {number}", exact=True).click()
+    page.wait_for_url(f"**/?game=lab-riches&replay={number}&fast=1", timeout=30_000)
+    page.wait_for_selector("body[data-ready='1']", timeout=60_000)
+    log = page.locator("#log")
+    expect(log).to_contain_text(f"Replay of play number {number}.", timeout=30_000)
+    expect(page.locator("#screen-title")).to_contain_text("(REPLAY)")
+    expect(page.get_by_role("button", name="Pause", exact=True)).to_be_visible()
+    expect(page.get_by_role("button", name="GO", exact=True)).to_have_count(0)
+    expect(page.get_by_role("button", name="ALL GAMES", exact=True)).to_be_visible(timeout=120_000)
+    assert pence_of(log.inner_text()) == prize  # the same narration, the same total
+    violations(page, "replay", found)
+    assert api(page, server, "GET", "/api/wallet")["balance_pence"] == before
+    page.get_by_role("button", name="ALL GAMES", exact=True).click()
+    page.wait_for_url("**/?fast=1", timeout=30_000)
+    page.wait_for_selector("body[data-ready='1']", timeout=60_000)
     expect(page.get_by_role("button", name="My Games", exact=True)).to_be_visible()
     assert found == {}
     assert watch.errors == []
     page.context.close()
 
 
+@pytest.mark.parametrize("view", ["desktop", "phone"])
+def test_a_try_plays_for_free_and_leaves_no_trace(browser: Browser, server: str, view: str) -> None:
+    page, watch = lobby(browser, server, view)
+    before = api(page, server, "GET", "/api/wallet")["balance_pence"]
+    mine = api(page, server, "GET", "/api/plays")["plays"]
+    page.get_by_role("button", name="TRY Lab Riches for free", exact=True).click()
+    page.wait_for_url("**/?game=lab-riches&mode=try&fast=1", timeout=30_000)
+    page.wait_for_selector("body[data-ready='1']", timeout=60_000)
+    expect(page.locator("#screen-title")).to_contain_text("(TRY)")
+    page.get_by_role("button", name="TRY", exact=True).click()
+    expect(page.locator("#log")).to_contain_text("no money is staked or won")
+    expect(page.get_by_role("button", name="GO", exact=True)).to_be_enabled(timeout=60_000)
+    play_through(page)
+    page.get_by_role("button", name="FINISH", exact=True).click()
+    expect(page.get_by_role("button", name="ALL GAMES", exact=True)).to_be_visible(timeout=30_000)
+    expect(page.locator("#screen-title")).to_contain_text("(TRY)")
+    assert api(page, server, "GET", "/api/wallet")["balance_pence"] == before
+    assert api(page, server, "GET", "/api/plays")["plays"] == mine
+    assert watch.errors == []
+    page.context.close()
+
+
 def test_my_games_turns_pages_and_resumes_an_unfinished_play(browser: Browser, server: str) -> None:
     page, watch = lobby(browser, server, "phone")
-    numbers = []
+    numbers: list[int] = []
     for _ in range(9):  # more plays than a phone's page shows (8), within the £50 grant
         bought = page.request.post(
             server + "/api/plays",

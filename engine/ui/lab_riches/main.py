@@ -87,7 +87,7 @@ class MainScene(PlayScreen[Layout]):
         self.player.press("go")
 
     # ---- controls --------------------------------------------------------------------------
-    def controls(self) -> list[Control]:
+    def play_controls(self) -> list[Control]:
         """GO (or FINISH at the end), Rules and Prizes, and the settings: speed and sound."""
         lay = self.layout()
         if self.ended():  # both inside the end message's panel (see _end_message)

@@ -27,6 +27,8 @@ SHOOT = "shoot-"  # the arrows' control ids: shoot-0 (steep left) ... shoot-5 (s
 class MainScene(PlayScreen[Layout]):
     """Plays the flow's current book from its resume index to the end message and FINISH."""
 
+    action_ids = (SHOOT,)
+
     def __init__(self, flow: Flow) -> None:
         super().__init__(flow)
         self.selected = 2  # the arrow Left/Right move to and Space/Enter shoot
@@ -41,10 +43,14 @@ class MainScene(PlayScreen[Layout]):
         state: State | None = self.player.state()
         return state
 
-    def shoot(self, arrow: int) -> None:
+    def shoot(self, arrow: int, *, replaying: bool = False) -> None:
         """A Directional Arrow: shoot the next puck along it."""
-        if 0 <= arrow < ARROWS and self.player.press("shoot", arrow):
+        if 0 <= arrow < ARROWS and self.player.press("shoot", arrow, replaying=replaying):
             self.selected = arrow
+
+    def replay_step(self, choice: int | None) -> None:
+        """A replay's own shot, along the arrow the player chose."""
+        self.shoot(choice if choice is not None else 0, replaying=True)
 
     def update(self, dt: float) -> bool:
         """Advance the book player; the bumpers keep spinning while a shot is on the table."""
@@ -52,7 +58,7 @@ class MainScene(PlayScreen[Layout]):
         return super().update(dt)
 
     # ---- controls --------------------------------------------------------------------------
-    def controls(self) -> list[Control]:
+    def play_controls(self) -> list[Control]:
         """The six arrows (or FINISH at the end), Rules and Prizes, and the settings."""
         lay = self.layout()
         if self.ended():

@@ -257,7 +257,8 @@ ROW = 74.0  # a play's row in My Games
 
 
 class MyGamesScene(Page):
-    """The player's plays, newest first, a page at a time, with RESUME for an unfinished one."""
+    """The player's plays, newest first, a page at a time, with RESUME for an unfinished one and
+    REPLAY for a finished (or automatically settled) one."""
 
     name = "my-games"
     flow: Lobby
@@ -334,18 +335,14 @@ class MyGamesScene(Page):
         out = [Control("close", "Back to the games", w - 62, 10, 52, 52)]
         bw = min(150.0, w * 0.3)
         for k, play in enumerate(self.plays):
+            number, game = play.get("play_number"), play.get("game")
+            y = self._row_y(k) + 8
             if play.get("status") == "purchased":
-                number = play.get("play_number")
-                out.append(
-                    Control(
-                        f"resume:{play.get('game')}",
-                        f"RESUME play {number}",
-                        w - bw - GAP,
-                        self._row_y(k) + 8,
-                        bw,
-                        MIN_TARGET,
-                    )
-                )
+                out.append(Control(f"resume:{game}", f"RESUME play {number}", w - bw - GAP, y,
+                                   bw, MIN_TARGET))  # fmt: skip
+            elif isinstance(number, int):
+                out.append(Control(f"replay:{game}:{number}", f"REPLAY play {number}",
+                                   w - bw - GAP, y, bw, MIN_TARGET))  # fmt: skip
         tw = min(200.0, (w - 3 * GAP) / 2)
         if len(self.cursors) > 1:
             out.append(Control("newer", "Previous page", GAP, h - MIN_TARGET - 12, tw, MIN_TARGET))
@@ -371,6 +368,9 @@ class MyGamesScene(Page):
             self.fetch()
         elif kind == "resume":
             self.flow.open_page(game=game_id)
+        elif kind == "replay":
+            game, _, number = game_id.partition(":")
+            self.flow.open_page(game=game, replay=number)
 
     def draw(self, canvas: Canvas) -> None:
         """A row per play: number, game, date, price, prize and state."""
@@ -386,7 +386,7 @@ class MyGamesScene(Page):
             y = self._row_y(k)
             canvas.rect(GAP, y, w - 2 * GAP, ROW - 8, fill="#ffffff14", radius=10)
             left = GAP + 12
-            room = w - 2 * GAP - 24 - (bw + GAP if play.get("status") == "purchased" else 0)
+            room = w - 2 * GAP - 24 - bw - GAP
             top = f"No. {play.get('play_number')} · {self.flow.game_name(play.get('game'))}"
             prize = int(play.get("prize_pence") or 0)
             price = play.get("price_pence")
@@ -408,8 +408,8 @@ class MyGamesScene(Page):
         for c in self.controls():
             if c.id == "close":
                 close_button(canvas, c)
-            elif c.id.startswith("resume:"):
-                button(canvas, replace(c, label="RESUME"))
+            elif c.id.startswith(("resume:", "replay:")):
+                button(canvas, replace(c, label=c.label.split(" ")[0]))
             else:
                 draw_controls(canvas, [c])
 

@@ -32,16 +32,28 @@ class Sized(Protocol):
 L = TypeVar("L", bound=Sized)
 
 
+REPLAY_REST = 0.9  # seconds a replay rests before it takes the player's next action itself
+
+
 class PlayScreen(Screen, Generic[L]):
-    """Plays the flow's current book from its resume index to the end message and FINISH."""
+    """Plays the flow's current book from its resume index to the end message and FINISH.
+
+    In a replay the screen takes each of the player's actions itself, after a rest, with the
+    choices the endpoint recorded (so Power Puck Shot draws the same paths); Pause stops it
+    at the next rest and Step takes one action. A game gives `play_controls` (its action
+    controls, whose ids start with one of `action_ids`, and the settings) and `replay_step`.
+    """
 
     name = "main"
+    action_ids: tuple[str, ...] = ("go",)
 
     def __init__(self, flow: Flow) -> None:
         super().__init__(flow)
         self.player = BookPlayer(flow)
         self._lay: L | None = None
         self.board = False  # at the end: the end message put aside to see the final board
+        self.paused = False  # a replay: stopped at rests until Play or Step
+        self.rest = 0.0  # a replay: seconds at the current rest
 
     def enter(self, app: App) -> None:
         """Load the flow's play (new or resumed) and say where it starts; coming back from
@@ -60,8 +72,52 @@ class PlayScreen(Screen, Generic[L]):
         return ""
 
     def update(self, dt: float) -> bool:
-        """Advance the book player."""
+        """Advance the book player; a replay takes the next action after a rest."""
+        if self.flow.mode == "replay" and self.player.waiting() is not None and not self.paused:
+            self.rest += dt * self.flow.speed
+            if self.rest >= REPLAY_REST:
+                self.step()
+            return True
         return self.player.update(dt)
+
+    def step(self) -> None:
+        """A replay: take the player's next action, with the choice recorded for it."""
+        self.rest = 0.0
+        if self.player.waiting() is not None:
+            self.replay_step(self.player.choice(self.player.shown + 1))
+
+    def replay_step(self, choice: int | None) -> None:
+        """Take the waiting action as the player took it (a game may press its own way)."""
+        wanted = self.player.waiting()
+        if wanted is not None:
+            # A play recorded before choices were kept has none: the first option is drawn.
+            fallback = 0 if wanted.choices and choice is None else choice
+            self.player.press(wanted.name, fallback, replaying=True)
+
+    def play_controls(self) -> list[Control]:
+        """The game's controls: its actions (or FINISH at the end) and the settings."""
+        raise NotImplementedError
+
+    def controls(self) -> list[Control]:
+        """The game's controls; in a replay, Pause (or Play) and Step where its actions are,
+        and at the end ALL GAMES instead of FINISH."""
+        out = self.play_controls()
+        if self.flow.mode != "replay":
+            return out
+        actions = [c for c in out if c.id.startswith(self.action_ids) or c.id == "finish"]
+        rest = [c for c in out if c not in actions]
+        if not actions:
+            return out
+        x = min(c.x for c in actions)
+        y = min(c.y for c in actions)
+        w = max(c.x + c.w for c in actions) - x
+        h = max(48.0, min(64.0, max(c.y + c.h for c in actions) - y))
+        if self.ended():
+            return [Control("finish", "ALL GAMES", x, y, w, h), *rest]
+        half = (w - 10) / 2
+        toggle = Control("pause", "Play on" if self.paused else "Pause", x, y, half, h)
+        step = Control("step", "Step", x + half + 10, y, half, h, self.paused)
+        return [toggle, step, *rest]
 
     def make_layout(self, width: float, height: float) -> L:
         """The game's layout for a window size."""
@@ -103,8 +159,13 @@ class PlayScreen(Screen, Generic[L]):
         return out
 
     def activate(self, control: str) -> None:
-        """FINISH, the board toggle, Rules and the settings."""
-        if control == "finish":
+        """FINISH, the board toggle, Rules and the settings; a replay's Pause and Step."""
+        if control == "pause":
+            self.paused = not self.paused
+            self.flow.say("Replay paused." if self.paused else "Replay playing on.")
+        elif control == "step":
+            self.step()
+        elif control == "finish":
             self.flow.finish()
         elif control == "board":  # put the end message aside (or back) to see what won
             self.board = not self.board

@@ -136,7 +136,7 @@ class SplashScene(Screen):
             play = Control("retry", "TRY AGAIN", *first)
         else:
             ready = self.flow.balance is not None and not self.flow.busy
-            play = Control("play", "PLAY", *first, ready)
+            play = Control("play", "TRY" if self.flow.mode == "try" else "PLAY", *first, ready)
         return [play, Control("howto", "HOW TO PLAY", *howto),
                 Control("rules", "Rules and Prizes", *rules)]  # fmt: skip
 

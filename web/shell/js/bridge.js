@@ -127,9 +127,16 @@ const ops = {
     if (!open) { store.drop("progress." + req.game); return { found: false }; }
     const same = mine && mine.play_number === open.play_number;
     let token = same ? mine.token : null;
-    const index = same ? mine.index : 0;
-    const choices = (same && mine.choices) || {};
-    if (!token) token = (await call("GET", `/api/plays/${open.play_number}`)).token;
+    let index = same ? mine.index : 0;
+    let choices = (same && mine.choices) || {};
+    if (!token) {
+      // Bought or played on another device: the endpoint keeps how far it got and the choices.
+      const detail = await call("GET", `/api/plays/${open.play_number}`);
+      token = detail.token;
+      const kept = detail.progress || {};
+      index = Number.isInteger(kept.event) ? kept.event : 0;
+      choices = Array.isArray(kept.choices) ? kept.choices : {};
+    }
     const payload = await verifyToken(token);
     store.set("progress." + req.game, { play_number: open.play_number, token, index, choices });
     return { found: true, play_number: open.play_number, token, payload, index, choices };
@@ -140,13 +147,28 @@ const ops = {
     if (mine && mine.play_number === req.play_number) {
       store.set("progress." + req.game, { ...mine, index: req.index, choices: req.choices || {} });
     }
+    // And at the endpoint, so the play resumes on another device at the same event. A lost
+    // answer loses nothing: the next rest sends it again, and this device keeps its own.
+    call("PUT", `/api/plays/${req.play_number}/progress`, { event: req.index, choices: req.choice_list || [] })
+      .catch((error) => console.warn("progress not kept at the endpoint:", error.message));
     return {};
   },
   async finish(req) {
-    const done = await call("POST", `/api/plays/${req.play_number}/finish`, {});
+    const done = await call("POST", `/api/plays/${req.play_number}/finish`, { choices: req.choices || [] });
     const mine = store.get("progress." + req.game);
     if (mine && mine.play_number === req.play_number) store.drop("progress." + req.game);
     return done;
+  },
+  async try(req) {
+    // A free play from the game's try pool: nothing is charged, paid or kept.
+    const drawn = await call("POST", "/api/try", { game: req.game });
+    return { ...drawn, payload: await verifyToken(drawn.token) };
+  },
+  async recall(req) {
+    // A finished play, to replay: the endpoint rebuilt its book and checked it against the
+    // hash recorded at purchase; the token is checked here as at purchase.
+    const play = await call("GET", `/api/plays/${Number(req.play_number)}/recall`);
+    return { ...play, payload: await verifyToken(play.token) };
   },
   async plays(req) {
     // A page of My Games, newest first.
