@@ -197,6 +197,11 @@ class EndpointShell:
         if op == "recall":
             play = self._call("GET", f"/api/plays/{int(request['play_number'])}/recall")
             return {**play, "payload": self.verify(play["token"])}
+        if op == "limits":
+            return self._call("GET", "/api/limits")
+        if op == "set_limits":
+            wanted = {k: request[k] for k in ("daily_pence", "weekly_pence") if k in request}
+            return self._call("PUT", "/api/limits", wanted)
         if op == "plays":
             query = {"limit": str(request.get("limit") or 20)}
             if request.get("cursor"):

@@ -108,7 +108,7 @@ def card_boxes(w: float, h: float, n: int) -> list[tuple[float, float, float, fl
 
 
 class LobbyScene(Page):
-    """The games as cards, with My Games above them."""
+    """The games as cards, with My Games and Limits above them."""
 
     name = "lobby"
     flow: Lobby
@@ -118,6 +118,9 @@ class LobbyScene(Page):
         self.my_games = MyGamesScene(lobby)
         lobby.register("lobby", self)
         lobby.register("my-games", self.my_games)
+        from engine.ui.scenes.limits import LimitsScene  # it draws in the lobby's style
+
+        lobby.register("limits", LimitsScene(lobby))
 
     def enter(self, app: App) -> None:
         """Say what the lobby offers."""
@@ -131,7 +134,10 @@ class LobbyScene(Page):
         """My Games, then each card's PLAY (or Coming soon), TRY and Rules and Prizes."""
         w, h = self.size()
         bw = min(200.0, (w - 3 * GAP) / 2)
-        out = [Control("my-games", "My Games", (w - bw) / 2, 56, bw, MIN_TARGET)]
+        out = [
+            Control("my-games", "My Games", w / 2 - bw - GAP / 2, 56, bw, MIN_TARGET),
+            Control("limits", "Limits", w / 2 + GAP / 2, 56, bw, MIN_TARGET),
+        ]
         for card, (x, y, cw, ch) in zip(
             self.flow.cards, card_boxes(w, h, len(self.flow.cards)), strict=True
         ):
@@ -175,8 +181,8 @@ class LobbyScene(Page):
     def activate(self, control: str) -> None:
         """Open a game (to play or to try), its rules, or My Games."""
         kind, _, game_id = control.partition(":")
-        if kind == "my-games":
-            self.flow.go("my-games")
+        if kind in ("my-games", "limits"):
+            self.flow.go(kind)
         elif kind == "play":
             self.flow.open_page(game=game_id)
         elif kind == "try":

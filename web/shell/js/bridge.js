@@ -170,6 +170,15 @@ const ops = {
     const play = await call("GET", `/api/plays/${Number(req.play_number)}/recall`);
     return { ...play, payload: await verifyToken(play.token) };
   },
+  async limits() {
+    return call("GET", "/api/limits");
+  },
+  async set_limits(req) {
+    // Lowering takes effect at once; the endpoint keeps a raise for 24 hours first.
+    const wanted = {};
+    for (const key of ["daily_pence", "weekly_pence"]) if (key in req) wanted[key] = req[key];
+    return call("PUT", "/api/limits", wanted);
+  },
   async plays(req) {
     // A page of My Games, newest first.
     const query = new URLSearchParams({ limit: String(req.limit || 20) });
