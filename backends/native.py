@@ -23,6 +23,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from backends.pygame_backend import PygameCanvas
 from backends.pygame_sound import SoundPlayer
+from engine.money import format_pounds
 from engine.payload import Payload
 from engine.ui.app import App, FrameResult, Scene
 from engine.ui.games import sounds
@@ -123,8 +124,15 @@ class EndpointShell:
         data: dict[str, Any] = response.json() if response.content else {}
         if response.status_code == 402:
             raise ValueError("Insufficient funds: your balance does not cover this play.")
+        error = data.get("error", {}) if response.is_error else {}
+        if error.get("code") == "limit_reached":
+            left = format_pounds(int(error.get("left_pence") or 0))
+            raise ValueError(
+                f"Your {error.get('period', 'spend')} limit is reached: {left} left until the "
+                "limit resets. Nothing was charged."
+            )
         if response.is_error:
-            raise ValueError(data.get("error", {}).get("message", f"HTTP {response.status_code}"))
+            raise ValueError(error.get("message", f"HTTP {response.status_code}"))
         return data
 
     def verify(self, token: str) -> dict[str, Any]:

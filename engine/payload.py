@@ -15,6 +15,7 @@ from typing import Any
 from engine.outcome import Composition
 
 SEED_HEX = re.compile(r"[0-9a-f]{32}")
+MODES = ("try",)  # the values of the optional `mode` claim: "try" marks a free play
 
 
 class PayloadError(ValueError):
@@ -49,6 +50,7 @@ class Payload:
     composition: Composition
     seed: str  # 32 lower-case hex digits
     iat: int
+    mode: str | None = None  # "try" for a free play of TRY mode; absent (None) for a paid play
 
     @property
     def seed_bytes(self) -> bytes:
@@ -68,7 +70,7 @@ class Payload:
             "composition": self.composition.to_json(),
             "seed": self.seed,
             "iat": self.iat,
-        }
+        } | ({} if self.mode is None else {"mode": self.mode})
 
     @classmethod
     def from_json(cls, data: object) -> Payload:
@@ -85,7 +87,11 @@ class Payload:
             composition = Composition.from_json(raw)
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise PayloadError(f"bad composition: {exc}") from None
+        mode = data.get("mode")
+        if mode is not None and mode not in MODES:
+            raise PayloadError(f"mode must be one of {', '.join(MODES)} when present")
         payload = cls(
+            mode=mode,
             account=_str(data, "account"),
             game=_str(data, "game"),
             model=_str(data, "model"),

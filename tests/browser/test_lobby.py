@@ -154,3 +154,33 @@ def test_my_games_turns_pages_and_resumes_an_unfinished_play(browser: Browser, s
     expect(page.get_by_role("button", name="RESUME", exact=True)).to_be_visible(timeout=30_000)
     assert watch.errors == []
     page.context.close()
+
+
+def test_limits_are_set_from_the_lobby_and_a_purchase_over_one_is_refused(
+    browser: Browser, server: str
+) -> None:
+    page, watch = lobby(browser, server, "desktop")
+    page.get_by_role("button", name="Limits", exact=True).click()
+    log = page.locator("#log")
+    expect(log).to_contain_text("Daily limit: none.", timeout=30_000)
+    page.get_by_role("button", name="Lower the daily limit by £5", exact=True).click()
+    expect(log).to_contain_text("Daily limit: £50.00. Spent £0.00, £50.00 left until")
+    # Raising waits 24 hours: the limit stays, the change is shown waiting.
+    page.get_by_role("button", name="Raise the daily limit by £5", exact=True).click()
+    expect(log).to_contain_text("Changing to £55.00 on")
+    # Lowered to £2 (at once), a £3 play is refused and nothing is charged.
+    answer = page.request.put(server + "/api/limits", data={"daily_pence": 200})
+    assert answer.ok, answer.text()
+    before = api(page, server, "GET", "/api/wallet")["balance_pence"]
+    page.get_by_role("button", name="Back to the games", exact=True).click()
+    page.get_by_role("button", name="PLAY Lab Riches", exact=True).click()
+    page.wait_for_url("**/?game=lab-riches&fast=1", timeout=30_000)
+    page.wait_for_selector("body[data-ready='1']", timeout=60_000)
+    expect(page.locator("#log")).to_contain_text("Balance £", timeout=30_000)
+    page.get_by_role("button", name="PLAY", exact=True).click()
+    expect(page.locator("#log")).to_contain_text(
+        "Your daily limit is reached: £2.00 left until", timeout=30_000
+    )
+    assert api(page, server, "GET", "/api/wallet")["balance_pence"] == before
+    assert [e for e in watch.errors if "403" not in e] == []  # the refusal itself is a 403
+    page.context.close()

@@ -108,8 +108,13 @@ def test_warming_lays_out_pools_only_for_games_on_sale(make_app: Callable[..., F
     app = make_app()
     app.state.ledger.warm()
     with app.state.ledger.db.begin() as conn:
-        warmed = conn.execute(select(pools.c.game)).scalars().all()
-    assert warmed == [game.id for game in games.on_sale()] == ["lab-riches", OTHER]
+        warmed = conn.execute(select(pools.c.kind, pools.c.game).order_by(pools.c.id)).all()
+    on_sale = [game.id for game in games.on_sale()]
+    assert on_sale == ["lab-riches", OTHER]
+    # the paid pools first, then each game's pool of free plays (TRY mode)
+    assert [tuple(row) for row in warmed] == [("paid", g) for g in on_sale] + [
+        ("try", g) for g in on_sale
+    ]
 
 
 def test_purchase_records_a_committed_entry_and_finish_pays_it(client: TestClient) -> None:
@@ -263,10 +268,13 @@ def test_my_games_newest_first_with_a_cursor(client: TestClient) -> None:
         "play_number",
         "game",
         "status",
+        "finished_by",
+        "price_pence",
         "prize_pence",
         "purchased_at",
         "finished_at",
     }
+    assert first["finished_by"] is None and first["price_pence"] == 300
 
 
 def test_an_unfinished_play_past_its_time_is_paid(client: TestClient, clock: Clock) -> None:

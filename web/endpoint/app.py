@@ -22,14 +22,13 @@ from starlette.exceptions import HTTPException
 from starlette.routing import Match
 
 from engine import games as registry
-from web.endpoint import plays, sales, tokens
-from web.endpoint.database import Database
+from web.endpoint import hashes, player, plays, reveal, sales, tokens
 from web.endpoint.errors import ApiError
 from web.endpoint.guards import BodyLimit, HeadAsGet, JsonCORS, RateLimit
-from web.endpoint.keys import load_keyring, write_secret_once
-from web.endpoint.ledger import Account, Ledger
+from web.endpoint.keys import write_secret_once
+from web.endpoint.ledger import Account, open_ledger
 from web.endpoint.metrics import Metrics, Timing, entries_left, health
-from web.endpoint.pools import LayOut, PoolFiles
+from web.endpoint.pools import LayOut
 from web.endpoint.settings import Settings
 
 
@@ -74,16 +73,8 @@ def create_app(
 ) -> FastAPI:
     """Build the endpoint: open the database (migrating it), load the keys, wire the routes."""
     settings = settings or Settings.from_env()
-    db = Database(settings.db_url, settings.db_pool_size)
-    db.migrate()
-    ring = load_keyring(
-        settings.var_dir,
-        settings.signing_key_file,
-        settings.signing_key_pem,
-        settings.retired_keys_dir,
-    )
-    pool_files = PoolFiles(settings.pools_path, settings.pool_size, lay_out)
-    ledger = Ledger(db, pool_files, ring, clock, settings.play_timeout_seconds, settings.test_mode)
+    ledger = open_ledger(settings, clock, lay_out)
+    db, ring = ledger.db, ledger.ring
     # Bound to this database: a credential made for another (or a deleted) one never matches.
     secret = _session_secret(settings) + b"/" + db.instance_id().encode()
     limiter = RateLimit(settings.rate_per_second, settings.rate_burst, clock)
@@ -106,11 +97,16 @@ def create_app(
                 except Exception:
                     logging.getLogger("web.endpoint").exception("sweeping overdue plays failed")
 
-        task = asyncio.create_task(sweeper())
+        # Each sold play's book hash, recorded just after the sale (web/endpoint/hashes.py).
+        worker = hashes.hashing_process()
+        tasks = [asyncio.create_task(sweeper()),
+                 asyncio.create_task(hashes.keep_hashing(ledger, worker))]  # fmt: skip
         try:
             yield
         finally:
-            task.cancel()
+            for task in tasks:
+                task.cancel()
+            worker.shutdown(wait=False, cancel_futures=True)
 
     app = FastAPI(
         lifespan=lifespan,
@@ -123,6 +119,7 @@ def create_app(
     )
     app.state.ledger = ledger
     app.state.settings = settings
+    app.state.limiter = limiter
     metrics = Metrics()
     metrics.watch_pools(lambda: entries_left(ledger))
     app.state.metrics = metrics
@@ -168,6 +165,8 @@ def create_app(
     async def slow(fn: Callable[..., Any], *args: Any) -> Any:
         return await anyio.to_thread.run_sync(fn, *args)
 
+    app.state.slow = slow
+
     async def maybe_sweep() -> None:
         now = clock()
         if now - sweep["last"] < settings.sweep_interval_seconds:  # type: ignore[operator]
@@ -206,13 +205,17 @@ def create_app(
         "/api/session",
         status_code=201,
         responses=errors(
+            (400, "malformed_json."),
+            (401, "invalid_code: the sign-in code is unknown, expired or used."),
             (403, "cross_site_refused: started from another site's page."),
             (413, "body_too_large."),
-            (429, "rate_limited: too many new sessions from this address."),
+            (422, 'invalid_request: a body other than {"code": ...}.'),
+            (429, "rate_limited: too many new sessions (or code attempts) from this address."),
         ),
     )
-    async def new_session(request: Request) -> JSONResponse:
-        """Create a guest account with the demo balance and a session credential."""
+    async def new_session(request: Request, body: player.CodeBody | None = None) -> JSONResponse:
+        """Create a guest account with the demo balance and a session credential; with
+        {"code"}, sign in the account of a one-time code (POST /api/account/code) instead."""
         if not same_site_or_allowed(request, settings.cors_origins):
             raise ApiError(
                 403, "cross_site_refused", "A session can only be started from this site's pages."
@@ -220,14 +223,14 @@ def create_app(
         host = request.client.host if request.client else "unknown"
         if not limiter.allow("ip:" + host):
             raise ApiError(429, "rate_limited", "Too many new sessions; slow down.")
-        account = await call(ledger.create_account, settings.demo_balance_pence)
+        if body is None or body.code is None:  # no body, or {} as the shells send: a new account
+            account = await call(ledger.create_account, settings.demo_balance_pence)
+            balance = settings.demo_balance_pence
+        else:
+            account, balance = await call(player.use_code, ledger, body.code)
         credential = tokens.issue_session(secret, f"{account.pk}/{account.public_id}", int(clock()))
-        body = {
-            "account": account.public_id,
-            "balance_pence": settings.demo_balance_pence,
-            "token": credential,
-        }
-        response = JSONResponse(body, status_code=201)
+        answer = {"account": account.public_id, "balance_pence": balance, "token": credential}
+        response = JSONResponse(answer, status_code=201)
         response.set_cookie(
             settings.cookie_name,
             credential,
@@ -340,6 +343,9 @@ def create_app(
         result: dict[str, Any] = await slow(ledger.pool_status, game)
         return result
 
+    # A committed pool's commitment, and its reveal once closed (web/endpoint/reveal.py).
+    reveal.add_routes(app, ledger, limiter)
+
     if settings.test_mode:
 
         @app.post(
@@ -363,6 +369,11 @@ def create_app(
             )
             return result
 
+    # The player's side: limits, progress, recall, sign-in codes, TRY (web/endpoint/player.py).
+    app.router.routes.extend(player.router.routes)
+    if settings.test_mode:
+        app.router.routes.extend(player.test_router.routes)
+
     # Purchase and finish: plain Starlette routes, matched first (web/endpoint/sales.py).
     app.router.routes[0:0] = sales.ROUTES
     openapi = app.openapi
@@ -384,7 +395,7 @@ def create_app(
             JsonCORS,
             allow_origins=list(settings.cors_origins),
             allow_credentials=True,
-            allow_methods=["GET", "HEAD", "POST"],
+            allow_methods=["GET", "HEAD", "POST", "PUT"],
             allow_headers=["Authorization", "Content-Type", "Idempotency-Key"],
             max_age=600,
         )

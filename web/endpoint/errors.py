@@ -1,20 +1,25 @@
-"""API errors: one exception type, rendered as {"error": {"code", "message"}}."""
+"""API errors: one exception type, rendered as {"error": {"code", "message", ...}}."""
 
 from __future__ import annotations
+
+from typing import Any
 
 
 class ApiError(Exception):
     """An error the API reports to the caller with a status, a code and a sentence."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(
+        self, status: int, code: str, message: str, extra: dict[str, Any] | None = None
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.extra = extra or {}  # more keys inside "error" (e.g. limit_reached's period)
 
-    def body(self) -> dict[str, dict[str, str]]:
+    def body(self) -> dict[str, dict[str, Any]]:
         """The JSON error object."""
-        return {"error": {"code": self.code, "message": self.message}}
+        return {"error": {**self.extra, "code": self.code, "message": self.message}}
 
 
 def not_found_play() -> ApiError:

@@ -10,18 +10,28 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, func, insert, select
+from sqlalchemy import Connection, func, insert, select, update
 
 from engine import games
 from engine.game import Game
+from engine.math.leaves import PoolEntry
 from engine.payload import Payload
-from web.endpoint import tokens
+from web.endpoint import limits, tokens
 from web.endpoint.batch import SaleBatcher
 from web.endpoint.database import Database
 from web.endpoint.errors import ApiError, not_on_sale, unknown_game
-from web.endpoint.keys import KeyRing
-from web.endpoint.pools import PoolFiles
-from web.endpoint.schema import accounts, plays, pools, reservations, transactions
+from web.endpoint.keys import KeyRing, load_keyring
+from web.endpoint.pools import LayOut, PoolFiles
+from web.endpoint.schema import (
+    accounts,
+    meta,
+    plays,
+    pools,
+    reservations,
+    transactions,
+    try_plays,
+)
+from web.endpoint.settings import Settings
 from web.endpoint.statements import PoolRow, Statements
 
 PLAY_NUMBER_BASE = 10**8  # Play Number = pool sequence × 10^8 + entry index + 1
@@ -29,6 +39,9 @@ POOL_LOCK_BASE = 74_281_000  # + the game's index in the registry: the advisory 
 MAX_DRAW_ATTEMPTS = 3
 SPARE_AT = 50  # lay out the next pool when 1/50 of the current one is left
 POOL_STATUS_TTL = 1.0  # seconds GET /api/pools/{game} may serve a status it has already read
+TRY_LOCK_OFFSET = 1_000  # the advisory lock of a game's try pools: its pools' lock + this
+CLOCK_KEY = "test_clock_offset_ms"  # meta row of test mode's moved clock
+POOL_KINDS = ("paid", "try")
 
 
 class PoolExhausted(Exception):
@@ -63,14 +76,31 @@ class Ledger:
         self.test_mode = test_mode
         self.sql = Statements(db.engine.dialect)
         self._pools: dict[str, PoolRow] = {}  # the pool each game is selling from (immutable)
-        self._layout_locks = {game: threading.Lock() for game in games.ids()}
+        self._layout_locks = {
+            (game, kind): threading.Lock() for game in games.ids() for kind in POOL_KINDS
+        }
         self._status: dict[str, tuple[float, dict[str, Any]]] = {}  # game -> (time, pool status)
         # PostgreSQL outside test mode: concurrent purchases of a game sold in one transaction
         self.batcher = SaleBatcher(self) if self.sql.batch_debit and not test_mode else None
+        self.clock_offset_ms = read_clock_offset(db) if test_mode else 0
 
     def now_ms(self) -> int:
-        """The clock in integer milliseconds."""
-        return int(self.clock() * 1000)
+        """The ledger's clock in integer milliseconds (test mode: moved on by the offset)."""
+        return int(self.clock() * 1000) + self.clock_offset_ms
+
+    def advance_clock(self, advance_ms: int) -> int:
+        """Test mode: move the ledger's clock on, for every process of this database (meta
+        table); returns the total offset."""
+        with self.db.begin() as conn:
+            self.db.advisory_lock(conn, CLOCK_LOCK)
+            found = conn.execute(select(meta.c.value).where(meta.c.key == CLOCK_KEY)).scalar()
+            offset = int(found or 0) + advance_ms
+            if found is None:
+                conn.execute(insert(meta).values(key=CLOCK_KEY, value=str(offset)))
+            else:
+                conn.execute(update(meta).where(meta.c.key == CLOCK_KEY).values(value=str(offset)))
+        self.clock_offset_ms = offset
+        return offset
 
     def create_account(self, balance_pence: int) -> Account:
         """A guest account granted a demo balance."""
@@ -101,23 +131,27 @@ class Ledger:
 
     # -- pools -----------------------------------------------------------------------------
 
-    def current_pool(self, conn: Connection, game: str) -> PoolRow | None:
-        """The newest pool of a game."""
-        row = self.sql.current_pool.row(conn, game=game)
+    def current_pool(self, conn: Connection, game: str, kind: str = "paid") -> PoolRow | None:
+        """The newest pool of a game (of its paid plays, or of its free "try" plays)."""
+        row = self.sql.current_pool.row(conn, game=game, kind=kind)
         return None if row is None else PoolRow(*row)
 
-    def ensure_pool(self, game: str, exhausted_ref: int | None = None) -> None:
-        """Make sure the game has a pool with unsold entries; lay one out and commit its root."""
+    def ensure_pool(self, game: str, exhausted_ref: int | None = None, kind: str = "paid") -> None:
+        """Make sure the game has a pool with unsold entries; lay one out and commit its root.
+
+        kind "try": the game's pool of free plays (TRY mode), laid out and committed the same
+        way, from the same prize table, but never sold."""
         check_game(game)  # never a pool for a game that is not on sale
-        with self._layout_locks[game]:
+        with self._layout_locks[(game, kind)]:
             with self.db.begin() as conn:
-                row = self.current_pool(conn, game)
+                row = self.current_pool(conn, game, kind)
             if row is not None and row.id != exhausted_ref and row.next_index < row.size:
                 return
-            pool = self.pool_files.lay_out(game)
+            pool = self.pool_files.lay_out(game, use_spare=kind == "paid")
+            lock = POOL_LOCK_BASE + games.ids().index(game)
             with self.db.begin() as conn:
-                self.db.advisory_lock(conn, POOL_LOCK_BASE + games.ids().index(game))
-                row = self.current_pool(conn, game)
+                self.db.advisory_lock(conn, lock + (TRY_LOCK_OFFSET if kind == "try" else 0))
+                row = self.current_pool(conn, game, kind)
                 if row is not None and row.id != exhausted_ref and row.next_index < row.size:
                     return  # another process committed a fresh pool meanwhile
                 conn.execute(
@@ -129,13 +163,16 @@ class Ledger:
                         root=pool.root.hex(),
                         next_index=0,
                         created_at=self.now_ms(),
+                        kind=kind,
                     )
                 )
 
     def warm(self) -> None:
-        """Make sure every game on sale has a committed pool (run at start, in a thread)."""
-        for game in games.on_sale():
-            self.ensure_pool(game.id)
+        """Make sure every game on sale has a committed pool (run at start, in a thread), then
+        its pool of free plays."""
+        for kind in POOL_KINDS:
+            for game in games.on_sale():
+                self.ensure_pool(game.id, kind=kind)
 
     def pool_status(self, game: str) -> dict[str, Any]:
         """The current pool of a game: id, size, sold count and root (at most POOL_STATUS_TTL
@@ -185,9 +222,10 @@ class Ledger:
             self._pools.pop(game, None)
             raise
         except ApiError as error:
-            if key is None or error.status != 402:
+            if key is None or error.status not in (402, 403):
                 raise
             with self.db.begin() as conn:  # a retry of a purchase made is not refused for funds
+                # (nor for a spend limit)
                 if self.sql.play_by_key.row(conn, account=account.pk, key=key) is None:
                     raise
         except Exception as error:
@@ -212,12 +250,13 @@ class Ledger:
     ) -> dict[str, Any]:
         sql = self.sql
         pool = self._pool(conn, game)
-        balance = sql.debit.value(conn, account=account.pk, price=price)
+        now = self.now_ms()
+        period = limits.period_params(now)
+        balance = sql.debit.value(conn, account=account.pk, price=price, **period)
         if balance is None:
-            raise ApiError(402, "insufficient_funds", "The balance does not cover this play.")
+            raise self._refusal(sql.limit_state.row(conn, account=account.pk), price, now)
         index = self._draw(conn, account, pool)
-        sale = self._sale(account, pool, index, key)
-        now = sale["purchased_at"]
+        sale = self._sale(account, pool, index, key, now)
         if sql.add_sale is not None:
             sql.add_sale.run(conn, amount_pence=-price, **sale)
         else:
@@ -244,13 +283,23 @@ class Ledger:
         self._pools[game] = pool
         return pool
 
-    def _sale(self, account: Account, pool: PoolRow, index: int, key: str | None) -> dict[str, Any]:
-        """The plays row of a sale of this pool entry, with its signed outcome token."""
+    @staticmethod
+    def _refusal(state: Any, price: int, now: int) -> ApiError:
+        """Why a purchase's debit was refused: a spend limit (403), else the balance (402)."""
+        refused = limits.Limits(state, now).refusal(price)
+        if refused is not None:
+            return refused
+        return ApiError(402, "insufficient_funds", "The balance does not cover this play.")
+
+    def _outcome(
+        self, holder: str, pool: PoolRow, index: int, now: int, mode: str | None = None
+    ) -> tuple[PoolEntry, int, dict[str, Any]]:
+        """A pool entry sold (or given as a try) to `holder`: the entry, its play number and
+        the token payload that says so."""
         entry = self.pool_files.get(pool.pool_id).entry(index)
-        now = self.now_ms()
         play_number = pool.id * PLAY_NUMBER_BASE + index + 1
         payload = Payload(
-            account=account.public_id,
+            account=holder,
             game=pool.game,
             model=pool.model,
             play_number=play_number,
@@ -260,7 +309,16 @@ class Ledger:
             composition=entry.composition,
             seed=entry.seed.hex(),
             iat=now // 1000,
+            mode=mode,
         ).to_json()
+        return entry, play_number, payload
+
+    def _sale(
+        self, account: Account, pool: PoolRow, index: int, key: str | None, now: int
+    ) -> dict[str, Any]:
+        """The plays row of a sale of this pool entry, with its signed outcome token (the hash
+        of its book is recorded just after, off the sale's path: web/endpoint/hashes.py)."""
+        entry, play_number, payload = self._outcome(account.public_id, pool, index, now)
         return {
             "play_number": play_number,
             "account_id": account.pk,
@@ -277,6 +335,9 @@ class Ledger:
             "purchased_at": now,
             "finished_at": None,
             "finished_by": None,
+            "book_hash": None,
+            "progress_event": 0,
+            "choices": "[]",
         }
 
     def _purchase_pipelined(
@@ -296,15 +357,22 @@ class Ledger:
             pool = self._pool_on(cursor, game)
             if pool is None:
                 raise PoolExhausted(None)
-            cursor.execute(sql.take, {"account": account.pk, "price": price, "pool": pool.id})
+            now = self.now_ms()
+            cursor.execute(
+                sql.take,
+                {"account": account.pk, "price": price, "pool": pool.id}
+                | limits.period_params(now),
+            )
             balance, taken = cursor.fetchone()
             if balance is None:
-                raise ApiError(402, "insufficient_funds", "The balance does not cover this play.")
+                state = sql.limit_state
+                cursor.execute(state.sql, {**state.defaults, "account": account.pk})
+                raise self._refusal(cursor.fetchone(), price, now)
             if taken is None:
                 raise PoolExhausted(pool.id)
             index = int(taken) - 1
             self._spare_at(pool, index)
-            sale = self._sale(account, pool, index, key)
+            sale = self._sale(account, pool, index, key, now)
             cursor.execute(
                 sql.add_sale.sql, {**sql.add_sale.defaults, **sale, "amount_pence": -price}
             )
@@ -345,13 +413,15 @@ class Ledger:
             pool = self._pool_on(cursor, game)
             if pool is None:
                 return results
+            now = self.now_ms()
             cursor.execute(
                 sql.batch_debit,
                 {
                     "accounts": [requests[i][0].pk for i in chosen],
                     "keys": [requests[i][1] for i in chosen],
                     "price": price,
-                },
+                }
+                | limits.period_params(now),
             )
             # (position in chosen, the account's balance after all its debits, how
             # many): its k-th purchase leaves that balance + price x (count - 1 - k)
@@ -375,7 +445,7 @@ class Ledger:
             for n, (i, balance) in enumerate(paid):
                 account, key = requests[i]
                 self._spare_at(pool, first + n)
-                sale = self._sale(account, pool, first + n, key)
+                sale = self._sale(account, pool, first + n, key, now)
                 sales.append({**sql.add_sale.defaults, **sale, "amount_pence": -price})
                 results[i] = {
                     "play_number": sale["play_number"],
@@ -445,6 +515,54 @@ class Ledger:
             if not self.test_mode or not entry_taken(conn, pool.id, index):
                 return index
 
+    # -- TRY mode ----------------------------------------------------------------------------
+
+    def try_play(self, account: Account | None, game: str) -> dict[str, Any]:
+        """A free play: the next entry of the game's pool of free plays, signed as a try play
+        (payload mode "try"); no money moves and it is no play of the account's."""
+        check_game(game)
+        exhausted: int | None = None
+        for _ in range(MAX_DRAW_ATTEMPTS):
+            self.ensure_pool(game, exhausted, kind="try")
+            with self.db.begin() as conn:
+                pool = self.current_pool(conn, game, "try")
+                taken = None if pool is None else self.sql.next_index.value(conn, pool=pool.id)
+                if pool is not None and taken is not None:
+                    return self._try_sale(conn, account, pool, int(taken) - 1)
+            exhausted = None if pool is None else pool.id
+        raise ApiError(503, "pool_unavailable", "No pool could be laid out; try again.")
+
+    def _try_sale(
+        self, conn: Connection, account: Account | None, pool: PoolRow, index: int
+    ) -> dict[str, Any]:
+        now = self.now_ms()
+        holder = account.public_id if account is not None else ANONYMOUS
+        entry, play_number, payload = self._outcome(holder, pool, index, now, "try")
+        conn.execute(
+            insert(try_plays).values(
+                play_number=play_number,
+                account_id=None if account is None else account.pk,
+                game=pool.game,
+                model=pool.model,
+                pool_ref=pool.id,
+                pool_index=index,
+                prize_pence=entry.prize_pence,
+                created_at=now,
+            )
+        )
+        return {"play_number": play_number, "token": tokens.sign(self.ring, payload)}
+
+
+ANONYMOUS = "anonymous"  # the account claim of a try play's token without a session
+CLOCK_LOCK = 74_280_002  # PostgreSQL advisory lock id: one mover of the test clock at a time
+
+
+def read_clock_offset(db: Database) -> int:
+    """Test mode: how far the ledger's clock has been moved on (meta table), in ms."""
+    with db.begin() as conn:
+        found = conn.execute(select(meta.c.value).where(meta.c.key == CLOCK_KEY)).scalar()
+    return int(found or 0)
+
 
 def check_game(game_id: str) -> Game:
     """The game of this id if it is on sale; 404 for an unknown id, 409 for a game not on sale."""
@@ -468,3 +586,20 @@ def entry_taken(conn: Connection, pool_ref: int, index: int) -> bool:
         )
     ).first()
     return sold is not None or held is not None
+
+
+def open_ledger(
+    settings: Settings, clock: Callable[[], float], lay_out: LayOut | None = None
+) -> Ledger:
+    """The ledger of an endpoint's configuration: its database opened (and migrated), its
+    signing keys and its pools' directory. The app and the operators' commands open it alike."""
+    db = Database(settings.db_url, settings.db_pool_size)
+    db.migrate()
+    ring = load_keyring(
+        settings.var_dir,
+        settings.signing_key_file,
+        settings.signing_key_pem,
+        settings.retired_keys_dir,
+    )
+    pool_files = PoolFiles(settings.pools_path, settings.pool_size, lay_out)
+    return Ledger(db, pool_files, ring, clock, settings.play_timeout_seconds, settings.test_mode)

@@ -48,10 +48,11 @@ class PoolFiles:
             )
         return size
 
-    def lay_out(self, game: str) -> Pool:
-        """A new saved pool for a game (not yet committed): the spare if one is ready."""
+    def lay_out(self, game: str, use_spare: bool = True) -> Pool:
+        """A new saved pool for a game (not yet committed): the spare if one is ready (and
+        wanted: a pool of free plays leaves the spare to the next paid pool)."""
         with self._lock:
-            pool = self._spares.pop(game, None)
+            pool = self._spares.pop(game, None) if use_spare else None
         if pool is None:
             pool = self._make(game)
         with self._lock:

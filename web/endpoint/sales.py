@@ -22,6 +22,7 @@ from web.endpoint.ledger import MAX_DRAW_ATTEMPTS, Account, Ledger, PoolExhauste
 
 MAX_KEY_LENGTH = 128
 MAX_GAME_LENGTH = 64
+MAX_CHOICE = 5  # a choice is 0..5 (Power Puck Shot's arrows); each game checks its own range
 
 
 async def buy(ledger: Ledger, account: Account, game: str, key: str | None) -> dict[str, Any]:
@@ -69,12 +70,36 @@ async def purchase(request: Request) -> JSONResponse:
     return JSONResponse(result, status_code=201)
 
 
+def _final_choices(raw: bytes) -> list[int] | None:
+    """The optional body of a finish: nothing, or {"choices": [int, ...]} (0-5, at most 64)."""
+    if not raw.strip():
+        return None
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise ApiError(400, "malformed_json", "The body must be a JSON object.") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, "malformed_json", "The body must be a JSON object.")
+    choices = data.get("choices")
+    if (
+        set(data) != {"choices"}
+        or not isinstance(choices, list)
+        or len(choices) > plays.MAX_CHOICES
+        or any(type(c) is not int or not 0 <= c <= MAX_CHOICE for c in choices)
+    ):
+        raise ApiError(
+            422, "invalid_request", 'The body must be empty or {"choices": [0-5, ...]} (<= 64).'
+        )
+    return choices
+
+
 async def finish(request: Request) -> JSONResponse:
-    """POST /api/plays/{play_number}/finish."""
+    """POST /api/plays/{play_number}/finish, with an optional {"choices": [...]}."""
     account = await _caller(request)
     ledger: Ledger = request.app.state.ledger
     number = plays.parse_play_number(request.path_params["play_number"])
-    done = await ledger.db.run(plays.finish, ledger, account, number)
+    choices = _final_choices(await request.body())
+    done = await ledger.db.run(plays.finish, ledger, account, number, choices)
     request.app.state.metrics.finishes.inc()
     return JSONResponse(done)
 
@@ -152,6 +177,10 @@ PURCHASE_OPERATION: dict[str, Any] = {
         "400": error_response("malformed_json or idempotency_key_required."),
         "401": error_response("unauthenticated: missing, forged or expired credential."),
         "402": error_response("insufficient_funds: the balance does not cover the price."),
+        "403": error_response(
+            "limit_reached: the play would exceed the daily or weekly spend limit; the error "
+            "also carries period, left_pence and resets_at. Nothing is charged."
+        ),
         "404": error_response("game_not_found: no game has this id."),
         "409": error_response(
             "game_not_on_sale: the game is registered but cannot be bought; or "
@@ -170,7 +199,9 @@ FINISH_OPERATION: dict[str, Any] = {
     "summary": "Finish a play",
     "description": (
         "Mark the play finished and credit its prize exactly once; a repeat gives the same "
-        "answer and credits nothing. Needs the session credential of the play's account."
+        'answer and credits nothing. An optional body {"choices": [...]} records the '
+        "player's final choices (they must extend the stored ones). Needs the session "
+        "credential of the play's account."
     ),
     "operationId": "finish_api_plays__play_number__finish_post",
     "parameters": [
@@ -181,6 +212,27 @@ FINISH_OPERATION: dict[str, Any] = {
             "schema": {"type": "string", "pattern": "^[0-9]{1,18}$"},
         }
     ],
+    "requestBody": {
+        "required": False,
+        "content": {
+            "application/json": {
+                "schema": {
+                    **_object(
+                        {
+                            "choices": {
+                                "type": "array",
+                                "maxItems": 64,
+                                "items": {"type": "integer", "minimum": 0, "maximum": MAX_CHOICE},
+                            }
+                        },
+                        "FinishBody",
+                    ),
+                    "additionalProperties": False,
+                    "examples": [{"choices": [0, 5, 2]}],
+                }
+            }
+        },
+    },
     "responses": {
         "200": _ok(
             "The play is finished; its prize and the balance after it.",
@@ -195,7 +247,19 @@ FINISH_OPERATION: dict[str, Any] = {
             ),
         ),
         "401": error_response("unauthenticated: missing, forged or expired credential."),
-        "404": error_response("play_not_found: no such play on this account."),
+        "400": error_response("malformed_json: a body that is not a JSON object."),
+        "404": error_response(
+            "play_not_found: no such play on this account (a try play is none either)."
+        ),
+        "409": error_response(
+            "choices_conflict: the choices differ from the ones recorded (or the play is "
+            "finished and its choices are final)."
+        ),
+        "413": error_response("body_too_large."),
+        "422": error_response(
+            'invalid_request: a body other than {"choices": [...]}; invalid_choices: a '
+            "choice this game does not take."
+        ),
         "429": error_response("rate_limited."),
     },
 }
@@ -226,9 +290,19 @@ def document(schema: dict[str, Any]) -> dict[str, Any]:
     schemas.pop("ValidationError", None)
     schemas[ERROR_SCHEMA] = _object(
         {
-            "error": _object(
-                {"code": {"type": "string"}, "message": {"type": "string"}}, "ErrorDetail"
-            )
+            "error": {
+                **_object(
+                    {"code": {"type": "string"}, "message": {"type": "string"}}, "ErrorDetail"
+                ),
+                "properties": {
+                    "code": {"type": "string"},
+                    "message": {"type": "string"},
+                    # limit_reached only:
+                    "period": {"type": "string", "enum": ["daily", "weekly"]},
+                    "left_pence": _INT,
+                    "resets_at": _INT,
+                },
+            }
         },
         ERROR_SCHEMA,
     )

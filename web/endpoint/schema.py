@@ -17,6 +17,7 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    text,
 )
 
 metadata = MetaData()
@@ -28,6 +29,19 @@ accounts = Table(
     Column("public_id", String(32), nullable=False, unique=True),
     Column("created_at", BigInteger, nullable=False),
     Column("balance_pence", BigInteger, nullable=False),
+    # spend limits in force (null: none) and a pending raise or removal (pending_at null: none)
+    Column("daily_limit_pence", BigInteger, nullable=True),
+    Column("weekly_limit_pence", BigInteger, nullable=True),
+    Column("daily_pending_pence", BigInteger, nullable=True),
+    Column("daily_pending_at", BigInteger, nullable=True),
+    Column("weekly_pending_pence", BigInteger, nullable=True),
+    Column("weekly_pending_at", BigInteger, nullable=True),
+    # the spend cache, updated with the debit: the start (ms) of the UTC day / ISO week it
+    # counts, and the stakes bought in it
+    Column("spend_day", BigInteger, nullable=False, server_default="0"),
+    Column("spend_day_pence", BigInteger, nullable=False, server_default="0"),
+    Column("spend_week", BigInteger, nullable=False, server_default="0"),
+    Column("spend_week_pence", BigInteger, nullable=False, server_default="0"),
     CheckConstraint("balance_pence >= 0", name="ck_accounts_balance"),
 )
 
@@ -57,7 +71,9 @@ pools = Table(
     Column("root", String(64), nullable=False),
     Column("next_index", Integer, nullable=False),
     Column("created_at", BigInteger, nullable=False),
+    Column("kind", String(8), nullable=False, server_default="paid"),  # "paid" or "try"
     Index("ix_pools_game", "game", "id"),
+    Index("ix_pools_kind_game", "kind", "game", "id"),
 )
 
 plays = Table(
@@ -79,10 +95,49 @@ plays = Table(
     Column("purchased_at", BigInteger, nullable=False),
     Column("finished_at", BigInteger, nullable=True),
     Column("finished_by", String(8), nullable=True),
+    Column("book_hash", String(64), nullable=True),  # SHA-256 hex of the canonical book bytes
+    Column("progress_event", Integer, nullable=False, server_default="0"),
+    Column("choices", Text, nullable=False, server_default="[]"),  # JSON list of ints
     UniqueConstraint("pool_ref", "pool_index", name="uq_plays_entry"),
     UniqueConstraint("account_id", "idempotency_key", name="uq_plays_idempotency"),
     Index("ix_plays_account", "account_id", "id"),
     Index("ix_plays_status", "status", "purchased_at"),
+    # the plays whose book the hasher has still to hash (web/endpoint/hashes.py): few, briefly
+    Index(
+        "ix_plays_unhashed",
+        "id",
+        sqlite_where=text("book_hash IS NULL"),
+        postgresql_where=text("book_hash IS NULL"),
+    ),
+)
+
+# Free (TRY mode) plays: drawn from pools of kind "try"; never money, never in My Games.
+try_plays = Table(
+    "try_plays",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("play_number", BigInteger, nullable=False, unique=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=True),
+    Column("game", String(32), nullable=False),
+    Column("model", String(64), nullable=False),
+    Column("pool_ref", Integer, ForeignKey("pools.id"), nullable=False),
+    Column("pool_index", Integer, nullable=False),
+    Column("prize_pence", BigInteger, nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+    UniqueConstraint("pool_ref", "pool_index", name="uq_try_plays_entry"),
+)
+
+# One-time sign-in codes: only their SHA-256 is stored.
+sign_in_codes = Table(
+    "sign_in_codes",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("code_hash", String(64), nullable=False, unique=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+    Column("expires_at", BigInteger, nullable=False),
+    Column("used_at", BigInteger, nullable=True),
+    Index("ix_sign_in_codes_account", "account_id"),
 )
 
 # Test mode only: the entry an account's next purchase of a game takes.
@@ -102,4 +157,15 @@ meta = Table(
     metadata,
     Column("key", String(64), primary_key=True),
     Column("value", String(256), nullable=False),
+)
+
+# When a pool stopped selling ("retired" by an operator, or "sold_out"): from then on its key
+# and entries are public (web/endpoint/reveal.py). A separate table, so the pools row read by
+# every sale keeps its shape.
+pool_closings = Table(
+    "pool_closings",
+    metadata,
+    Column("pool_ref", Integer, ForeignKey("pools.id"), primary_key=True),
+    Column("closed_at", BigInteger, nullable=False),
+    Column("reason", String(16), nullable=False),
 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -85,6 +86,15 @@ class Settings:
     def pools_path(self) -> Path:
         """Where laid-out pools are saved (secret: they hold future outcomes)."""
         return self.pool_dir or self.var_dir / "pools"
+
+    @classmethod
+    def for_database(cls, database_url: str | None) -> Settings:
+        """The settings of the environment, with another database when one is given (the
+        operators' commands' --database-url)."""
+        settings = cls.from_env()
+        return (
+            dataclasses.replace(settings, database_url=database_url) if database_url else settings
+        )
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:

@@ -10,10 +10,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import BigInteger, Connection, bindparam, insert, literal, select, update
+from sqlalchemy import (
+    BigInteger,
+    Connection,
+    bindparam,
+    case,
+    insert,
+    literal,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.engine import Dialect
 from sqlalchemy.sql import ClauseElement
 
+from web.endpoint import limits
 from web.endpoint.schema import accounts, plays, pools, reservations, transactions
 
 
@@ -66,6 +77,7 @@ class PoolRow:
     root: str
     next_index: int
     created_at: int
+    kind: str = "paid"  # "paid", or "try": the free plays of TRY mode
 
 
 class Statements:
@@ -80,16 +92,44 @@ class Statements:
             dialect,
         )
         self.current_pool = Prepared(
-            select(pools).where(pools.c.game == p("game")).order_by(pools.c.id.desc()).limit(1),
+            select(pools)
+            .where(pools.c.kind == p("kind", "paid"), pools.c.game == p("game"))
+            .order_by(pools.c.id.desc())
+            .limit(1),
             dialect,
+        )
+        # The debit of a purchase: the balance, and the day's and week's spend, only when the
+        # balance covers the price and the spend stays within the limits in force (a pending
+        # raise whose time has come is in force). Parameters: account, price, now, day, week.
+        a = accounts.c
+        day = case((a.spend_day == p("day"), a.spend_day_pence), else_=0)
+        week = case((a.spend_week == p("week"), a.spend_week_pence), else_=0)
+        day_limit = case(
+            (a.daily_pending_at <= p("now"), a.daily_pending_pence), else_=a.daily_limit_pence
+        )
+        week_limit = case(
+            (a.weekly_pending_at <= p("now"), a.weekly_pending_pence), else_=a.weekly_limit_pence
         )
         self.debit = Prepared(
             update(accounts)
-            .where(accounts.c.id == p("account"), accounts.c.balance_pence >= p("price"))
-            .values(balance_pence=accounts.c.balance_pence - p("price"))
-            .returning(accounts.c.balance_pence),
+            .where(
+                a.id == p("account"),
+                a.balance_pence >= p("price"),
+                or_(day_limit.is_(None), day + p("price") <= day_limit),
+                or_(week_limit.is_(None), week + p("price") <= week_limit),
+            )
+            .values(
+                balance_pence=a.balance_pence - p("price"),
+                spend_day=p("day"),
+                spend_day_pence=day + p("price"),
+                spend_week=p("week"),
+                spend_week_pence=week + p("price"),
+            )
+            .returning(a.balance_pence),
             dialect,
         )
+        # Why a debit was refused (read only then): the balance, limits and spend cache.
+        self.limit_state = Prepared(select(*limits.COLUMNS).where(a.id == p("account")), dialect)
         self.credit = Prepared(
             update(accounts)
             .where(accounts.c.id == p("account"))
@@ -151,8 +191,10 @@ class Statements:
         self.take: str | None = None
         if dialect.name == "postgresql":
             self.take = (
-                "WITH debit AS (UPDATE accounts SET balance_pence = balance_pence - %(price)s"
-                " WHERE id = %(account)s AND balance_pence >= %(price)s RETURNING balance_pence),"
+                "WITH debit AS (UPDATE accounts SET balance_pence = balance_pence - %(price)s,"
+                f" {limits.PG_SETS}"
+                " WHERE id = %(account)s AND balance_pence >= %(price)s"
+                f" AND {limits.PG_WITHIN} RETURNING balance_pence),"
                 " draw AS (UPDATE pools SET next_index = next_index + 1"
                 " WHERE id = %(pool)s AND next_index < size AND EXISTS (SELECT FROM debit)"
                 " RETURNING next_index)"
@@ -175,9 +217,11 @@ class Statements:
                 " locked AS (SELECT id FROM accounts WHERE id IN (SELECT account FROM need)"
                 " ORDER BY id FOR UPDATE),"
                 " debit AS (UPDATE accounts a"
-                " SET balance_pence = a.balance_pence - %(price)s * need.c"
+                " SET balance_pence = a.balance_pence - %(price)s * need.c,"
+                f" {limits.PG_BATCH_SETS}"
                 " FROM need, locked WHERE a.id = need.account AND locked.id = a.id"
                 " AND a.balance_pence >= %(price)s * need.c"
+                f" AND {limits.PG_BATCH_WITHIN}"
                 " RETURNING a.id, a.balance_pence, need.c)"
                 " SELECT fresh.n, debit.balance_pence, debit.c FROM fresh"
                 " JOIN debit ON debit.id = fresh.account ORDER BY fresh.n"

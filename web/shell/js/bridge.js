@@ -42,10 +42,19 @@ async function call(method, path, body, headers = {}) {
     const err = data.error || data;
     const message = response.status === 402
       ? "Insufficient funds: your balance does not cover this play."
-      : (err.message || `The server answered ${response.status}.`);
+      : err.code === "limit_reached" ? limitMessage(err)
+        : (err.message || `The server answered ${response.status}.`);
     throw new ApiFailure(err.code || `http_${response.status}`, message);
   }
   return data;
+}
+
+// A purchase over a spend limit, in plain words: which limit, what is left, when it resets.
+function limitMessage(err) {
+  const pounds = (p) => "£" + (p / 100).toFixed(2);
+  const when = new Date(err.resets_at).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+  const left = Number.isInteger(err.left_pence) ? `${pounds(err.left_pence)} left` : "nothing left";
+  return `Your ${err.period || "spend"} limit is reached: ${left} until ${when}. Nothing was charged.`;
 }
 
 function b64urlBytes(text) {

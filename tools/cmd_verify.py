@@ -1,0 +1,310 @@
+"""`build.py verify --play N --api URL [--session-token T] [--proof FILE] [--json]`: check a play.
+
+For auditors and players. Fetches the play (GET /api/plays/{N}, as its player: the bearer
+token of docs/api.md, Authentication) or reads the same object saved in a file (--proof FILE),
+and the published keys (GET /api/keys), then checks, step by step:
+
+  1 signature    the outcome token is a JWS signed with EdDSA (Ed25519) by a published key
+                 whose kid is its RFC 7638 thumbprint (docs/token.md)
+  2 payload      the signed payload names this play, its pool and the entry: index, prize,
+                 composition and seed (and the play's own prize and composition agree)
+  3 leaf         the entry's leaf hash, computed from the documented scheme (docs/math.md);
+                 once the pool is revealed, also that the seed and salt derive from its key
+                 and that the revealed entry at that index has this outcome
+  4 merkle       the proof (one sibling per level, depth 8 + ceil(log2(ceil(size/256)))) leads
+                 from the leaf to the pool's root
+  5 published    that root is the one the endpoint publishes for the pool
+                 (GET /api/pools/{game} while current, and its commitment GET
+                 /api/pools/{game}/{pool_id})
+
+Exit 0 when every step passes; 1 naming the first that failed.
+
+Independent of the endpoint's code on purpose: the standard library, httpx and cryptography's
+Ed25519 only, from docs/token.md and docs/math.md, so one file and the documents are all an
+auditor needs to read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import binascii
+import hashlib
+import hmac
+import json
+import re
+import sys
+from array import array
+from pathlib import Path
+from typing import Any
+
+import httpx
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+LABEL = b"lottery-pool-entry/1"
+CHUNK = 256
+HEX32 = re.compile(r"[0-9a-f]{32}")
+B64URL = re.compile(r"[A-Za-z0-9_-]*")
+
+
+def b64url(text: str) -> bytes:
+    """base64url without padding (RFC 7515), strictly."""
+    if not B64URL.fullmatch(text) or len(text) % 4 == 1:
+        raise ValueError("not base64url without padding")
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def canonical(value: Any) -> bytes:
+    """JSON with sorted keys and no spaces, UTF-8."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":")).encode("utf-8")
+
+
+def thumbprint(jwk: dict[str, Any]) -> str:
+    """RFC 7638 thumbprint of an Ed25519 JWK: base64url SHA-256 of its required members."""
+    members = {"crv": jwk["crv"], "kty": jwk["kty"], "x": jwk["x"]}
+    digest = hashlib.sha256(canonical(members)).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
+
+
+def leaf_hash(entry: dict[str, Any]) -> bytes:
+    """SHA-256(0x00 || u64be(index) || seed || salt || SHA-256(u64be(prize) || composition))."""
+    outcome = hashlib.sha256(
+        int(entry["prize_pence"]).to_bytes(8, "big") + canonical(entry["composition"])
+    ).digest()
+    body = int(entry["index"]).to_bytes(8, "big")
+    body += bytes.fromhex(entry["seed"]) + bytes.fromhex(entry["salt"])
+    return hashlib.sha256(b"\x00" + body + outcome).digest()
+
+
+def depth_of(size: int) -> int:
+    """8 + ceil(log2(ceil(size / 256)))."""
+    return 8 + (-(-size // CHUNK) - 1).bit_length()
+
+
+def climb(leaf: bytes, index: int, siblings: list[bytes]) -> bytes:
+    """Up the tree: at level k the sibling is on the left when bit k of the index is 1."""
+    value = leaf
+    for sibling in siblings:
+        pair = sibling + value if index & 1 else value + sibling
+        value = hashlib.sha256(b"\x01" + pair).digest()
+        index >>= 1
+    return value
+
+
+class Steps:
+    """Each step's verdict, in order."""
+
+    def __init__(self) -> None:
+        self.steps: list[dict[str, Any]] = []
+
+    def add(self, number: int, name: str, ok: bool, detail: str) -> bool:
+        self.steps.append({"step": number, "name": name, "ok": ok, "detail": detail})
+        return ok
+
+    @property
+    def first_failed(self) -> str | None:
+        return next((s["name"] for s in self.steps if not s["ok"]), None)
+
+
+def check_signature(token: str, jwks: dict[str, Any]) -> tuple[bool, str, Any]:
+    """Step 1: (ok, why, the payload as parsed from the signed bytes)."""
+    try:
+        head, body, sig = token.split(".")
+        header = json.loads(b64url(head))
+        payload = json.loads(b64url(body))
+        signature = b64url(sig)
+    except (ValueError, AttributeError) as error:
+        return False, f"the token is not a compact JWS: {error}", None
+    if header.get("alg") != "EdDSA":
+        return False, f"the header's alg is {header.get('alg')!r}, not EdDSA", payload
+    keys = [k for k in jwks.get("keys", []) if k.get("kid") == header.get("kid")]
+    if not keys:
+        return False, f"no published key has kid {header.get('kid')!r}", payload
+    jwk = keys[0]
+    try:
+        if jwk.get("kty") != "OKP" or jwk.get("crv") != "Ed25519":
+            return False, "the published key is not an Ed25519 key", payload
+        if thumbprint(jwk) != jwk["kid"]:
+            return False, "the published key's kid is not its RFC 7638 thumbprint", payload
+        public = Ed25519PublicKey.from_public_bytes(b64url(jwk["x"]))
+        public.verify(signature, f"{head}.{body}".encode("ascii"))
+    except InvalidSignature:
+        return False, f"the signature does not verify under key {jwk['kid']}", payload
+    except (ValueError, KeyError, TypeError) as error:
+        return False, f"the published key cannot be used: {error}", payload
+    return True, f"Ed25519 signature verifies under published key {jwk['kid']}", payload
+
+
+def check_payload(payload: Any, play: dict[str, Any], number: int) -> tuple[bool, str]:
+    """Step 2: the signed claims against the play and its entry."""
+    if not isinstance(payload, dict):
+        return False, "there is no readable payload"
+    entry, pool = play.get("entry") or {}, play.get("pool") or {}
+    expected = {
+        "play_number": number,
+        "game": play.get("game"),
+        "model": play.get("model"),
+        "pool": pool.get("id"),
+        "index": entry.get("index"),
+        "prize_pence": entry.get("prize_pence"),
+        "composition": entry.get("composition"),
+        "seed": entry.get("seed"),
+    }
+    wrong = [name for name, value in expected.items() if payload.get(name) != value]
+    if play.get("play_number") != number:
+        wrong.append("the play's own number")
+    if play.get("prize_pence") != entry.get("prize_pence"):
+        wrong.append("the play's prize")
+    if play.get("composition") != entry.get("composition"):
+        wrong.append("the play's composition")
+    if wrong:
+        return False, "the signed payload and the play's entry differ in: " + ", ".join(wrong)
+    return True, (
+        f"the token signs play {number}: entry {entry.get('index')} of pool {pool.get('id')}, "
+        f"prize {entry.get('prize_pence')}p, seed {entry.get('seed')}"
+    )
+
+
+def check_leaf(entry: dict[str, Any], reveal: dict[str, Any] | None) -> tuple[bool, str, Any]:
+    """Step 3: the leaf hash (and, when the pool is revealed, the seed and salt)."""
+    try:
+        if not (HEX32.fullmatch(entry["seed"]) and HEX32.fullmatch(entry["salt"])):
+            return False, "the seed and salt must be 32 lower-case hex digits each", None
+        parts = entry["composition"]
+        total = sum(int(part["pence"]) for part in parts)
+        if total != int(entry["prize_pence"]):
+            return False, f"the composition adds up to {total}p, not the prize", None
+        leaf = leaf_hash(entry)
+    except (KeyError, TypeError, ValueError) as error:
+        return False, f"the entry cannot be read: {error!r}", None
+    detail = f"leaf {leaf.hex()}"
+    if reveal is None:
+        return True, detail + " (seed and salt checkable once the pool is revealed)", leaf
+    try:
+        key, index = bytes.fromhex(reveal["key"]), int(entry["index"])
+        at = 32 * (index % CHUNK)
+        material = LABEL + key + (index // CHUNK).to_bytes(8, "big")
+        block = hashlib.shake_256(material).digest(at + 32)[at:]
+        codes: array[int] = array("H")
+        codes.frombytes(base64.b64decode(reveal["entries"], validate=True))
+        if sys.byteorder != "little":
+            codes.byteswap()
+        item = reveal["catalogue"][codes[index]]
+    except (KeyError, TypeError, ValueError, IndexError, binascii.Error) as error:
+        return False, f"the pool's reveal cannot be read: {error!r}", leaf
+    if block != bytes.fromhex(entry["seed"]) + bytes.fromhex(entry["salt"]):
+        return False, "the seed and salt do not derive from the revealed key", leaf
+    if [item["prize_pence"], item["composition"]] != [entry["prize_pence"], entry["composition"]]:
+        return False, "the revealed pool holds another outcome at this index", leaf
+    return True, detail + "; seed and salt derive from the revealed key", leaf
+
+
+def check_merkle(leaf: bytes | None, play: dict[str, Any]) -> tuple[bool, str]:
+    """Step 4: the sibling path from the leaf to the pool's root."""
+    if leaf is None:
+        return False, "there is no leaf to climb from"
+    try:
+        pool, index = play["pool"], int(play["entry"]["index"])
+        siblings = [bytes.fromhex(s) for s in play["proof"]]
+        root = bytes.fromhex(pool["root"])
+        depth = depth_of(int(pool["size"]))
+    except (KeyError, TypeError, ValueError) as error:
+        return False, f"the proof cannot be read: {error!r}"
+    if len(siblings) != depth or any(len(s) != 32 for s in siblings) or len(root) != 32:
+        return False, f"the proof has {len(siblings)} siblings; a pool of its size needs {depth}"
+    if not 0 <= index < int(pool["size"]):
+        return False, f"index {index} is outside the pool"
+    if pool.get("id") != pool["root"][:16]:
+        return False, "the pool id is not the first 16 hex digits of its root"
+    reached = climb(leaf, index, siblings)
+    if not hmac.compare_digest(reached, root):
+        return False, f"the path leads to {reached.hex()}, not the pool's root {root.hex()}"
+    return True, f"{depth} siblings lead from the leaf to root {root.hex()}"
+
+
+def fetch(client: httpx.Client, path: str, token: str | None = None) -> tuple[int, Any]:
+    """(status, JSON body or None) of a GET."""
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    response = client.get(path, headers=headers)
+    try:
+        return response.status_code, response.json()
+    except ValueError:
+        return response.status_code, None
+
+
+def check_published(client: httpx.Client, play: dict[str, Any]) -> tuple[bool, str, Any]:
+    """Step 5: the root against what the endpoint publishes; also returns the commitment."""
+    game, pool = play.get("game"), play.get("pool") or {}
+    root, pool_id = pool.get("root"), pool.get("id")
+    seen = []
+    status, current = fetch(client, f"/api/pools/{game}")
+    if status == 200 and isinstance(current, dict) and current.get("pool_id") == pool_id:
+        if current.get("root") != root:
+            return False, f"GET /api/pools/{game} publishes root {current.get('root')}", None
+        seen.append(f"GET /api/pools/{game}")
+    status, commitment = fetch(client, f"/api/pools/{game}/{pool_id}")
+    if status == 200 and isinstance(commitment, dict):
+        if commitment.get("root") != root:
+            return False, f"the pool's commitment has root {commitment.get('root')}", commitment
+        seen.append(f"its commitment (committed {commitment.get('created_at')})")
+    else:
+        commitment = None
+    if not seen:
+        return False, f"the endpoint publishes no pool {pool_id} of {game}", None
+    return True, f"root {root} is the one published: " + " and ".join(seen), commitment
+
+
+def main(argv: list[str]) -> int:
+    """Fetch (or read) the play and the keys, run the steps, print them; 0 if all pass."""
+    parser = argparse.ArgumentParser(prog="build.py verify", description=__doc__.split("\n")[0])
+    parser.add_argument("--play", type=int, required=True, metavar="N", help="the Play Number")
+    parser.add_argument("--api", required=True, help="the endpoint's base URL, e.g. http://h:8001")
+    parser.add_argument("--session-token", metavar="T", help="the player's bearer token")
+    parser.add_argument("--proof", type=Path, metavar="FILE", help="the play's detail, saved")
+    parser.add_argument("--json", action="store_true", help="print the steps as JSON")
+    args = parser.parse_args(argv)
+    steps = Steps()
+    with httpx.Client(base_url=args.api.rstrip("/"), timeout=120) as client:
+        try:
+            if args.proof:
+                play = json.loads(args.proof.read_text(encoding="utf-8"))
+            else:
+                status, play = fetch(client, f"/api/plays/{args.play}", args.session_token)
+                if status != 200:
+                    error = (play or {}).get("error", {}) if isinstance(play, dict) else {}
+                    raise ValueError(f"GET /api/plays/{args.play}: {status} {error.get('code')}")
+            status, jwks = fetch(client, "/api/keys")
+            if status != 200 or not isinstance(jwks, dict):
+                raise ValueError(f"GET /api/keys: {status}")
+            if not isinstance(play, dict):
+                raise ValueError("the play is not a JSON object")
+        except (httpx.HTTPError, OSError, ValueError) as error:
+            print(f"FAIL  fetch: {error}", file=sys.stderr)
+            return 1
+        ok, why, payload = check_signature(str(play.get("token", "")), jwks)
+        steps.add(1, "signature", ok, why)
+        steps.add(2, "payload", *check_payload(payload, play, args.play))
+        ok, why, commitment = check_published(client, play)
+        reveal = None
+        if commitment is not None and commitment.get("closed_at"):
+            status, body = fetch(
+                client, f"/api/pools/{play.get('game')}/{commitment['pool_id']}/reveal"
+            )
+            reveal = body if status == 200 and isinstance(body, dict) else None
+        okl, whyl, leaf = check_leaf(play.get("entry") or {}, reveal)
+        steps.add(3, "leaf", okl, whyl)
+        steps.add(4, "merkle", *check_merkle(leaf, play))
+        steps.add(5, "published", ok, why)
+    failed = steps.first_failed
+    if args.json:
+        print(json.dumps({"play_number": args.play, "ok": failed is None, "failed": failed,
+                          "steps": steps.steps}, indent=1))  # fmt: skip
+    else:
+        for s in steps.steps:
+            print(f"{s['step']}. {s['name']:<10} {'PASS' if s['ok'] else 'FAIL'}  {s['detail']}")
+        print(
+            f"play {args.play}: "
+            + ("every step passes" if failed is None else f"FAILED at {failed}")
+        )
+    return 0 if failed is None else 1
