@@ -4,15 +4,26 @@ viewports, through the mirror, with axe on the lobby's screens."""
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from engine.math.figures import show2
 from tests.browser.conftest import Watch
 from tests.browser.test_accessibility import violations
 from tests.browser.test_lab_riches import VIEWPORTS, api, choose, pence_of, play_through
+from tools.localserver import local_server
+
+ROOT = Path(__file__).resolve().parents[2]
+NAME = "£500K Power Puck Shot"
+GAME_LR = "lab-riches"
 
 
 def lobby(browser: Browser, server: str, view: str) -> tuple[Page, Watch]:
@@ -43,7 +54,11 @@ def test_the_lobby_opens_a_game_and_my_games_finds_the_play(
             f"£{game.top_prize_pence // 100:,}. Odds of winning 1 in {show2(table.odds_one_in)}"
             f" · Payout {show2(table.rtp * 100)}%."
         )
-        for button in (f"PLAY {game.name}", f"TRY {game.name}", f"Rules and Prizes of {game.name}"):
+        for button in (
+            f"PLAY {game.name}",
+            f"TRY {game.name} for free",
+            f"Rules and Prizes of {game.name}",
+        ):
             expect(page.get_by_role("button", name=button, exact=True)).to_be_visible()
     violations(page, "lobby", found)
 
@@ -184,3 +199,152 @@ def test_limits_are_set_from_the_lobby_and_a_purchase_over_one_is_refused(
     assert api(page, server, "GET", "/api/wallet")["balance_pence"] == before
     assert [e for e in watch.errors if "403" not in e] == []  # the refusal itself is a 403
     page.context.close()
+
+
+def test_an_unfinished_play_resumes_on_another_device_signed_in_with_a_code(
+    browser: Browser, server: str
+) -> None:
+    from tests.browser.test_power_puck_shot import AT_REST, CASES, GAME, progress, shoot_until
+
+    first, first_watch = lobby(browser, server, "desktop")
+    choose(first, server, CASES["power-puck"], GAME)
+    first.get_by_role("button", name=f"PLAY {NAME}", exact=True).click()
+    first.wait_for_url(f"**/?game={GAME}&fast=1", timeout=30_000)
+    first.wait_for_selector("body[data-ready='1']", timeout=60_000)
+    expect(first.locator("#log")).to_contain_text("Balance £", timeout=30_000)
+    first.get_by_role("button", name="PLAY", exact=True).click()
+    made = shoot_until(first, "BONUS GAME!")
+    first.wait_for_function(AT_REST, timeout=30_000)
+    kept = progress(first)
+    number = int(kept["play_number"])
+    # The endpoint keeps it too (the shell sends it at each rest).
+    deadline = time.monotonic() + 20
+    while api(first, server, "GET", f"/api/plays/{number}")["progress"]["event"] != kept["index"]:
+        assert time.monotonic() < deadline, "the endpoint never got the play's progress"
+        time.sleep(0.2)
+    # A code from this device's Account page...
+    first.goto(server + "/?fast=1")
+    first.wait_for_selector("body[data-ready='1']", timeout=60_000)
+    first.get_by_role("button", name="Account", exact=True).click()
+    first.get_by_role("button", name="Get a sign-in code", exact=True).click()
+    log = first.locator("#log")
+    expect(log).to_contain_text("Your sign-in code is ", timeout=30_000)
+    code = re.findall(r"Your sign-in code is ([A-Z0-9]{4}-[A-Z0-9]{4})", log.inner_text())[-1]
+
+    # ... signs a second device (another browser context: no cookie, no storage) in.
+    second, second_watch = lobby(browser, server, "phone")
+    second.get_by_role("button", name="Account", exact=True).click()
+    second.once("dialog", lambda dialog: dialog.accept(code))
+    second.get_by_role("button", name="Use a sign-in code", exact=True).click()
+    expect(second.locator("#log")).to_contain_text("Signed in to your account", timeout=30_000)
+    second.get_by_role("button", name="Back to the games", exact=True).click()
+    second.get_by_role("button", name="My Games", exact=True).click()
+    second.get_by_role("button", name=f"RESUME play {number}", exact=True).click(timeout=30_000)
+    second.wait_for_url(f"**/?game={GAME}&fast=1", timeout=30_000)
+    second.wait_for_selector("body[data-ready='1']", timeout=60_000)
+    second.get_by_role("button", name="RESUME", exact=True).click(timeout=30_000)
+    expect(second.locator("#log")).to_contain_text(f"Resumed play number {number}")
+    second.wait_for_function(AT_REST, timeout=30_000)
+    here = progress(second)
+    assert here["index"] == kept["index"] and len(kept["choices"]) == made > 0
+    arrows = [arrow for _, arrow in sorted(kept["choices"].items(), key=lambda kv: int(kv[0]))]
+    assert api(second, server, "GET", f"/api/plays/{number}")["progress"]["choices"] == arrows
+    shoot_until(second)
+    second.get_by_role("button", name="FINISH", exact=True).click()
+    expect(second.get_by_role("button", name="ALL GAMES", exact=True)).to_be_visible(timeout=30_000)
+    recalled = api(second, server, "GET", f"/api/plays/{number}/recall")
+    assert recalled["choices"][: len(arrows)] == arrows  # the first device's arrows, kept
+    assert first_watch.errors == [] and second_watch.errors == []
+    first.context.close()
+    second.context.close()
+
+
+def test_a_play_left_unfinished_is_settled_by_the_settle_command_a_day_later(
+    browser: Browser, dist_dir: Path, tmp_path: Path
+) -> None:
+    """Bought in the browser and left; `build.py settle` with the test clock moved 24 h on
+    finishes it and credits its prize once; My Games says so and it can be replayed."""
+    var = tmp_path / "var"
+    quiet = {"LOTTERY_SWEEP_INTERVAL_SECONDS": "3600"}  # the endpoint's own sweeper stays out
+    with local_server(dist_dir, var, env=quiet) as url:
+        page, watch = lobby(browser, url, "desktop")
+        choose(page, url, [{"feature": "row", "pence": 500}])
+        page.get_by_role("button", name="PLAY Lab Riches", exact=True).click()
+        page.wait_for_url("**/?game=lab-riches&fast=1", timeout=30_000)
+        page.wait_for_selector("body[data-ready='1']", timeout=60_000)
+        expect(page.locator("#log")).to_contain_text("Balance £", timeout=30_000)
+        page.get_by_role("button", name="PLAY", exact=True).click()
+        expect(page.get_by_role("button", name="GO", exact=True)).to_be_enabled(timeout=60_000)
+        number = int(
+            api(page, url, "GET", "/api/plays?status=unfinished")["plays"][0]["play_number"]
+        )
+        before = api(page, url, "GET", "/api/wallet")["balance_pence"]
+        moved = page.request.post(url + "/api/test/clock", data={"advance_ms": 24 * 3600_000 + 1})
+        assert moved.ok, moved.text()
+        env = {**os.environ, "LOTTERY_VAR_DIR": str(var), "LOTTERY_TEST_MODE": "1"}
+        env.pop("DATABASE_URL", None)
+        for expected in (1, 0):  # a second run finds nothing more to settle
+            done = subprocess.run(
+                [sys.executable, "build.py", "settle", "--json"],
+                cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
+            )  # fmt: skip
+            assert done.returncode == 0, done.stderr
+            assert json.loads(done.stdout.strip().splitlines()[-1])["settled"] == expected
+        assert api(page, url, "GET", "/api/wallet")["balance_pence"] == before + 500
+        page.goto(url + "/?fast=1")
+        page.wait_for_selector("body[data-ready='1']", timeout=60_000)
+        page.get_by_role("button", name="My Games", exact=True).click()
+        log = page.locator("#log")
+        expect(log).to_contain_text(f"Play {number}, Lab Riches,", timeout=30_000)
+        expect(log).to_contain_text("won £5.00, settled automatically.")
+        page.get_by_role("button", name=f"REPLAY play {number}", exact=True).click()
+        page.wait_for_selector("body[data-ready='1']", timeout=60_000)
+        expect(page.locator("#log")).to_contain_text(f"Replay of play number {number}.")
+        expect(page.get_by_role("button", name="ALL GAMES", exact=True)).to_be_visible(
+            timeout=120_000
+        )
+        assert api(page, url, "GET", "/api/wallet")["balance_pence"] == before + 500
+        assert watch.errors == []
+        page.context.close()
+
+
+@pytest.mark.parametrize("view", ["desktop", "phone"])
+def test_verify_checks_a_play_step_by_step_and_a_tampered_proof_fails_at_the_merkle_step(
+    browser: Browser, server: str, view: str
+) -> None:
+    context = browser.new_context(viewport=VIEWPORTS[view], service_workers="block")
+    page = context.new_page()
+    watch = Watch(page, server)
+    page.goto(server + "/?fast=1")
+    page.wait_for_selector("body[data-ready='1']", timeout=60_000)
+    expect(page.locator("#log")).to_contain_text("Balance £", timeout=30_000)
+    bought = page.request.post(
+        server + "/api/plays", data={"game": GAME_LR}, headers={"Idempotency-Key": "verify-1"}
+    )
+    assert bought.ok, bought.text()
+    number = int(bought.json()["play_number"])
+    api(page, server, "POST", f"/api/plays/{number}/finish")
+    found: dict[str, list[str]] = {}
+    page.get_by_role("button", name="My Games", exact=True).click()
+    page.get_by_role("button", name=f"VERIFY play {number}", exact=True).click(timeout=30_000)
+    log = page.locator("#log")
+    expect(log).to_contain_text("Every step passed", timeout=30_000)
+    for step in ("Signature", "The play's entry", "Leaf hash", "Merkle path", "Published root"):
+        expect(log).to_contain_text(f"{step}: passed.")
+    violations(page, "verify", found)
+    page.get_by_role("button", name="Back to My Games", exact=True).click()
+
+    def tampered(route: Route) -> None:
+        answer = route.fetch()
+        detail = answer.json()
+        first = detail["proof"][0]
+        detail["proof"][0] = ("0" if first[0] != "0" else "1") + first[1:]
+        route.fulfill(response=answer, json=detail)
+
+    page.route(f"**/api/plays/{number}", tampered)
+    page.get_by_role("button", name=f"VERIFY play {number}", exact=True).click(timeout=30_000)
+    expect(log).to_contain_text("Step 4, Merkle path: FAILED.", timeout=30_000)
+    expect(log).to_contain_text("The check failed at step 4, Merkle path.")
+    assert found == {}
+    assert watch.errors == []
+    context.close()

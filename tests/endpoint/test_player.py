@@ -494,3 +494,16 @@ def test_paid_tokens_carry_no_mode(client: TestClient, app: FastAPI) -> None:
     payload = tokens.verify(app.state.ledger.ring, bought["token"])
     assert "mode" not in payload and Payload.from_json(payload).mode is None
     assert Payload.from_json(payload).to_json() == payload
+
+
+def test_a_finish_and_a_session_take_an_empty_object_as_before(client: TestClient) -> None:
+    """Shells and API clients from before choices and sign-in codes send {}: still fine."""
+    made = client.post("/api/session", json={})
+    assert made.status_code == 201 and made.json()["balance_pence"] == 5_000
+    token = made.json()["token"]
+    number = buy(client, token).json()["play_number"]
+    done = client.post(f"/api/plays/{number}/finish", json={}, headers=bearer(token))
+    assert done.status_code == 200 and done.json()["status"] == "finished"
+    for bad in ({"choices": "x"}, {"other": 1}):
+        refused = client.post(f"/api/plays/{number}/finish", json=bad, headers=bearer(token))
+        assert refused.status_code == 422

@@ -71,7 +71,8 @@ async def purchase(request: Request) -> JSONResponse:
 
 
 def _final_choices(raw: bytes) -> list[int] | None:
-    """The optional body of a finish: nothing, or {"choices": [int, ...]} (0-5, at most 64)."""
+    """The optional body of a finish: nothing, {} (as before choices were kept), or
+    {"choices": [int, ...]} (0-5, at most 64)."""
     if not raw.strip():
         return None
     try:
@@ -80,6 +81,8 @@ def _final_choices(raw: bytes) -> list[int] | None:
         raise ApiError(400, "malformed_json", "The body must be a JSON object.") from None
     if not isinstance(data, dict):
         raise ApiError(400, "malformed_json", "The body must be a JSON object.")
+    if not data:
+        return None
     choices = data.get("choices")
     if (
         set(data) != {"choices"}
@@ -88,7 +91,7 @@ def _final_choices(raw: bytes) -> list[int] | None:
         or any(type(c) is not int or not 0 <= c <= MAX_CHOICE for c in choices)
     ):
         raise ApiError(
-            422, "invalid_request", 'The body must be empty or {"choices": [0-5, ...]} (<= 64).'
+            422, "invalid_request", 'The body must be empty, {} or {"choices": [0-5, ...]} (<= 64).'
         )
     return choices
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta, timezone
-from typing import Any
+from typing import Any, Protocol
 
 from engine.game import Game
 from engine.math.figures import show2
@@ -32,6 +32,7 @@ SITE_NAME = "Instant Win Games"
 HEADER = 150.0  # the height of the title, the links and the balance above the cards
 GAP = 14.0
 SIDE_BY_SIDE = 720.0  # a screen at least this wide shows the cards in a row
+PAGES = (("my-games", "My Games"), ("limits", "Limits"), ("account", "Account"))
 
 
 @dataclass(frozen=True)
@@ -66,16 +67,32 @@ class Lobby(Visit):
         self.cards = cards
         self.zone = timezone(timedelta(minutes=utc_offset_minutes))
 
-    def when(self, ms: object) -> str:
-        """A time from the endpoint (ms since the epoch) in the player's time zone."""
-        if not isinstance(ms, int) or isinstance(ms, bool):
+    def when(self, moment: object) -> str:
+        """A time from the endpoint (ms since the epoch, or an ISO 8601 text) in the player's
+        time zone; '' for anything else."""
+        if isinstance(moment, int) and not isinstance(moment, bool):
+            at = datetime.fromtimestamp(moment / 1000, UTC)
+        elif isinstance(moment, str):
+            try:
+                at = datetime.fromisoformat(moment.replace("Z", "+00:00"))
+            except ValueError:
+                return ""
+            if at.tzinfo is None:
+                at = at.replace(tzinfo=UTC)
+        else:
             return ""
-        at = datetime.fromtimestamp(ms / 1000, UTC).astimezone(self.zone)
+        at = at.astimezone(self.zone)
         return f"{at.day} {at:%b %Y, %H:%M}"
 
     def game_name(self, game_id: object) -> str:
         """A game's name from its id (the id itself for one no longer registered)."""
         return next((c.game.name for c in self.cards if c.game.id == game_id), str(game_id))
+
+
+class VerifyPage(Protocol):
+    """The VERIFY screen (engine/ui/scenes/verify.py), as My Games opens it."""
+
+    def check(self, play_number: int) -> None: ...
 
 
 def backdrop(canvas: Canvas, w: float, h: float) -> None:
@@ -108,7 +125,7 @@ def card_boxes(w: float, h: float, n: int) -> list[tuple[float, float, float, fl
 
 
 class LobbyScene(Page):
-    """The games as cards, with My Games and Limits above them."""
+    """The games as cards, with My Games, Limits and Account above them."""
 
     name = "lobby"
     flow: Lobby
@@ -121,6 +138,11 @@ class LobbyScene(Page):
         from engine.ui.scenes.limits import LimitsScene  # it draws in the lobby's style
 
         lobby.register("limits", LimitsScene(lobby))
+        lobby.register("account", AccountScene(lobby))
+        from engine.ui.scenes.verify import VerifyScene  # it draws in the lobby's style
+
+        self.my_games.verify = VerifyScene(lobby)
+        lobby.register("verify", self.my_games.verify)
 
     def enter(self, app: App) -> None:
         """Say what the lobby offers."""
@@ -133,10 +155,11 @@ class LobbyScene(Page):
     def controls(self) -> list[Control]:
         """My Games, then each card's PLAY (or Coming soon), TRY and Rules and Prizes."""
         w, h = self.size()
-        bw = min(200.0, (w - 3 * GAP) / 2)
+        bw = min(200.0, (w - 4 * GAP) / 3)
+        x0 = (w - 3 * bw - 2 * GAP) / 2
         out = [
-            Control("my-games", "My Games", w / 2 - bw - GAP / 2, 56, bw, MIN_TARGET),
-            Control("limits", "Limits", w / 2 + GAP / 2, 56, bw, MIN_TARGET),
+            Control(page, label, x0 + k * (bw + GAP), 56, bw, MIN_TARGET)
+            for k, (page, label) in enumerate(PAGES)
         ]
         for card, (x, y, cw, ch) in zip(
             self.flow.cards, card_boxes(w, h, len(self.flow.cards)), strict=True
@@ -181,7 +204,7 @@ class LobbyScene(Page):
     def activate(self, control: str) -> None:
         """Open a game (to play or to try), its rules, or My Games."""
         kind, _, game_id = control.partition(":")
-        if kind in ("my-games", "limits"):
+        if kind in dict(PAGES):
             self.flow.go(kind)
         elif kind == "play":
             self.flow.open_page(game=game_id)
@@ -259,12 +282,12 @@ def play_status(play: dict[str, Any]) -> str:
     return STATUS.get(str(play.get("status")), str(play.get("status")))
 
 
-ROW = 74.0  # a play's row in My Games
+ROW = 110.0  # a play's row in My Games: two lines, then its buttons
 
 
 class MyGamesScene(Page):
     """The player's plays, newest first, a page at a time, with RESUME for an unfinished one and
-    REPLAY for a finished (or automatically settled) one."""
+    REPLAY and VERIFY for a finished (or automatically settled) one."""
 
     name = "my-games"
     flow: Lobby
@@ -275,6 +298,7 @@ class MyGamesScene(Page):
         self.cursors: list[str | None] = [None]  # the cursor of each page seen (first: None)
         self.next_cursor: str | None = None
         self.loading = False
+        self.verify: VerifyPage | None = None  # the lobby's VERIFY screen
 
     def enter(self, app: App) -> None:
         """Fetch the newest page."""
@@ -320,9 +344,9 @@ class MyGamesScene(Page):
         """A play's row in words."""
         prize = int(play.get("prize_pence") or 0)
         won = (
-            "in progress"
+            ""
             if play.get("status") == "purchased"
-            else (f"won {format_pounds(prize)}" if prize else "no prize")
+            else (f"won {format_pounds(prize)}, " if prize else "no prize, ")
         )
         price = play.get("price_pence")
         paid = f", {format_pounds(price)}" if isinstance(price, int) else ""
@@ -339,16 +363,27 @@ class MyGamesScene(Page):
         """Close (back to the lobby), RESUME for each unfinished play, the page turns."""
         w, h = self.size()
         out = [Control("close", "Back to the games", w - 62, 10, 52, 52)]
-        bw = min(150.0, w * 0.3)
+        bw = min(150.0, (w - 4 * GAP) / 2)
         for k, play in enumerate(self.plays):
             number, game = play.get("play_number"), play.get("game")
-            y = self._row_y(k) + 8
+            y, right = self._row_y(k) + 56, w - GAP - 8 - bw
             if play.get("status") == "purchased":
-                out.append(Control(f"resume:{game}", f"RESUME play {number}", w - bw - GAP, y,
-                                   bw, MIN_TARGET))  # fmt: skip
+                label = f"RESUME play {number}"
+                out.append(Control(f"resume:{game}:{number}", label, right, y, bw, MIN_TARGET))
             elif isinstance(number, int):
-                out.append(Control(f"replay:{game}:{number}", f"REPLAY play {number}",
-                                   w - bw - GAP, y, bw, MIN_TARGET))  # fmt: skip
+                out += [
+                    Control(
+                        f"replay:{game}:{number}",
+                        f"REPLAY play {number}",
+                        right - bw - GAP,
+                        y,
+                        bw,
+                        MIN_TARGET,
+                    ),
+                    Control(
+                        f"verify:{game}:{number}", f"VERIFY play {number}", right, y, bw, MIN_TARGET
+                    ),
+                ]
         tw = min(200.0, (w - 3 * GAP) / 2)
         if len(self.cursors) > 1:
             out.append(Control("newer", "Previous page", GAP, h - MIN_TARGET - 12, tw, MIN_TARGET))
@@ -372,11 +407,13 @@ class MyGamesScene(Page):
         elif kind == "newer" and len(self.cursors) > 1:
             self.cursors.pop()
             self.fetch()
-        elif kind == "resume":
-            self.flow.open_page(game=game_id)
+        elif kind == "resume":  # the game offers its unfinished play
+            self.flow.open_page(game=game_id.partition(":")[0])
         elif kind == "replay":
             game, _, number = game_id.partition(":")
             self.flow.open_page(game=game, replay=number)
+        elif kind == "verify" and self.verify is not None:
+            self.verify.check(int(game_id.partition(":")[2]))
 
     def draw(self, canvas: Canvas) -> None:
         """A row per play: number, game, date, price, prize and state."""
@@ -387,12 +424,12 @@ class MyGamesScene(Page):
         small = Font(big.size * 0.85, "body", False)
         if not self.plays and not self.loading:
             canvas.text("No plays yet.", w / 2, HEADER + 40, big, fill="#cfe8ff")
-        bw = min(150.0, w * 0.3)
+        min(150.0, w * 0.3)
         for k, play in enumerate(self.plays):
             y = self._row_y(k)
-            canvas.rect(GAP, y, w - 2 * GAP, ROW - 8, fill="#ffffff14", radius=10)
+            canvas.rect(GAP, y, w - 2 * GAP, ROW - 6, fill="#ffffff14", radius=10)
             left = GAP + 12
-            room = w - 2 * GAP - 24 - bw - GAP
+            room = w - 2 * GAP - 24
             top = f"No. {play.get('play_number')} · {self.flow.game_name(play.get('game'))}"
             prize = int(play.get("prize_pence") or 0)
             price = play.get("price_pence")
@@ -414,7 +451,7 @@ class MyGamesScene(Page):
         for c in self.controls():
             if c.id == "close":
                 close_button(canvas, c)
-            elif c.id.startswith(("resume:", "replay:")):
+            elif c.id.startswith(("resume:", "replay:", "verify:")):
                 button(canvas, replace(c, label=c.label.split(" ")[0]))
             else:
                 draw_controls(canvas, [c])
@@ -429,3 +466,78 @@ def lobby_scene(
     """The lobby of the registered games; those with screens here can be played."""
     cards = tuple(Card(game, presentations.get(game.id)) for game in games)
     return LobbyScene(Lobby(cards, settings, utc_offset_minutes))
+
+
+class AccountScene(Page):
+    """The account: a one-time code (10 minutes) that signs this account in on another device,
+    and signing in here with a code from another device."""
+
+    name = "account"
+    flow: Lobby
+
+    def __init__(self, lobby: Lobby) -> None:
+        super().__init__(lobby)
+        self.code = ""
+        self.expires = ""
+
+    def controls(self) -> list[Control]:
+        """Close, Get a sign-in code, Use a sign-in code."""
+        w, _ = self.size()
+        bw = min(360.0, w - 2 * GAP)
+        x = (w - bw) / 2
+        return [
+            Control("close", "Back to the games", w - 62, 10, 52, 52),
+            Control("new-code", "Get a sign-in code", x, HEADER + 20, bw, 52, not self.flow.busy),
+            Control("use-code", "Use a sign-in code", x, HEADER + 90, bw, 52, not self.flow.busy),
+        ]
+
+    def activate(self, control: str) -> None:
+        """Ask for a code, sign in with one, or go back."""
+        if control == "close":
+            self.flow.error = ""
+            self.flow.go("lobby")
+        elif self.app is not None and control == "new-code":
+            self.flow.busy = "Asking for a code…"
+            self.app.request("code", {}, self._on_code)
+        elif self.app is not None and control == "use-code":
+            self.flow.busy = "Signing in…"
+            self.app.request("signin", {}, self._on_signin)
+
+    def _on_code(self, reply: Reply) -> None:
+        self.flow.busy = ""
+        if not reply.ok:
+            self.flow._fail(reply, "code request")
+            return
+        self.flow.error = ""
+        self.code = str(reply.body.get("code", ""))
+        self.expires = self.flow.when(reply.body.get("expires_at"))
+        self.flow.say(
+            f"Your sign-in code is {self.code}, valid once until {self.expires}. On your other "
+            "device, open the games, then Account, Use a sign-in code."
+        )
+
+    def _on_signin(self, reply: Reply) -> None:
+        self.flow.busy = ""
+        if not reply.ok:
+            self.flow._fail(reply, "sign-in")
+            return
+        if reply.body.get("cancelled"):
+            return
+        self.flow.error = ""
+        self.code = ""
+        self.flow.say("Signed in to your account on this device.")
+        self.flow._set_balance(reply.body.get("balance_pence"))
+
+    def draw(self, canvas: Canvas) -> None:
+        """The buttons and, once asked for, the code in large letters."""
+        w, h = canvas.width, canvas.height
+        backdrop(canvas, w, h)
+        header(canvas, w, "ACCOUNT", self.flow)
+        if self.code:
+            big = fit_text(canvas, self.code, Font(48.0, "display", True), w - 40)
+            canvas.text(self.code, w / 2, HEADER + 210, big, fill=GOLD)
+            note = f"Valid once, until {self.expires}"
+            canvas.text(note, w / 2, HEADER + 255, fit_text(canvas, note, Font(16.0, "body", True),
+                                                            w - 24))  # fmt: skip
+        draw_controls(canvas, [c for c in self.controls() if c.id != "close"])
+        close_button(canvas, self.controls()[0])

@@ -179,6 +179,36 @@ const ops = {
     const play = await call("GET", `/api/plays/${Number(req.play_number)}/recall`);
     return { ...play, payload: await verifyToken(play.token) };
   },
+  async code() {
+    // A one-time code (10 minutes) that signs this account in on another device.
+    return call("POST", "/api/account/code", {});
+  },
+  async signin() {
+    // Sign this browser in to the account of a code shown on another device.
+    const typed = prompt("The sign-in code shown on your other device (Account, Get a sign-in code):");
+    if (!typed || !typed.trim()) return { cancelled: true };
+    const made = await call("POST", "/api/session", { code: typed.trim().toUpperCase() });
+    if (config.api && made.token) store.set("bearer", made.token);
+    store.set("session", true);
+    return { balance_pence: made.balance_pence };
+  },
+  async verify_play(req) {
+    // VERIFY: the play's entry and proof, the token's signature checked here with WebCrypto
+    // against the published keys, and the root published for its pool (the rest of the
+    // steps run in Python: engine/ui/scenes/verify.py).
+    const detail = await call("GET", `/api/plays/${Number(req.play_number)}`);
+    let signature = { ok: false };
+    let payload = null;
+    try {
+      payload = await verifyToken(detail.token);
+      const header = JSON.parse(new TextDecoder().decode(b64urlBytes(String(detail.token).split(".")[0])));
+      signature = { ok: true, kid: header.kid };
+    } catch (error) {
+      if (error.code === "network") throw error;
+    }
+    const published = await call("GET", `/api/pools/${encodeURIComponent(detail.game)}/${encodeURIComponent(detail.pool.id)}`);
+    return { detail, signature, payload, published: { root: published.root } };
+  },
   async limits() {
     return call("GET", "/api/limits");
   },

@@ -1,0 +1,205 @@
+"""VERIFY: one play checked in the player's own browser, step by step, in plain words.
+
+1. The outcome token's Ed25519 signature against the key the endpoint publishes (checked by
+   the shell with WebCrypto, as at purchase: Python has no Ed25519 in the browser).
+2. The token's claims are this play's entry: its index, prize, composition and seed.
+3. The entry's leaf hash, by the pool's published scheme (docs/math.md).
+4. Its Merkle path climbs from that leaf to the pool's root.
+5. That root is the one the endpoint published for the pool before its first sale.
+
+A tampered proof fails at the step it breaks, and every later step is not run. The same check
+runs from the command line, independent of this code: `python3 build.py verify`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from engine.math.leaves import PoolEntry, verify_proof
+from engine.outcome import Composition
+from engine.ui.app import App
+from engine.ui.draw import Canvas, Font, fit_text
+from engine.ui.input import Control, Reply
+from engine.ui.scenes.lobby import GAP, HEADER, Lobby, backdrop, header
+from engine.ui.screen import Page
+from engine.ui.widgets import GOLD, close_button, wrap
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of the check: its name, whether it held, and what it found in plain words."""
+
+    name: str
+    ok: bool
+    detail: str
+
+
+def _entry(detail: dict[str, Any]) -> PoolEntry:
+    return PoolEntry.from_json(detail["entry"])
+
+
+def check_signature(found: dict[str, Any]) -> Step:
+    """1. The shell's WebCrypto check of the token's signature."""
+    signature = found.get("signature") or {}
+    if signature.get("ok") is True:
+        return Step(
+            "Signature",
+            True,
+            f"The token is signed by the endpoint's key {signature.get('kid', '')}.",
+        )
+    return Step("Signature", False, "The token's signature does not match any published key.")
+
+
+def check_claims(found: dict[str, Any]) -> Step:
+    """2. The token's claims name this play's entry."""
+    claims, entry = found.get("payload") or {}, _entry(found["detail"])
+    same = (
+        claims.get("index") == entry.index
+        and claims.get("prize_pence") == entry.prize_pence
+        and Composition.from_json(claims["composition"]) == entry.composition
+        and claims.get("seed") == entry.seed.hex()
+    )
+    if same:
+        return Step("The play's entry", True, f"The token names entry {entry.index} of the pool.")
+    return Step("The play's entry", False, "The token does not name this play's entry.")
+
+
+def check_leaf(found: dict[str, Any]) -> Step:
+    """3. The entry's leaf hash."""
+    leaf = _entry(found["detail"]).leaf().hex()
+    return Step("Leaf hash", True, f"The entry's leaf hash is {leaf[:16]}…")
+
+
+def check_path(found: dict[str, Any]) -> Step:
+    """4. The Merkle path from the leaf to the pool's root."""
+    detail = found["detail"]
+    root, proof = str(detail["pool"]["root"]), list(detail.get("proof") or [])
+    if verify_proof(root, _entry(detail), proof):
+        return Step(
+            "Merkle path", True, f"{len(proof)} hashes lead from the leaf to root {root[:16]}…"
+        )
+    return Step(
+        "Merkle path", False, "The path does not lead from the entry's leaf to the pool's root."
+    )
+
+
+def check_published(found: dict[str, Any]) -> Step:
+    """5. The pool's root against the one published before its first sale."""
+    root, published = found["detail"]["pool"]["root"], (found.get("published") or {}).get("root")
+    if published and published == root:
+        return Step(
+            "Published root", True, "The root is the one published before the pool's first sale."
+        )
+    return Step("Published root", False, "The root is not the one published for the pool.")
+
+
+STEPS: tuple[Callable[[dict[str, Any]], Step], ...] = (
+    check_signature,
+    check_claims,
+    check_leaf,
+    check_path,
+    check_published,
+)
+
+
+def run_steps(found: dict[str, Any]) -> list[Step]:
+    """The steps in order, up to the first that fails."""
+    out: list[Step] = []
+    for check in STEPS:
+        try:
+            step = check(found)
+        except (KeyError, TypeError, ValueError, AttributeError):
+            name = check.__doc__.split(" ", 1)[1].split(".")[0] if check.__doc__ else "Step"
+            step = Step(name, False, "What the endpoint sent for this step is malformed.")
+        out.append(step)
+        if not step.ok:
+            break
+    return out
+
+
+class VerifyScene(Page):
+    """A play's check, a line per step, ✓ or ✗; closes back to My Games."""
+
+    name = "verify"
+    flow: Lobby
+
+    def __init__(self, lobby: Lobby) -> None:
+        super().__init__(lobby)
+        self.play_number = 0
+        self.steps: list[Step] = []
+
+    def check(self, play_number: int) -> None:
+        """Show this scene and check the play."""
+        self.play_number = play_number
+        self.steps = []
+        self.flow.go("verify")
+
+    def enter(self, app: App) -> None:
+        """Ask the shell for the play, its proof, the signature's check and the published root."""
+        super().enter(app)
+        self.flow.busy = f"Checking play {self.play_number}…"
+        app.request("verify_play", {"play_number": self.play_number}, self._on_found)
+
+    def _on_found(self, reply: Reply) -> None:
+        self.flow.busy = ""
+        if not reply.ok:
+            self.flow._fail(reply, "check")
+            return
+        self.flow.error = ""
+        self.steps = run_steps(reply.body)
+        self.flow.say(f"Verify play {self.play_number}.")
+        for k, step in enumerate(self.steps, 1):
+            self.flow.say(
+                f"Step {k}, {step.name}: {'passed' if step.ok else 'FAILED'}. {step.detail}"
+            )
+        if len(self.steps) == len(STEPS) and all(s.ok for s in self.steps):
+            self.flow.say(
+                "Every step passed: this play is the one committed before the pool's first sale."
+            )
+        else:
+            self.flow.say(f"The check failed at step {len(self.steps)}, {self.steps[-1].name}.")
+
+    def controls(self) -> list[Control]:
+        """Close (back to My Games)."""
+        w, _ = self.size()
+        return [Control("close", "Back to My Games", w - 62, 10, 52, 52)]
+
+    def activate(self, control: str) -> None:
+        """Back to My Games."""
+        if control == "close":
+            self.flow.error = ""
+            self.flow.go("my-games")
+
+    def draw(self, canvas: Canvas) -> None:
+        """A line per step with its mark and what it found."""
+        w, h = canvas.width, canvas.height
+        backdrop(canvas, w, h)
+        header(canvas, w, f"VERIFY PLAY {self.play_number}", self.flow)
+        big = Font(min(19.0, max(14.0, w * 0.038)), "body", True)
+        small = Font(big.size * 0.82, "body", False)
+        y = HEADER + 16
+        for k, step in enumerate(self.steps, 1):
+            mark, colour = ("✓", "#7dff9b") if step.ok else ("✗", "#ff8a80")
+            title = f"{mark} {k}. {step.name}"
+            canvas.text(
+                title,
+                GAP + 10,
+                y,
+                fit_text(canvas, title, big, w - 2 * GAP),
+                fill=colour,
+                align="left",
+            )
+            y += big.size * 1.4
+            for line in wrap(canvas, step.detail, small, w - 2 * GAP - 30):
+                text = " ".join(word for word, _ in line)
+                canvas.text(text, GAP + 30, y, small, fill="#ffffff", align="left")
+                y += small.size * 1.5
+            y += 8
+        if self.steps:
+            passed = len(self.steps) == len(STEPS) and all(s.ok for s in self.steps)
+            verdict = "Every step passed." if passed else f"Failed at step {len(self.steps)}."
+            canvas.text(verdict, w / 2, y + 16, fit_text(canvas, verdict, big, w - 20),
+                        fill=GOLD if passed else "#ff8a80")  # fmt: skip
+        close_button(canvas, self.controls()[0])
