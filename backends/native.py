@@ -11,6 +11,7 @@ import base64
 import contextlib
 import json
 import os
+import time
 import uuid
 from collections.abc import Callable, Iterable, MutableMapping, Sequence
 from pathlib import Path
@@ -119,6 +120,7 @@ class EndpointShell:
         self.keys: dict[str, Ed25519PublicKey] = {}
         self.purchase_key: str | None = None
         self.progress: dict[str, Any] = {}
+        self.began: tuple[float, int] | None = None  # (monotonic time, balance) at the start
 
     def _call(self, method: str, path: str, body: Any = None, **headers: str) -> dict[str, Any]:
         response = self.client.request(method, path, json=body, headers=headers)
@@ -156,11 +158,16 @@ class EndpointShell:
         op = request["op"]
         if op == "session":
             try:
-                return self._call("GET", "/api/wallet")
+                wallet = self._call("GET", "/api/wallet")
             except ValueError:
                 made = self._call("POST", "/api/session", {})
                 self.client.headers["Authorization"] = f"Bearer {made['token']}"
-                return {"balance_pence": made["balance_pence"]}
+                wallet = {"balance_pence": made["balance_pence"]}
+            if self.began is None:  # the window's session, for the reality check
+                self.began = (time.monotonic(), wallet["balance_pence"])
+            elapsed = int((time.monotonic() - self.began[0]) * 1000)
+            return {**wallet, "session": {"elapsed_ms": elapsed,
+                                          "start_balance_pence": self.began[1]}}  # fmt: skip
         if op == "purchase":
             self.purchase_key = self.purchase_key or uuid.uuid4().hex
             bought = self._call(

@@ -13,7 +13,7 @@ from engine.game import Action
 from engine.lab_riches import GAME
 from engine.ui.app import App
 from engine.ui.flow import Flow, read_choices
-from engine.ui.input import Reply
+from engine.ui.input import Activate, Reply
 from engine.ui.lab_riches import PRESENTATION
 from engine.ui.player import BookPlayer
 from tests.test_ui_lab_riches import payload
@@ -112,3 +112,32 @@ def test_the_player_acts_only_through_the_game_s_declared_action() -> None:
     assert not player.press("arrow", 1)
     assert player.press("go")
     assert flow.play is not None and flow.play.choices == {}
+
+
+def test_a_reality_check_stops_the_play_at_a_rest_after_each_interval() -> None:
+    from engine.ui.settings import Settings
+
+    flow = Flow(PRESENTATION, Settings(reality_check_s=30.0))
+    app = App(PRESENTATION.start(flow), 1280, 720)
+    canvas = CommandCanvas(1280, 720, lambda s, px, f, b: len(s) * px * 0.55)
+    app.frame(0.0, [], canvas)
+    session = {"elapsed_ms": 25_000, "start_balance_pence": 5_000}  # 25 s into the session
+    flow._on_session(Reply("r", True, {"balance_pence": 4_400, "session": session}))
+    flow._begin({"play_number": 9, "payload": payload([])}, 0)
+    assert app.scene.name == "main"
+    said: list[str] = []
+    for ms in range(16, 6_000, 16):  # 6 s of frames: the check comes at 30 s of play
+        said += app.frame(ms, [], canvas).narration
+    assert app.scene.name == "reality"
+    assert any("You have played for 30 seconds in this session." in s for s in said), said
+    assert any("Net spend in this session: £6.00." in s for s in said)
+    assert [c.label for c in app.scene.controls()] == ["Keep playing", "Stop"]
+    app.frame(6_100, [Activate("keep")], canvas)
+    assert app.scene.name == "main"  # back where the play was, at the same event
+    for ms in range(6_200, 30_000, 50):  # not again until 60 s
+        app.frame(ms, [], canvas)
+        assert app.scene.name == "main"
+    app.frame(40_000, [], canvas)
+    assert app.scene.name == "reality"
+    requests = app.frame(40_100, [Activate("stop")], canvas).requests
+    assert {"op": "open", "params": {}} in [{k: r[k] for k in ("op", "params")} for r in requests]

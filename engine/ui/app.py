@@ -61,6 +61,7 @@ class App:
         self.height = height
         self.scene = scene
         self._last_ms: float | None = None
+        self.clock_s = 0.0  # the frame clock (the shell's, in seconds), for what counts real time
         self._dirty = True
         self._pressed: str | None = None
         self._controls: list[Control] = []
@@ -132,11 +133,15 @@ class App:
         """Run one frame: input, update, draw; return what the shell mirrors, performs, plays."""
         dt = 0.0 if self._last_ms is None else max(0.0, (now_ms - self._last_ms) / 1000.0)
         self._last_ms = now_ms
+        self.clock_s = now_ms / 1000.0
         had_input = False
         for event in events:
             had_input = True
             self._route(event)
         moving = self.scene.update(min(dt, MAX_STEP_S))
+        check_in = getattr(self.scene, "check_in", None)  # a screen that may be interrupted
+        if check_in is not None:
+            check_in()
         drew = moving or had_input or self._dirty
         if drew:
             self._dirty = False

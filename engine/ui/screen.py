@@ -76,6 +76,20 @@ class Screen(Page):
     def __init__(self, flow: Flow) -> None:
         super().__init__(flow)
 
+    def at_rest(self) -> bool:
+        """True when nothing the player started is still animating (a reality check may come)."""
+        return True
+
+    def check_in(self) -> None:
+        """After each frame: at a rest, show the reality check when one is due (not in a
+        replay, which is no play)."""
+        if self.flow.mode != "replay" and self.flow.reality_due() and self.at_rest():
+            from engine.ui.scenes.reality import RealityScene  # it is a Screen itself
+
+            self.flow.reality_shown()
+            if self.app is not None:
+                self.app.switch(RealityScene(self.flow, self))
+
     def draw_over(self, canvas: Canvas) -> None:
         """Above everything, on every screen of a TRY or a REPLAY, what the page is for."""
         label = self.flow.mode_label

@@ -13,6 +13,18 @@ Setting = Literal["fast", "sound"]
 LABELS: dict[Setting, str] = {"fast": "Faster animations", "sound": "Sound"}
 
 
+REALITY_CHECK_S = 3600.0  # a reality check after each hour of play in a session
+
+
+def reality_interval(value: object) -> float:
+    """`realityCheck` (seconds) may bring the reality check sooner, never later, nor more
+    often than every 10 s."""
+    text = str(value or "")
+    if not text.isdecimal() or len(text) > 6:
+        return REALITY_CHECK_S
+    return max(10.0, min(REALITY_CHECK_S, float(text)))
+
+
 def flag(value: object) -> bool:
     """A query parameter read as on/off."""
     return str(value).lower() in ("1", "true", "yes", "on")
@@ -26,6 +38,7 @@ class Settings:
     reduced_motion: bool = False
     sound: bool = False
     audio: bool = True  # False when the backend cannot play sound: no Sound setting then
+    reality_check_s: float = REALITY_CHECK_S  # play time between two reality checks
 
     def __post_init__(self) -> None:
         self.sound = self.sound and self.audio
@@ -38,6 +51,7 @@ class Settings:
             reduced_motion=flag(params.get("reducedMotion")),
             sound=flag(params.get("sound")),
             audio=flag(params.get("audio", "1")),
+            reality_check_s=reality_interval(params.get("realityCheck")),
         )
 
     @property

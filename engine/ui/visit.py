@@ -28,6 +28,10 @@ class Visit:
         self.busy = ""
         self.error = ""
         self._scenes: dict[str, Any] = {}
+        # The browser session's play time (the shell's session clock), for the reality check.
+        self.session_at: tuple[float, float] | None = None  # (seconds played, app clock then)
+        self.session_balance: int | None = None  # the balance when the session began
+        self.next_check = 0.0  # the play time of the next reality check
 
     # ---- wiring ------------------------------------------------------------------------
     def attach(self, app: App, connect: bool = True) -> None:
@@ -98,7 +102,44 @@ class Visit:
             return
         self.busy = ""
         self._set_balance(reply.body.get("balance_pence"))
+        self._session_clock(reply.body.get("session"))
         self.connected()
+
+    def _session_clock(self, session: object) -> None:
+        if not isinstance(session, dict) or self.app is None:
+            return
+        elapsed, start = session.get("elapsed_ms"), session.get("start_balance_pence")
+        if not isinstance(elapsed, int) or elapsed < 0:
+            return
+        played = elapsed / 1000.0
+        self.session_at = (played, self.app.clock_s)
+        self.session_balance = start if isinstance(start, int) else self.balance
+        every = self.settings.reality_check_s
+        self.next_check = (played // every + 1) * every
+
+    def played_s(self) -> float | None:
+        """Seconds played in this browser session (None before the session is known)."""
+        if self.session_at is None or self.app is None:
+            return None
+        played, then = self.session_at
+        return played + max(0.0, self.app.clock_s - then)
+
+    def reality_due(self) -> bool:
+        """True when the next reality check is due (the caller shows it, then `reality_shown`)."""
+        played = self.played_s()
+        return played is not None and played >= self.next_check
+
+    def reality_shown(self) -> None:
+        """The check was shown: the next one an interval of play later."""
+        played = self.played_s() or 0.0
+        every = self.settings.reality_check_s
+        self.next_check = (played // every + 1) * every
+
+    def net_spend(self) -> int | None:
+        """Pence spent, net of prizes, in this browser session (negative: won)."""
+        if self.session_balance is None or self.balance is None:
+            return None
+        return self.session_balance - self.balance
 
     def connected(self) -> None:
         """The session is open and the balance known (a game then looks for an unfinished

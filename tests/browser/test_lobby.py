@@ -348,3 +348,30 @@ def test_verify_checks_a_play_step_by_step_and_a_tampered_proof_fails_at_the_mer
     assert found == {}
     assert watch.errors == []
     context.close()
+
+
+def test_a_reality_check_shows_time_played_and_net_spend(browser: Browser, server: str) -> None:
+    """After each hour of play in a session (brought to 10 s here by realityCheck=10)."""
+    context = browser.new_context(viewport=VIEWPORTS["phone"])
+    page = context.new_page()
+    watch = Watch(page, server)
+    page.goto(server + "/?game=lab-riches&fast=1&realityCheck=10")
+    page.wait_for_selector("body[data-ready='1']", timeout=60_000)
+    log = page.locator("#log")
+    expect(log).to_contain_text("Balance £", timeout=30_000)
+    page.get_by_role("button", name="PLAY", exact=True).click()
+    expect(page.get_by_role("button", name="GO", exact=True)).to_be_enabled(timeout=60_000)
+    expect(log).to_contain_text("Reality check. You have played for", timeout=30_000)
+    expect(log).to_contain_text("Net spend in this session: £3.00.")
+    found: dict[str, list[str]] = {}
+    violations(page, "reality check", found)
+    page.get_by_role("button", name="Keep playing", exact=True).click()
+    expect(page.get_by_role("button", name="GO", exact=True)).to_be_visible()
+    checks = page.locator("#log p", has_text="Reality check.")
+    expect(checks).to_have_count(2, timeout=30_000)  # 10 s of play later, again
+    page.get_by_role("button", name="Stop", exact=True).click()
+    page.wait_for_url("**/?fast=1&realityCheck=10", timeout=30_000)
+    page.wait_for_selector("body[data-ready='1']", timeout=60_000)
+    expect(page.get_by_role("button", name="My Games", exact=True)).to_be_visible()
+    assert found == {} and watch.errors == []
+    context.close()

@@ -80,6 +80,10 @@ class PlayScreen(Screen, Generic[L]):
             return True
         return self.player.update(dt)
 
+    def at_rest(self) -> bool:
+        """Between two events (a go, a shot) or at the end: not in the middle of one."""
+        return self.player.current is None
+
     def step(self) -> None:
         """A replay: take the player's next action, with the choice recorded for it."""
         self.rest = 0.0

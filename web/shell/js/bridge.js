@@ -97,6 +97,18 @@ function mayHaveSession() {
   return store.get("session") !== false; // storage that keeps nothing: ask the endpoint
 }
 
+// The browser session's clock for the reality check: when this tab's session began and the
+// balance then (sessionStorage: it lasts while the tab does, across the site's pages).
+function sessionClock(balance) {
+  let began = null;
+  try { began = JSON.parse(sessionStorage.getItem("lottery.session-began")); } catch { began = null; }
+  if (!began || typeof began.at !== "number") {
+    began = { at: Date.now(), balance_pence: balance };
+    try { sessionStorage.setItem("lottery.session-began", JSON.stringify(began)); } catch { /* private mode */ }
+  }
+  return { elapsed_ms: Math.max(0, Date.now() - began.at), start_balance_pence: began.balance_pence };
+}
+
 async function newSession() {
   store.drop("bearer"); // an expired one must not be sent with the request that replaces it
   const made = await call("POST", "/api/session", {});
@@ -107,15 +119,18 @@ async function newSession() {
 
 const ops = {
   async session() {
-    if (!mayHaveSession()) return newSession();
-    try {
-      const wallet = await call("GET", "/api/wallet");
-      store.set("session", true);
-      return wallet;
-    } catch (error) {
-      if (error.code !== "unauthenticated") throw error; // the session expired: start anew
-      return newSession();
+    let wallet;
+    if (!mayHaveSession()) wallet = await newSession();
+    else {
+      try {
+        wallet = await call("GET", "/api/wallet");
+        store.set("session", true);
+      } catch (error) {
+        if (error.code !== "unauthenticated") throw error; // the session expired: start anew
+        wallet = await newSession();
+      }
     }
+    return { ...wallet, session: sessionClock(wallet.balance_pence) };
   },
   async purchase(req) {
     // One Idempotency-Key per intended purchase, kept until the play is safely stored: a retry
@@ -229,7 +244,7 @@ const ops = {
     // settings the shell keeps travel with the player (localStorage), not in the address.
     const wanted = new URLSearchParams();
     for (const [key, value] of Object.entries(req.params || {})) wanted.set(key, String(value));
-    for (const key of ["fast"]) {
+    for (const key of ["fast", "realityCheck"]) {
       const now = new URLSearchParams(location.search).get(key);
       if (now !== null) wanted.set(key, now);
     }
