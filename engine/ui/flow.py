@@ -131,7 +131,7 @@ class Flow(Visit):
 
     def _on_recall(self, reply: Reply) -> None:
         if not reply.ok:
-            self._fail(reply, "replay")
+            self.fail(reply, "replay")
             return
         self.say(f"Replay of play number {reply.body.get('play_number')}.")
         self._begin(reply.body, 0)
@@ -168,9 +168,9 @@ class Flow(Visit):
 
     def _on_purchase(self, reply: Reply) -> None:
         if not reply.ok:
-            self._fail(reply, "purchase")
+            self.fail(reply, "purchase")
             return
-        self._set_balance(reply.body.get("balance_pence"))
+        self.set_balance(reply.body.get("balance_pence"))
         self._begin(reply.body, 0)
 
     def resume(self) -> None:
@@ -237,9 +237,9 @@ class Flow(Visit):
 
     def _on_finish(self, reply: Reply) -> None:
         if not reply.ok:
-            self._fail(reply, "finish")
+            self.fail(reply, "finish")
             return
         self.busy = ""
         self.finished = reply.body
-        self._set_balance(reply.body.get("balance_pence"))
+        self.set_balance(reply.body.get("balance_pence"))
         self.go("outcome")

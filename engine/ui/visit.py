@@ -90,7 +90,8 @@ class Visit:
             self.app.request("pref", {setting: on}, lambda _reply: None)
 
     # ---- replies -----------------------------------------------------------------------
-    def _fail(self, reply: Reply, doing: str) -> None:
+    def fail(self, reply: Reply, doing: str) -> None:
+        """A request did not go through: say why (the shell's sentence, or what was being done)."""
         message = str(reply.body.get("message") or f"The {doing} did not go through.")
         self.busy = ""
         self.error = message
@@ -98,10 +99,10 @@ class Visit:
 
     def _on_session(self, reply: Reply) -> None:
         if not reply.ok:
-            self._fail(reply, "connection")
+            self.fail(reply, "connection")
             return
         self.busy = ""
-        self._set_balance(reply.body.get("balance_pence"))
+        self.set_balance(reply.body.get("balance_pence"))
         self._session_clock(reply.body.get("session"))
         self.connected()
 
@@ -145,7 +146,8 @@ class Visit:
         """The session is open and the balance known (a game then looks for an unfinished
         play)."""
 
-    def _set_balance(self, pence: object) -> None:
+    def set_balance(self, pence: object) -> None:
+        """A balance from the endpoint: kept and said."""
         if isinstance(pence, int):
             self.balance = pence
             self.say(f"Balance {format_pounds(pence)}")

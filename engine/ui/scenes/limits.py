@@ -14,7 +14,7 @@ from engine.money import format_pounds
 from engine.ui.app import App
 from engine.ui.draw import Canvas, Font, fit_text
 from engine.ui.input import Control, Reply
-from engine.ui.scenes.lobby import GAP, HEADER, Lobby, backdrop, header
+from engine.ui.scenes.site import GAP, HEADER, Lobby, backdrop, header
 from engine.ui.screen import Page
 from engine.ui.widgets import GOLD, MIN_TARGET, button, close_button
 

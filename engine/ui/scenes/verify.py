@@ -22,7 +22,7 @@ from engine.outcome import Composition
 from engine.ui.app import App
 from engine.ui.draw import Canvas, Font, fit_text
 from engine.ui.input import Control, Reply
-from engine.ui.scenes.lobby import GAP, HEADER, Lobby, backdrop, header
+from engine.ui.scenes.site import GAP, HEADER, Lobby, backdrop, header
 from engine.ui.screen import Page
 from engine.ui.widgets import GOLD, close_button, wrap
 
@@ -145,7 +145,7 @@ class VerifyScene(Page):
     def _on_found(self, reply: Reply) -> None:
         self.flow.busy = ""
         if not reply.ok:
-            self.flow._fail(reply, "check")
+            self.flow.fail(reply, "check")
             return
         self.flow.error = ""
         self.steps = run_steps(reply.body)

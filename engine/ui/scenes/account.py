@@ -1,0 +1,84 @@
+"""Account: a one-time sign-in code for another device, and signing in here with one."""
+
+from __future__ import annotations
+
+from engine.ui.draw import Canvas, Font, fit_text
+from engine.ui.input import Control, Reply
+from engine.ui.scenes.site import GAP, HEADER, Lobby, backdrop, header
+from engine.ui.screen import Page
+from engine.ui.widgets import GOLD, close_button, draw_controls
+
+
+class AccountScene(Page):
+    """The account: a one-time code (10 minutes) that signs this account in on another device,
+    and signing in here with a code from another device."""
+
+    name = "account"
+    flow: Lobby
+
+    def __init__(self, lobby: Lobby) -> None:
+        super().__init__(lobby)
+        self.code = ""
+        self.expires = ""
+
+    def controls(self) -> list[Control]:
+        """Close, Get a sign-in code, Use a sign-in code."""
+        w, _ = self.size()
+        bw = min(360.0, w - 2 * GAP)
+        x = (w - bw) / 2
+        return [
+            Control("close", "Back to the games", w - 62, 10, 52, 52),
+            Control("new-code", "Get a sign-in code", x, HEADER + 20, bw, 52, not self.flow.busy),
+            Control("use-code", "Use a sign-in code", x, HEADER + 90, bw, 52, not self.flow.busy),
+        ]
+
+    def activate(self, control: str) -> None:
+        """Ask for a code, sign in with one, or go back."""
+        if control == "close":
+            self.flow.error = ""
+            self.flow.go("lobby")
+        elif self.app is not None and control == "new-code":
+            self.flow.busy = "Asking for a code…"
+            self.app.request("code", {}, self._on_code)
+        elif self.app is not None and control == "use-code":
+            self.flow.busy = "Signing in…"
+            self.app.request("signin", {}, self._on_signin)
+
+    def _on_code(self, reply: Reply) -> None:
+        self.flow.busy = ""
+        if not reply.ok:
+            self.flow.fail(reply, "code request")
+            return
+        self.flow.error = ""
+        self.code = str(reply.body.get("code", ""))
+        self.expires = self.flow.when(reply.body.get("expires_at"))
+        self.flow.say(
+            f"Your sign-in code is {self.code}, valid once until {self.expires}. On your other "
+            "device, open the games, then Account, Use a sign-in code."
+        )
+
+    def _on_signin(self, reply: Reply) -> None:
+        self.flow.busy = ""
+        if not reply.ok:
+            self.flow.fail(reply, "sign-in")
+            return
+        if reply.body.get("cancelled"):
+            return
+        self.flow.error = ""
+        self.code = ""
+        self.flow.say("Signed in to your account on this device.")
+        self.flow.set_balance(reply.body.get("balance_pence"))
+
+    def draw(self, canvas: Canvas) -> None:
+        """The buttons and, once asked for, the code in large letters."""
+        w, h = canvas.width, canvas.height
+        backdrop(canvas, w, h)
+        header(canvas, w, "ACCOUNT", self.flow)
+        if self.code:
+            big = fit_text(canvas, self.code, Font(48.0, "display", True), w - 40)
+            canvas.text(self.code, w / 2, HEADER + 210, big, fill=GOLD)
+            note = f"Valid once, until {self.expires}"
+            canvas.text(note, w / 2, HEADER + 255, fit_text(canvas, note, Font(16.0, "body", True),
+                                                            w - 24))  # fmt: skip
+        draw_controls(canvas, [c for c in self.controls() if c.id != "close"])
+        close_button(canvas, self.controls()[0])

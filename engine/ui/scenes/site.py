@@ -1,0 +1,90 @@
+"""What the site's own pages share (the lobby, My Games, Limits, Account, VERIFY): the
+lobby's visit, its cards' facts, and the page's backdrop and header."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta, timezone
+
+from engine.game import Game
+from engine.math.figures import show2
+from engine.money import format_pounds
+from engine.ui.draw import Canvas, Font, LinearGradient, fit_text
+from engine.ui.look import Look
+from engine.ui.presentation import Presentation
+from engine.ui.screen import status_line
+from engine.ui.settings import Settings
+from engine.ui.visit import Visit
+from engine.ui.widgets import GOLD
+
+SITE_NAME = "Instant Win Games"
+HEADER = 150.0  # the height of the title, the links and the balance above a page's content
+GAP = 14.0
+
+
+@dataclass(frozen=True)
+class Card:
+    """A game in the lobby: its facts, and its screens when this page has them."""
+
+    game: Game
+    presentation: Presentation | None  # None: not on sale ("Coming soon")
+
+    @property
+    def look(self) -> Look | None:
+        """The game's look, when its screens are here."""
+        return None if self.presentation is None else self.presentation.look
+
+    def lines(self) -> tuple[str, str]:
+        """The card's two lines of figures."""
+        game, table = self.game, self.game.table
+        top = format_pounds(game.top_prize_pence, always_pence=False)
+        return (
+            f"{format_pounds(game.price_pence)} a play · WIN UP TO {top}",
+            f"Odds of winning 1 in {show2(table.odds_one_in)} · Payout {show2(table.rtp * 100)}%",
+        )
+
+
+class Lobby(Visit):
+    """The lobby's visit: the session and balance, the cards, the player's time zone."""
+
+    def __init__(
+        self, cards: tuple[Card, ...], settings: Settings | None = None, utc_offset_minutes: int = 0
+    ) -> None:
+        super().__init__(settings)
+        self.cards = cards
+        self.zone = timezone(timedelta(minutes=utc_offset_minutes))
+
+    def when(self, moment: object) -> str:
+        """A time from the endpoint (ms since the epoch, or an ISO 8601 text) in the player's
+        time zone; '' for anything else."""
+        if isinstance(moment, int) and not isinstance(moment, bool):
+            at = datetime.fromtimestamp(moment / 1000, UTC)
+        elif isinstance(moment, str):
+            try:
+                at = datetime.fromisoformat(moment.replace("Z", "+00:00"))
+            except ValueError:
+                return ""
+            if at.tzinfo is None:
+                at = at.replace(tzinfo=UTC)
+        else:
+            return ""
+        at = at.astimezone(self.zone)
+        return f"{at.day} {at:%b %Y, %H:%M}"
+
+    def game_name(self, game_id: object) -> str:
+        """A game's name from its id (the id itself for one no longer registered)."""
+        return next((c.game.name for c in self.cards if c.game.id == game_id), str(game_id))
+
+
+def backdrop(canvas: Canvas, w: float, h: float) -> None:
+    """The lobby's own backdrop: a deep night-blue gradient."""
+    canvas.rect(0, 0, w, h, fill=LinearGradient(0, 0, 0, h, ((0.0, "#101a3a"), (1.0, "#05081a"))))
+
+
+def header(canvas: Canvas, w: float, title: str, visit: Visit) -> None:
+    """The page's title and, under the links, its status line (the balance)."""
+    font = fit_text(canvas, title, Font(min(34.0, w * 0.075), "display", True), w - 40)
+    canvas.text(title, w / 2, 30, font, fill=GOLD)
+    status = status_line(visit)
+    small = fit_text(canvas, status, Font(18.0, "body", True), w - 24)
+    canvas.text(status, w / 2, HEADER - 22, small, fill="#ff8a80" if visit.error else "#ffffff")
