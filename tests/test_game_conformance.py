@@ -27,16 +27,16 @@ SEEDS_PER_COMPOSITION = 12
 # change for a published model: a new presentation means a new model version.
 GOLDEN: dict[str, list[tuple[list[dict[str, Any]], str, str]]] = {
     "lab-riches": [
-        ([], "00" * 16, "507e6a0573d0f1788fde0836db46aa741e2cb1f5d239d740fe44f82686ce27da"),
+        ([], "00" * 16, "b89d00cabc1cd68be0eed3e1b38a66761e502be32287b337139853ea808877b3"),
         (
             [{"feature": "row", "pence": 500}, {"feature": "meter", "pence": 400}],
             "0123456789abcdef0123456789abcdef",
-            "84e0d7d47faec5093c966c944cc51463c9d1705db7f871a6e513e0d3a6e30135",
+            "53bfd32ad63bcb000199e813d00185caccf174b516ca65d4868f3d0647bb5a2a",
         ),
         (
             [{"feature": "instant", "pence": 2000}, {"feature": "meter", "pence": 100000}],
             "f" * 32,
-            "c88f7247f6a57e97bf198c910561cc55f89203eb5d48571b3cf6564529047906",
+            "f4be986f60189333ad8f82ced179719261fb439f3cf89ba47242f30f3e0a8401",
         ),
     ],
     "power-puck-shot": [

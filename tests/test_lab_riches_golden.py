@@ -1,6 +1,6 @@
-"""Golden books of model lab-riches/1: these inputs must give exactly these bytes on every
-CPython and in Pyodide, for ever (plays sold under model 1 replay from them). The current
-model's golden books are in tests/test_game_conformance.py.
+"""Golden books of models lab-riches/1 and /2: these inputs must give exactly these bytes on
+every CPython and in Pyodide, for ever (plays sold under models 1 and 2 replay from them). The
+current model's golden books are in tests/test_game_conformance.py.
 
 If the generator changes on purpose, the model version changes with it (docs/books.md).
 """
@@ -31,6 +31,29 @@ GOLDEN = [
         "9764664484c1e8856187ee3eb9d5fcf4a1c9dadf245f8e9015f26b62a82d3258",
     ),
 ]
+
+
+# Model 2, the prize table's model from 2026-11-30 to 2026-12-01: the same inputs.
+GOLDEN_2 = [
+    ([], "00" * 16, "507e6a0573d0f1788fde0836db46aa741e2cb1f5d239d740fe44f82686ce27da"),
+    (
+        [("row", 500), ("meter", 400)],
+        "0123456789abcdef0123456789abcdef",
+        "84e0d7d47faec5093c966c944cc51463c9d1705db7f871a6e513e0d3a6e30135",
+    ),
+    (
+        [("instant", 2000), ("meter", 100000)],
+        "f" * 32,
+        "c88f7247f6a57e97bf198c910561cc55f89203eb5d48571b3cf6564529047906",
+    ),
+]
+
+
+@pytest.mark.parametrize(("parts", "seed", "digest"), GOLDEN_2)
+def test_model_2_golden_book_bytes(parts: list[tuple[str, int]], seed: str, digest: str) -> None:
+    composition = Composition.of(Part(feature, pence) for feature, pence in parts)
+    text = build_book("lab-riches/2", composition, bytes.fromhex(seed)).to_json()
+    assert hashlib.sha256(text.encode()).hexdigest() == digest
 
 
 @pytest.mark.parametrize(("parts", "seed", "digest"), GOLDEN)

@@ -31,7 +31,7 @@ def losing_books(model: str) -> Iterator[dict[str, Any]]:
 
 def near_misses(model: str) -> dict[str, dict[str, Any]]:
     losing, n = fairness.rates(losing_books(model), stats.features)
-    random, m = fairness.rates(stats.random_losses(RANDOM_LOSSES), stats.features)
+    random, m = fairness.rates(stats.random_losses(RANDOM_LOSSES, model), stats.features)
     assert n == LOSING_BOOKS and m == RANDOM_LOSSES
     return fairness.compare(losing, n, random, m, stats.FEATURES)
 

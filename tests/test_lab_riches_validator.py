@@ -9,7 +9,7 @@ from engine.lab_riches.generator import build_book
 from engine.lab_riches.validator import validate
 from engine.outcome import Composition, Part
 
-MODEL = "lab-riches/2"
+MODEL = "lab-riches/3"  # the table's model
 
 
 def book_where(composition: Composition, wanted: str) -> dict[str, Any]:
@@ -116,3 +116,79 @@ def test_header_and_totals_are_checked() -> None:
     assert any("Lab Riches book" in f for f in faults)
     assert any("seed" in f for f in faults)
     assert validate({"events": []})
+
+
+def _books(model: str, composition: Composition, count: int) -> list[dict[str, Any]]:
+    return [
+        json.loads(build_book(model, composition, n.to_bytes(16, "big")).to_json())
+        for n in range(count)
+    ]
+
+
+def test_model_3_plays_the_bonus_game_before_the_locks() -> None:
+    """On a GO that starts a Bonus Game, bonus_activated follows the go (and prize_boxes) at
+    once; the GO's locks come after bonus_end. Model 2's order is wrong for a model 3 book."""
+    checked = 0
+    for data in _books(MODEL, Composition.of([Part("instant", 500)]), 60):
+        events = data["events"]
+        at = first(data, "bonus_activated")
+        go = max(i for i in range(at) if events[i]["type"] == "go")
+        assert [e["type"] for e in events[go + 1 : at]] in ([], ["prize_boxes"])
+        end = next(i for i in range(at, len(events)) if events[i]["type"] == "bonus_end")
+        locks = [i for i in range(end, len(events)) if events[i]["type"] == "lock"]
+        next_go = next((i for i in range(at, len(events)) if events[i]["type"] == "go"), None)
+        if locks and (next_go is None or locks[0] < next_go):
+            checked += 1
+            moved = copy.deepcopy(data)
+            block = moved["events"][at : end + 1]
+            del moved["events"][at : end + 1]
+            types = [e["type"] for e in moved["events"]]
+            later = next(i for i in range(at, len(types)) if types[i] in {"go", "end"})
+            moved["events"][later:later] = block  # the Bonus Game last, as model 2 had it
+            assert any("the rules give" in f for f in validate(reindex(moved)))
+            as_model_2 = {**reindex(moved), "model": "lab-riches/2"}
+            assert not [f for f in validate(as_model_2) if "the rules give" in f]
+    assert checked > 0, "no Bonus Game GO with locks in these books"
+
+
+def test_model_3_lights_every_meter_box_crossed() -> None:
+    crossings = 0
+    for data in _books(MODEL, Composition.of([Part("meter", 1_000)]), 200):
+        assert validate(data) == []
+        events = data["events"]
+        for i, e in enumerate(events):
+            if e["type"] == "meter_box" and events[i - 1]["type"] == "meter_box":
+                crossings += 1
+                assert e["box"] == events[i - 1]["box"] + 1
+                dropped = copy.deepcopy(data)
+                del dropped["events"][i - 1]
+                assert validate(reindex(dropped))
+                break
+    assert crossings > 0, "no award crossed two meter boxes"
+
+
+def test_model_3_start_row_shows_motifs_but_never_three_bonus() -> None:
+    books = _books(MODEL, Composition(), 300)
+    specials = [
+        b for b in books if any("/" in s or s == rules.BONUS for s in b["events"][0]["top"])
+    ]
+    assert specials, "no start row with a motif"
+    data = copy.deepcopy(specials[0])
+    data["events"][0]["top"] = [rules.BONUS] * 3 + [rules.SYMBOLS[0]]
+    assert any("start Top Row" in f for f in validate(data))
+    data = copy.deepcopy(specials[0])
+    data["model"] = "lab-riches/2"  # models 1 and 2 show symbols only
+    assert any("start Top Row shows a motif" in f for f in validate(data))
+
+
+def test_model_3_has_no_cap_on_goes() -> None:
+    """A play may pass 15 goes in model 3 (the procedure has no cap); a model 2 book may not."""
+    long_play = None
+    for n in range(3000):
+        data = json.loads(build_book(MODEL, Composition(), n.to_bytes(16, "big")).to_json())
+        if sum(e["type"] == "go" for e in data["events"]) > rules.MAX_GOES:
+            long_play = data
+            break
+    assert long_play is not None, "no play of more than 15 goes in 3,000 losing books"
+    assert validate(long_play) == []
+    assert any("at most 15" in f for f in validate({**long_play, "model": "lab-riches/2"}))

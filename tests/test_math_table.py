@@ -22,7 +22,7 @@ def data(game: str) -> dict[str, Any]:
 
 def test_lab_riches_exact_figures() -> None:
     table = load_table("lab-riches")
-    assert table.model == "lab-riches/2"
+    assert table.model == "lab-riches/3"
     assert table.price_pence == 300
     assert table.base_pool_size == 2_000_000
     assert table.winning_plays == 729_929

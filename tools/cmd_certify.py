@@ -123,7 +123,8 @@ def main(argv: list[str]) -> int:
     }
     baseline = getattr(stats, "random_losses", None)
     if baseline is not None and losers:  # the fairness rule (engine/math/fairness.py)
-        random, n_random = fairness.rates(baseline(max(losers, BASELINE_PLAYS)), stats.features)
+        random_plays = baseline(max(losers, BASELINE_PLAYS), model)
+        random, n_random = fairness.rates(random_plays, stats.features)
         report["near_miss"] = fairness.compare(losing, losers, random, n_random, stats.FEATURES)
         report["near_miss_random_plays"] = n_random
     if args.per_composition > 0:

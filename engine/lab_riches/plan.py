@@ -55,6 +55,49 @@ def draw_symbols(stream: Stream, count: int) -> list[str]:
     return [rules.SYMBOLS[x] for x in stream.read(count).translate(MOD_SYMBOLS)]
 
 
+LIGHTNING_BELOW = rules.LIGHTNING_CHANCE[0]  # a Top Row byte below this: lightning
+BONUS_BELOW = LIGHTNING_BELOW + rules.BONUS_MOTIF_CHANCE[0]  # then below this: a bonus motif
+assert rules.LIGHTNING_CHANCE[1] == rules.BONUS_MOTIF_CHANCE[1] == 256
+
+
+def random_top_row(stream: Stream, total: int, max_goes: int | None) -> tuple[list[str], int]:
+    """One Top Row of a random play and the extra goes it shows (none that would pass max_goes).
+
+    docs/books.md, R2.1-2: an extra-goes motif with its chance (column, then value), then each
+    other column a lightning motif, a bonus motif or a uniform symbol.
+    """
+    row: list[str] = []
+    extra_col, extra = -1, 0
+    if stream.chance(*rules.EXTRA_GOES_CHANCE):
+        extra_col, extra = stream.below(rules.COLUMNS), stream.choice(rules.EXTRA_GOES_VALUES)
+        if max_goes is not None and total + extra > max_goes:
+            extra_col, extra = -1, 0
+    for c in range(rules.COLUMNS):
+        if c == extra_col:
+            row.append(f"{rules.EXTRA_GOES}/{extra}")
+            continue
+        b = stream.below(256)
+        if b < LIGHTNING_BELOW:
+            row.append(f"{rules.LIGHTNING}/{stream.choice(rules.LIGHTNING_VALUES)}")
+        elif b < BONUS_BELOW:
+            row.append(rules.BONUS)
+        else:
+            row.append(draw_symbols(stream, 1)[0])
+    return row, extra
+
+
+def start_row(stream: Stream, specials: bool) -> list[str]:
+    """The inactive Top Row shown before the first GO (docs/books.md, S): four symbols, or from
+    model 3 a random Top Row like any GO's, drawn again while it shows three bonus motifs (so it
+    never looks like a Bonus Game that did not start)."""
+    if not specials:
+        return draw_symbols(stream, rules.COLUMNS)
+    while True:
+        row, _extra = random_top_row(stream, rules.START_GOES, None)
+        if row.count(rules.BONUS) < rules.BONUS_MOTIFS_TO_ACTIVATE:
+            return row
+
+
 def meter_range(pence: int) -> tuple[int, int]:
     """The segment counts whose lit box pays exactly pence (0 means 0 to 7 segments)."""
     if pence == 0:
@@ -119,8 +162,9 @@ class Goes:
     extras: dict[int, int]
 
 
-def plan_goes(stream: Stream, awards: list[Award]) -> Goes:
-    """Run the goes of a random play, spreading the planned Bonus Games over them."""
+def plan_goes(stream: Stream, awards: list[Award], max_goes: int | None) -> Goes:
+    """Run the goes of a random play, spreading the planned Bonus Games over them (extra goes
+    that would pass max_goes, with the planned Bonus Games' extra goes, are not shown)."""
     pending = list(awards)
     stream.shuffle(pending)
     reserve = sum(v for kind, v in pending if kind == rules.EXTRA_GOES)
@@ -138,7 +182,7 @@ def plan_goes(stream: Stream, awards: list[Award]) -> Goes:
                 reserve -= award[1]
         if stream.below(denominator) < numerator:  # stream.chance(*rules.EXTRA_GOES_CHANCE)
             value = stream.choice(rules.EXTRA_GOES_VALUES)
-            if total + value + reserve <= rules.MAX_GOES:
+            if max_goes is None or total + value + reserve <= max_goes:
                 extras[go] = value
                 total += value
         go += 1

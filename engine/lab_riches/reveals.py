@@ -7,7 +7,7 @@ Top Row squares are written as in the book: a symbol name, "lightning/N", "extra
 from __future__ import annotations
 
 from engine.lab_riches import rules
-from engine.lab_riches.plan import ATTEMPTS, N_SYMBOLS, Goes, draw_symbols
+from engine.lab_riches.plan import ATTEMPTS, N_SYMBOLS, Goes, draw_symbols, start_row
 from engine.rng import Stream
 
 Slot = tuple[int, int]  # (go, column)
@@ -62,10 +62,12 @@ def _place_lightning(
     return counts
 
 
-def plan_top(stream: Stream, goes: Goes, low: int, high: int) -> list[list[str]]:
+def plan_top(
+    stream: Stream, goes: Goes, low: int, high: int, start_specials: bool
+) -> list[list[str]]:
     """Top Rows for GOs 1..total (index 0 is the inactive start row) with specials placed."""
     base: list[list[str | None]] = [[None] * rules.COLUMNS for _ in range(goes.total + 1)]
-    base[0][:] = draw_symbols(stream, rules.COLUMNS)
+    base[0][:] = start_row(stream, start_specials)
     for go in range(1, goes.total + 1):
         row = base[go]
         if go in goes.triggers:

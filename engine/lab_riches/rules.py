@@ -5,6 +5,8 @@ Decisions the lost pictures left open are recorded here and in docs/games/lab-ri
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 GAME_ID = "lab-riches"
 NAME = "Lab Riches"
 PRICE_PENCE = 300
@@ -64,8 +66,29 @@ def meter_prize(segments: int) -> int:
 
 
 # --- Book decisions (issue 4; docs/games/lab-riches.md explains them) ---
-# Upper bound on Goes in one play (6 to start plus every extra go awarded).
+# Upper bound on Goes in one play (6 to start plus every extra go awarded), in models 1 and 2.
 MAX_GOES = 15
+
+
+@dataclass(frozen=True)
+class Model:
+    """How a book model shows a play (docs/books.md). A model never changes once plays are sold
+    under it: a later model is a new entry, and every book replays as it was built."""
+
+    random_losses: bool  # a losing play is a random play that lost (else built like a win)
+    max_goes: int | None  # the cap on goes in a play; None: no cap, as in the procedure
+    start_specials: bool  # the inactive start Top Row shows motifs too, not only symbols
+    bonus_first: bool  # a GO that starts a Bonus Game plays it before its locks and motifs
+    every_meter_box: bool  # a meter_box event for each box an award crosses, not only the last
+
+
+MODELS = {
+    "lab-riches/1": Model(False, MAX_GOES, False, False, False),
+    "lab-riches/2": Model(True, MAX_GOES, False, False, False),
+    # The procedure's order and look: the Bonus Game's award before the Grid's Locked Symbols,
+    # each meter box crossed highlighted in turn, motifs in the inactive start row, no cap.
+    "lab-riches/3": Model(True, None, True, True, True),
+}
 # A random play under these rules: each Top Row square of a GO is a lightning motif with chance
 # LIGHTNING_CHANCE and a bonus motif with BONUS_MOTIF_CHANCE (otherwise one of SYMBOLS, uniform);
 # each GO shows an extra-goes motif with EXTRA_GOES_CHANCE; every unlocked Grid square shows one

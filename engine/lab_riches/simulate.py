@@ -1,14 +1,15 @@
 """Lab Riches: a random play under the documented rules, simulated from a stream.
 
 docs/games/lab-riches.md ("a random play") and rules.py give the chances: each GO shows an
-extra-goes motif (1–3, in a uniform column) with chance 36/256 while the goes would stay within
-15; each other Top Row square is a lightning motif (1–5) with chance 18/256, else a bonus motif
-with 16/256, else a uniform symbol; three or more bonus motifs in a GO start a Bonus Game (at
-most two in a play; a GO whose Bonus Game would be a third, or would pass 15 goes, is
-drawn again), whose light stops on a
+extra-goes motif (1–3, in a uniform column) with chance 36/256 (in models 1 and 2 only while
+the goes would stay within 15); each other Top Row square is a lightning motif (1–5) with
+chance 18/256, else a bonus motif with 16/256, else a uniform symbol; three or more bonus
+motifs in a GO start a Bonus Game (at most two in a play; a GO whose Bonus Game would be a
+third, or in models 1 and 2 would pass 15 goes, is drawn again), whose light stops on a
 uniform segment of each row until it lands on something other than an up arrow; every
 unlocked grid square shows a uniform symbol at each GO, so it locks at the first GO whose Top
-Row symbol in its column it matches (chance 1/8); Prize Boxes show uniform amounts.
+Row symbol in its column it matches (chance 1/8); Prize Boxes show uniform amounts. From
+model 3 the inactive start row is drawn like a GO's (with fewer than three bonus motifs).
 
 This is what the fairness rule measures presentation against: a losing play must look no
 closer to a win than a random play that lost (`certify` reports both, tests/test_lab_riches_
@@ -21,13 +22,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.lab_riches import rules
-from engine.lab_riches.plan import Award, draw_symbols
+from engine.lab_riches.plan import Award, random_top_row, start_row
 from engine.lab_riches.reveals import SYMBOL_SET, _first_matches, _spans
 from engine.rng import Stream
-
-LIGHTNING_BELOW = rules.LIGHTNING_CHANCE[0]  # a byte below this: lightning
-BONUS_BELOW = LIGHTNING_BELOW + rules.BONUS_MOTIF_CHANCE[0]  # then below this: a bonus motif
-assert rules.LIGHTNING_CHANCE[1] == rules.BONUS_MOTIF_CHANCE[1] == 256
 
 
 @dataclass(frozen=True)
@@ -50,42 +47,22 @@ def bonus_award(stream: Stream) -> Award:
     raise AssertionError("the top Bonus Game row has no up arrow")
 
 
-def _top_row(stream: Stream, total: int) -> tuple[list[str], int]:
-    """One GO's Top Row and the extra goes it shows (only while goes stay within the cap)."""
-    row: list[str] = []
-    extra_col, extra = -1, 0
-    if stream.chance(*rules.EXTRA_GOES_CHANCE):
-        extra_col, extra = stream.below(rules.COLUMNS), stream.choice(rules.EXTRA_GOES_VALUES)
-        if total + extra > rules.MAX_GOES:
-            extra_col, extra = -1, 0
-    for c in range(rules.COLUMNS):
-        if c == extra_col:
-            row.append(f"{rules.EXTRA_GOES}/{extra}")
-            continue
-        b = stream.below(256)
-        if b < LIGHTNING_BELOW:
-            row.append(f"{rules.LIGHTNING}/{stream.choice(rules.LIGHTNING_VALUES)}")
-        elif b < BONUS_BELOW:
-            row.append(rules.BONUS)
-        else:
-            row.append(draw_symbols(stream, 1)[0])
-    return row, extra
-
-
-def random_plan(stream: Stream) -> RandomPlan:
-    """The plan of one random play, drawn from the stream."""
-    top = [draw_symbols(stream, rules.COLUMNS)]
+def random_plan(stream: Stream, model: rules.Model) -> RandomPlan:
+    """The plan of one random play under a model's rules, drawn from the stream."""
+    top = [start_row(stream, model.start_specials)]
     triggers: dict[int, Award] = {}
     total = rules.START_GOES
+    cap = model.max_goes
     go = 1
     while go <= total:
-        while True:  # a GO whose Bonus Game would be a third, or pass 15 goes, is drawn again
-            row, extra = _top_row(stream, total)
+        while True:  # a GO whose Bonus Game would be a third, or pass the cap, is drawn again
+            row, extra = random_top_row(stream, total, cap)
             award = None
             if row.count(rules.BONUS) >= rules.BONUS_MOTIFS_TO_ACTIVATE:
                 award = bonus_award(stream)
                 more = award[1] if award[0] == rules.EXTRA_GOES else 0
-                if len(triggers) == rules.MAX_BONUS_GAMES or total + extra + more > rules.MAX_GOES:
+                third = len(triggers) == rules.MAX_BONUS_GAMES
+                if third or (cap is not None and total + extra + more > cap):
                     continue
                 extra += more
             break

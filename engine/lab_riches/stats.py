@@ -69,15 +69,17 @@ def features(book: Mapping[str, Any]) -> dict[str, int]:
     }
 
 
-def random_losses(n: int) -> Iterator[dict[str, Any]]:
-    """The books (events only) of the first n random plays under the documented rules that win
-    nothing (simulate.py), from fixed streams: the baseline of the fairness rule
+def random_losses(n: int, model: str) -> Iterator[dict[str, Any]]:
+    """The books (events only) of the first n random plays under the documented rules of a
+    model that win nothing (simulate.py), from fixed streams: the baseline of the fairness rule
     (engine/math/fairness.py)."""
+    shows = rules.MODELS[model]
     found = k = 0
     while found < n:
         stream = Stream(BASELINE + k.to_bytes(8, "big"))
         k += 1
-        plan = random_plan(stream)
+        plan = random_plan(stream, shows)
         if not plan_pays(plan):
             found += 1
-            yield {"events": _events(stream, plan.top, plan.locks, plan.boxes, plan.triggers)}
+            events = _events(stream, plan.top, plan.locks, plan.boxes, plan.triggers, shows)
+            yield {"events": events}

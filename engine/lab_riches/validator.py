@@ -54,7 +54,8 @@ def _shape_ok(grid: Any, top: Any) -> bool:
 class _Play:
     """The state of the play as the rules see it, while the GOs are re-applied."""
 
-    def __init__(self) -> None:
+    def __init__(self, shows: rules.Model) -> None:
+        self.shows = shows
         self.faults: list[str] = []
         self.goes_left = rules.START_GOES
         self.grid: list[list[str]] = []
@@ -66,13 +67,16 @@ class _Play:
         self.instants: list[int] = []
 
     def segments(self, count: int, where: Event) -> list[Event]:
-        """The segments event (and meter_box if the lit box changes) for count segments."""
+        """The segments event and, if the lit box changes, a meter_box event for the new box
+        (from model 3, one for every box reached, in turn) for count segments."""
         before = _box(self.meter)
         self.meter += count
         out = [{"type": "segments", **where, "count": count, "meter": self.meter}]
         box = _box(self.meter)
         if box is not None and box != before:
-            out.append({"type": "meter_box", "box": box, "pence": rules.METER_BOXES[box][2]})
+            lit = range(0 if before is None else before + 1, box + 1)
+            for each in lit if self.shows.every_meter_box else (box,):
+                out.append({"type": "meter_box", "box": each, "pence": rules.METER_BOXES[each][2]})
         return out
 
     def play_go(self, number: int, events: list[Event]) -> list[Event]:
@@ -98,6 +102,10 @@ class _Play:
                 self.faults.append(f"Prize Box amounts {shown} are not all legal amounts")
             self.boxes = list(shown)
             want.append({"type": "prize_boxes", "amounts": shown})
+        bonus = top.count(rules.BONUS) >= rules.BONUS_MOTIFS_TO_ACTIVATE
+        if bonus and self.shows.bonus_first:  # the award first, then the Grid's Locked Symbols
+            want.append({"type": "bonus_activated", "go": number})
+            want += self.bonus(events[len(want) :])
         for c in range(rules.COLUMNS):
             for r in range(rules.ROWS):
                 if not self.locked[r][c] and grid[r][c] == top[c]:
@@ -118,7 +126,7 @@ class _Play:
                     {"type": "extra_goes", "source": "top", "col": c,
                      "count": int(number_text), "goes_left": self.goes_left}
                 )  # fmt: skip
-        if top.count(rules.BONUS) >= rules.BONUS_MOTIFS_TO_ACTIVATE:
+        if bonus and not self.shows.bonus_first:
             want.append({"type": "bonus_activated", "go": number})
             want += self.bonus(events[len(want) :])
         return want
@@ -188,13 +196,21 @@ def validate(book: Mapping[str, Any], choices: Mapping[int, int] | None = None) 
                if not isinstance(e, dict) or e.get("index") != i]  # fmt: skip
     events = [_strip(e) for e in raw]
     start, end = events[0], events[-1]
-    play = _Play()
+    shows = rules.MODELS.get(str(book.get("model")))
+    if shows is None:
+        return [*faults, f"unknown Lab Riches model {book.get('model')!r}"]
+    play = _Play(shows)
     if start.get("type") != "start" or start.get("goes_left") != rules.START_GOES:
         faults.append(f"the first event must be start with {rules.START_GOES} goes left")
     elif not _shape_ok(start.get("grid"), start.get("top")):
         faults.append("the start grid or Top Row has a wrong shape or symbol")
     else:
         play.grid = start["grid"]
+        inactive = start["top"]
+        if not shows.start_specials and not all(item in rules.SYMBOLS for item in inactive):
+            faults.append("the start Top Row shows a motif, which this model never shows")
+        if inactive.count(rules.BONUS) >= rules.BONUS_MOTIFS_TO_ACTIVATE:
+            faults.append("the inactive start Top Row shows a Bonus Game's motifs")
     starts = [i for i, e in enumerate(events) if e.get("type") == "go"]
     if not starts or starts[0] != 1:
         faults.append("the first GO must follow the start event")
@@ -213,6 +229,8 @@ def validate(book: Mapping[str, Any], choices: Mapping[int, int] | None = None) 
                 break
     if play.goes_left != 0:
         faults.append(f"the play ended with {play.goes_left} goes left")
+    if shows.max_goes is not None and len(starts) > shows.max_goes:
+        faults.append(f"{len(starts)} GOs: this model shows at most {shows.max_goes}")
     meter_box = _box(play.meter)
     meter_pence = rules.METER_BOXES[meter_box][2] if meter_box is not None else 0
     total = sum(play.rows) + meter_pence + sum(play.instants)

@@ -1,12 +1,12 @@
 """The fairness rule for presentation: a losing play must look no closer to a win than chance.
 
-A game whose statistics module gives `random_losses(n)` (the books of n random plays under its
-documented rules that won nothing) is measured against them: for each feature its statistics
-count (a row one lock short, the meter one segment short, extra goes, a Bonus Game...), the
-share of the game's losing books showing it may exceed the share of random losing plays by no
-more than sampling error (`SIGMAS` standard errors of the difference of the two shares).
-`build.py certify` reports the figures; tests/test_lab_riches_honesty.py holds the generator
-to them.
+A game whose statistics module gives `random_losses(n, model)` (the books of n random plays
+under its model's documented rules that won nothing) is measured against them: for each feature
+its statistics count (a row one lock short, the meter one segment short, extra goes, a Bonus
+Game...), the share of the game's losing books showing it may exceed the share of random
+losing plays by no more than sampling error (`SIGMAS` standard errors of the difference of
+the two shares). `build.py certify` reports the figures; tests/test_lab_riches_honesty.py holds
+the generator to them.
 """
 
 from __future__ import annotations
