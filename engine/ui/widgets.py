@@ -123,10 +123,32 @@ def rich_text(
     return y
 
 
+def spaced_width(c: Canvas, s: str, font: Font, spacing: float) -> float:
+    """The width of one line of text with `spacing` em added between each two letters."""
+    return c.measure(s, font) + spacing * font.size * max(0, len(s) - 1)
+
+
+def spaced_text(c: Canvas, s: str, x: float, y: float, font: Font, spacing: float, *,
+                fill: str) -> None:  # fmt: skip
+    """One line of text centred on (x, y), its letters `spacing` em further apart than the
+    font sets them (letter spacing, the same in every backend: each letter is drawn where
+    the font puts it in the line, kerning included, moved on by the spacing before it)."""
+    if not spacing:
+        c.text(s, x, y, font, fill=fill)
+        return
+    gap = spacing * font.size
+    left = x - spaced_width(c, s, font, spacing) / 2
+    for k, letter in enumerate(s):
+        if not letter.isspace():  # where the line up to this letter ends, less the letter
+            at = c.measure(s[: k + 1], font) - c.measure(letter, font) + k * gap
+            c.text(letter, left + at, y, font, fill=fill, align="left")
+
+
 def banner(c: Canvas, w: float, h: float, lines: tuple[str, ...], p: float, m: Motion, *,
-           gold: str, band: str, height: float) -> None:  # fmt: skip
+           gold: str, band: str, height: float, spacing: float = 0.0) -> None:  # fmt: skip
     """A message across the middle of a w × h window ('BONUS GAME ACTIVATED'...): a band
-    `height` of the window high opens (or fades in with reduced motion), then its lines show."""
+    `height` of the window high opens (or fades in with reduced motion), then its lines show,
+    their letters `spacing` em apart (spaced_text) where the font sets capitals close."""
     grow, fade = m.travel(p / 0.2)
     bh = h * height * grow
     c.save()
@@ -138,8 +160,12 @@ def banner(c: Canvas, w: float, h: float, lines: tuple[str, ...], p: float, m: M
         return
     size = min(h * 0.06, w * 0.08)
     for k, line in enumerate(lines):
-        font = fit_text(c, line, Font(size, "display", True), w * 0.9)
-        c.text(line, w / 2, h / 2 + (k - (len(lines) - 1) / 2) * size * 1.3, font, fill=gold)
+        font = Font(size, "display", True)
+        width = spaced_width(c, line, font, spacing)
+        if width > w * 0.9:  # as fit_text, the spacing included
+            font = Font(max(6.0, size * w * 0.9 / width), "display", True)
+        y = h / 2 + (k - (len(lines) - 1) / 2) * size * 1.3
+        spaced_text(c, line, w / 2, y, font, spacing, fill=gold)
 
 
 def sunburst(c: Canvas, cx: float, cy: float, radius: float, rays: int = 16) -> None:

@@ -137,11 +137,12 @@ class MainScene(PlayScreen[Layout]):
         # reaches INSTANT WINS (and TOTAL WON), not at the start of their flights.
         landing = kind in paint.LANDS_IN_A_BOX and p < paint.LAND
         paint.boxes(canvas, lay, self.player.before() if landing else state)
-        paint.flying(canvas, lay, state, event, p, m)
         controls = self.controls()
         if self.ended() and not self.board:
             self._end_message(canvas, lay, state)
         draw_controls(canvas, controls)
+        # What flies passes the buttons beside the Prize Boxes (on its way round them): over them.
+        paint.flying(canvas, lay, state, event, p, m)
         # The messages that pause the play lie over everything, the controls included.
         if kind == "bonus_activated":
             paint.banner(canvas, lay, ("BONUS GAME", "ACTIVATED"), p, m)

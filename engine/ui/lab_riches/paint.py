@@ -16,7 +16,7 @@ from engine.lab_riches import rules
 from engine.lab_riches.replay import State
 from engine.money import format_pounds
 from engine.ui import widgets
-from engine.ui.draw import Canvas, Font, LinearGradient, along, fit_text
+from engine.ui.draw import Canvas, Font, LinearGradient, Point, along, fit_text
 from engine.ui.lab_riches import art
 from engine.ui.lab_riches.layout import Layout
 from engine.ui.lab_riches.panels import label_box
@@ -28,6 +28,10 @@ ARRIVE = 0.55  # a number on the Power Cable reaches the meter at this share of 
 LAND = 0.8  # extra goes and an Instant Prize reach their box at this share of their event
 LANDS_IN_A_BOX = ("extra_goes", "instant")  # events whose counter changes when they LAND
 SETTLE = 0.9  # a new segment or meter box flashes until this share of its event, then stays lit
+# Letter spacing (em) of 'BONUS GAME ACTIVATED': Fredoka's bold capitals sit so close that the
+# I of ACTIVATED is lost between T and V without it.
+BANNER_SPACING = 0.1
+CLEAR = 4.0  # px between something flying round the Prize Boxes and their edges
 
 
 def swept_column(p: float) -> int:
@@ -203,8 +207,9 @@ def cable(c: Canvas, lay: Layout) -> None:
 
 
 def flying(c: Canvas, lay: Layout, s: State, e: Event | None, p: float, m: Motion) -> None:
-    """Numbers on the move: segments along the Power Cable, extra goes to the GOES counter
-    (with reduced motion they fade in where they are going instead)."""
+    """Numbers on the move: segments along the Power Cable, extra goes to the GOES counter and
+    an Instant Prize to INSTANT WINS (`flight`; with reduced motion they fade in where they
+    are going instead)."""
     if e is None:
         return
     kind = e["type"]
@@ -225,22 +230,65 @@ def flying(c: Canvas, lay: Layout, s: State, e: Event | None, p: float, m: Motio
                    closed=False)  # fmt: skip
         c.circle(x, y, lay.cell * 0.3, fill=art.BLUE, stroke="#ffffff", line_width=3)
         c.text(str(e["count"]), x, y, Font(lay.cell * 0.34, "display", True))
-    elif kind == "extra_goes":
-        start = lay.top(int(e["col"])) if e["source"] == "top" else (lay.width / 2, lay.height / 2)
-        gx, gy, gw, gh = lay.goes
+    elif kind in LANDS_IN_A_BOX:
         q, fade = m.travel(p / LAND)
-        x = start[0] + (gx + gw / 2 - start[0]) * q
-        y = start[1] + (gy + gh / 2 - start[1]) * q - math.sin(q * math.pi) * lay.cell
+        x, y = flight(lay, e, q)
         c.alpha(fade)
-        art.extra_goes(c, x, y, lay.cell * 0.8, int(e["count"]))
-    elif kind == "instant":
-        ix, iy, iw, ih = lay.instant_wins
-        q, fade = m.travel(p / LAND)
-        x = lay.width / 2 + (ix + iw / 2 - lay.width / 2) * q
-        y = lay.height / 2 + (iy + ih / 2 - lay.height / 2) * q
-        c.alpha(fade)
-        art.cash(c, x, y, lay.cell, format_pounds(int(e["pence"]), always_pence=False))
+        if kind == "extra_goes":
+            art.extra_goes(c, x, y, lay.cell * 0.8, int(e["count"]))
+        else:
+            art.cash(c, x, y, lay.cell, format_pounds(int(e["pence"]), always_pence=False))
     c.restore()
+
+
+def flier_half(lay: Layout, kind: str) -> tuple[float, float]:
+    """Half the width and half the height of what flies to a box, its outline included: the
+    extra-goes badge (art.extra_goes at 0.8 of a cell) or the Instant Prize note (art.cash)."""
+    if kind == "extra_goes":
+        r = lay.cell * 0.8 * 0.445  # the badge's circle, 4.2 of its 10 units, and its outline
+        return r, r
+    return lay.cell * 0.46, lay.cell * 0.3  # the note, 8.8 × 5.6 of 10 units, and its outline
+
+
+def flight_route(lay: Layout, e: Event) -> tuple[Point, ...]:
+    """The way extra goes fly to GOES, or an Instant Prize to INSTANT WINS, passing over no
+    Prize Box (whose amount the flier would seem to show) and no square of the Top Row but
+    the one the extra goes come from. Where the box lies beside the Prize Boxes (landscape),
+    the flier goes round them: from the Top Row up over it (through the gap to the header),
+    or from the middle of the window (the Bonus Game's award) down under the last Prize Box,
+    then up their right-hand side and into its box. Where the boxes are below the board
+    (portrait) the way is straight (from the Top Row, once down off it): it passes under the
+    last Prize Box."""
+    kind = e["type"]
+    hw, hh = flier_half(lay, kind)
+    box = lay.goes if kind == "extra_goes" else lay.instant_wins
+    end = (box[0] + box[2] / 2, box[1] + box[3] / 2)
+    top = kind == "extra_goes" and e["source"] == "top"
+    start = lay.top(int(e["col"])) if top else (lay.width / 2, lay.height / 2)
+    right = lay.prize_x + lay.prize_w  # the Prize Boxes' right-hand side
+    if end[0] - hw < right + CLEAR:  # the box is below the board
+        if top:  # first straight down, off the Top Row, so as to pass over no other square of it
+            return start, (start[0], lay.top_row_y + lay.cell + hh + CLEAR), end
+        return start, end
+    side = right + hw + CLEAR
+    if top:
+        over = lay.top_row_y - hh - CLEAR
+        return start, (start[0], over), (side, over), (side, end[1]), end
+    _x, y, _w, h = lay.prize_box(rules.ROWS - 1)
+    under = y + h + hh + CLEAR
+    grid_right = lay.grid_x + rules.COLUMNS * lay.cell
+    return start, (min(start[0], grid_right - hw), under), (side, under), (side, end[1]), end
+
+
+def flight(lay: Layout, e: Event, q: float) -> Point:
+    """Where extra goes or an Instant Prize is, q (0..1) of the way along its flight_route;
+    extra goes that fly straight from the middle of the window rise a little on the way (an
+    arc of a cell's height)."""
+    route = flight_route(lay, e)
+    x, y = along(route, q)
+    if len(route) == 2 and e["type"] == "extra_goes":
+        y -= math.sin(q * math.pi) * lay.cell
+    return x, y
 
 
 def boxes(c: Canvas, lay: Layout, s: State) -> None:
@@ -254,4 +302,4 @@ def boxes(c: Canvas, lay: Layout, s: State) -> None:
 def banner(c: Canvas, lay: Layout, lines: tuple[str, ...], p: float, m: Motion) -> None:
     """A message across the middle of the window, over everything."""
     widgets.banner(c, lay.width, lay.height, lines, p, m, gold=art.GOLD, band="#06182cf5",
-                   height=0.22)  # fmt: skip
+                   height=0.22, spacing=BANNER_SPACING)  # fmt: skip
