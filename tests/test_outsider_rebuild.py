@@ -1,13 +1,16 @@
 """An outsider rebuilds Lab Riches books from docs/books.md alone, byte for byte.
 
-tests/outsider/lab_riches.mjs is a second generator of models lab-riches/1 and lab-riches/2, in
+tests/outsider/lab_riches.mjs is a second generator of models lab-riches/1, /2 and /3, in
 JavaScript, written only from docs/books.md ("Rebuilding a Lab Riches book from its seed", with
-its section on model 2) and docs/rng.md. It must give the golden books of both models and the
-engine's exact bytes for every composition of the prize table and a spread of other
-compositions the rules allow: if the documents stop describing the generator, this fails.
+its sections on models 2 and 3) and docs/rng.md. It must give the golden books of the three
+models and the engine's exact bytes for every composition of the prize table and a spread of
+other compositions the rules allow: if the documents stop describing the generator, this fails.
 Model 2 builds a winning composition as model 1 does, and a losing play as a random play that
-lost (the new path): it gets the most seeds, and the seeds found to take its rarest turns. One
-node process builds every book of a test (requests as JSON lines on stdin).
+lost: its losing play gets the most seeds, and the seeds found to take its rarest turns. Model 3
+(the prize table's model) is model 2 with a drawn start row, no cap on goes, the Bonus Game
+before the locks and a meter_box event for every box reached: it gets as many books as model 2,
+and seeds found to take its new turns. One node process builds every book of a test (requests
+as JSON lines on stdin).
 """
 
 from __future__ import annotations
@@ -28,15 +31,17 @@ from engine.lab_riches.generator import build_book
 from engine.outcome import Composition, Part
 from engine.rng import Stream
 from tests.test_game_conformance import GOLDEN as CURRENT_GOLDEN
-from tests.test_lab_riches_golden import GOLDEN
+from tests.test_lab_riches_golden import GOLDEN, GOLDEN_2
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTSIDER = ROOT / "tests" / "outsider" / "lab_riches.mjs"
 MODEL = "lab-riches/1"
 MODEL_2 = "lab-riches/2"
+MODEL_3 = "lab-riches/3"
 SEEDS_PER_TABLE_COMPOSITION = 4
 OTHER_COMPOSITIONS = 80
 LOSING_SEEDS = 1000
+LOSING_SEEDS_3 = 1000
 # Seeds ("losing", n) whose model 2 losing book takes the random play's rarest turns, found by
 # scanning 200,000 seeds with an instrumented copy of the outsider (each checked against the
 # engine then): the ones a book shows are asserted below, the others only the bytes can tell.
@@ -51,6 +56,31 @@ RARE_LOSING = {
     85092: "a column without a symbol (it never locks) in the losing play",
     198436: "two Bonus Games in the losing play",
 }
+# Seeds (parts, label, n) whose model 3 book takes one of model 3's new turns or a rare one, found
+# by scanning 120,000 losing seeds and 5,000 of each of four meter parts with an instrumented
+# copy of the outsider (each checked against the engine then); what a book shows is asserted
+# below. None of the 120,000 losing plays drew a GO again for a third Bonus Game.
+RARE_3: list[tuple[list[tuple[str, int]], str, int, str]] = [
+    ([], "losing3", 1297, "a start row drawn again for its 3 bonus motifs, in the losing play"),
+    (
+        [("meter", 1000)],
+        "rare3/meter1000",
+        1711,
+        "a start row drawn again for its 3 bonus motifs; a lightning motif crossing two boxes",
+    ),
+    ([], "losing3", 10951, "more than 15 GOs (21) in the losing play"),
+    ([("meter", 1000)], "rare3/meter1000", 114, "more than 15 GOs (20) in a winning play"),
+    ([("meter", 100000)], "rare3/meter100000", 4411, "a Bonus Game's segments crossing two boxes"),
+    (
+        [("meter", 25000000)],
+        "rare3/meter25000000",
+        3293,
+        "a Bonus Game's segments crossing two boxes (21 to 25), on a GO that then has locks",
+    ),
+    ([], "losing3", 1967, "a Bonus Game on a GO that then has locks, in the losing play"),
+    ([], "losing3", 36800, "a Top Row with 4 bonus motifs in the losing play"),
+    ([], "losing3", 75443, "two Bonus Games in the losing play"),
+]
 
 
 def _seed(label: str, n: int) -> str:
@@ -142,6 +172,33 @@ def _requests_2() -> list[Request]:
     return requests
 
 
+def _losing_seeds_3() -> list[str]:
+    """The model 3 losing books' seeds: the first LOSING_SEEDS_3 of their own label."""
+    return [_seed("losing3", n) for n in range(LOSING_SEEDS_3)]
+
+
+def _requests_3() -> list[Request]:
+    """(model, composition JSON, seed hex) of every model 3 book compared, as for model 2: the
+    losing play on many seeds, each winning composition of the table on a few (the last one
+    drawing a variety Bonus Game), a few other compositions, then the seeds of RARE_3."""
+    requests: list[Request] = [(MODEL_3, [], seed) for seed in _losing_seeds_3()]
+    for i, comp in enumerate(c for c in _table_compositions() if c.parts):
+        label = f"table3/{i}"
+        seeds = [_seed(label, n) for n in range(SEEDS_PER_TABLE_COMPOSITION - 1)]
+        requests += [(MODEL_3, comp.to_json(), s) for s in [*seeds, _variety_seed(label, MODEL_3)]]
+    for i, comp in enumerate(_other_compositions(OTHER_COMPOSITIONS)[20:40]):
+        label = f"other3/{i}"
+        seed = _variety_seed(label, MODEL_3) if i % 2 else _seed(label, 0)
+        requests.append((MODEL_3, comp.to_json(), seed))
+    requests += [(MODEL_3, _rare_parts(parts), _seed(label, n)) for parts, label, n, _ in RARE_3]
+    return requests
+
+
+def _rare_parts(parts: list[tuple[str, int]]) -> Parts:
+    """The composition JSON of a RARE_3 entry's parts."""
+    return Composition.of(Part(feature, pence) for feature, pence in parts).to_json()
+
+
 def _engine_bytes(model: str, parts: Parts, seed: str) -> str:
     """The engine's book as the books file writes it (compact, keys sorted)."""
     book = build_book(model, Composition.from_json(parts), bytes.fromhex(seed))
@@ -197,15 +254,27 @@ def test_the_outsider_gives_the_golden_books() -> None:
 
 
 def test_the_outsider_gives_the_current_models_golden_books() -> None:
-    """The conformance goldens of the table's model (lab-riches/2), the losing one included."""
-    assert load_table("lab-riches").model == MODEL_2
+    """The conformance goldens of the table's model (lab-riches/3), the losing one included."""
+    model = load_table("lab-riches").model
+    assert model == MODEL_3
     golden = CURRENT_GOLDEN["lab-riches"]
     assert any(not parts for parts, _seed, _digest in golden)
     requests: list[Request] = [
-        (MODEL_2, Composition.from_json(parts).to_json(), seed) for parts, seed, _ in golden
+        (model, Composition.from_json(parts).to_json(), seed) for parts, seed, _ in golden
     ]
     books = _outsider(requests)
     assert [hashlib.sha256(b.encode()).hexdigest() for b in books] == [d for *_, d in golden]
+
+
+def test_the_outsider_gives_model_2s_golden_books() -> None:
+    """Model 2's goldens (the table's model before model 3), the losing one included."""
+    assert any(not parts for parts, _seed, _digest in GOLDEN_2)
+    requests: list[Request] = [
+        (MODEL_2, Composition.of(Part(f, p) for f, p in parts).to_json(), seed)
+        for parts, seed, _digest in GOLDEN_2
+    ]
+    books = _outsider(requests)
+    assert [hashlib.sha256(b.encode()).hexdigest() for b in books] == [d for *_, d in GOLDEN_2]
 
 
 def test_the_outsider_rebuilds_every_composition_byte_for_byte() -> None:
@@ -242,8 +311,50 @@ def test_the_outsider_refuses_what_the_document_does_not_describe() -> None:
     if node is None:
         pytest.skip("node is not installed")
     result = subprocess.run(
-        [node, str(OUTSIDER), "lab-riches/3", "[]", "00" * 16],
+        [node, str(OUTSIDER), "lab-riches/4", "[]", "00" * 16],
         capture_output=True, text=True, timeout=60, check=False,
     )  # fmt: skip
     assert result.returncode != 0
-    assert "only models lab-riches/1 and lab-riches/2" in result.stderr
+    assert "only models lab-riches/1, lab-riches/2 and lab-riches/3" in result.stderr
+
+
+def test_the_outsider_rebuilds_every_composition_of_model_3_byte_for_byte() -> None:
+    requests = _requests_3()
+    table = {json.dumps(c.to_json()) for c in _table_compositions()}
+    assert table <= {json.dumps(parts) for _model, parts, _seed in requests}
+    losing = [i for i, (_model, parts, _seed) in enumerate(requests) if not parts]
+    assert len(losing) >= 150
+    books = _compare(requests)
+    shown = [json.loads(book)["events"] for book in books]
+    # Every book shows model 3's order and meter boxes: a Bonus Game straight after its GO (and
+    # the Prize Boxes), every box from 0 up to the lit one, in order, once each.
+    for events in shown:
+        for i, event in enumerate(events):
+            if event["type"] == "bonus_activated":
+                assert events[i - 1]["type"] == ("prize_boxes" if event["go"] == 1 else "go")
+        lit = [e["box"] for e in events if e["type"] == "meter_box"]
+        assert lit == list(range(len(lit)))
+    # The rare seeds still take the turns a book shows (a redrawn start row only the bytes can
+    # tell).
+    rare = {seed: shown[i] for i, (_model, _parts, seed) in enumerate(requests)}
+    for _parts, label, n, what in RARE_3:
+        events = rare[_seed(label, n)]
+        if "more than 15 GOs" in what:
+            assert sum(e["type"] == "go" for e in events) > 15, what
+        if "crossing" in what:
+            source = "bonus" if "Bonus Game" in what else "top"
+            assert any(
+                e["type"] == "segments"
+                and e["source"] == source
+                and [f["type"] for f in events[i + 1 : i + 3]] == ["meter_box"] * 2
+                for i, e in enumerate(events)
+            ), what
+        if "locks" in what:
+            ends = [i for i, e in enumerate(events) if e["type"] == "bonus_end"]
+            assert any(events[i + 1]["type"] == "lock" for i in ends), what
+        if "start row" in what:
+            assert events[0]["top"].count("bonus") < 3, what
+        if "4 bonus motifs" in what:
+            assert any(e["type"] == "go" and e["top"].count("bonus") == 4 for e in events), what
+        if "two Bonus Games" in what:
+            assert sum(e["type"] == "bonus_activated" for e in events) == 2, what

@@ -1,7 +1,8 @@
-// An outsider's Lab Riches generator (models lab-riches/1 and lab-riches/2), written from
-// docs/books.md ("Rebuilding a Lab Riches book from its seed", and its section "Model
-// `lab-riches/2`: a losing play is a random play that lost") and docs/rng.md alone, never from
-// the engine.
+// An outsider's Lab Riches generator (models lab-riches/1, /2 and /3), written from
+// docs/books.md ("Rebuilding a Lab Riches book from its seed", its sections "Model
+// `lab-riches/2`: a losing play is a random play that lost" and "Model `lab-riches/3`: the
+// procedure's order, every meter box, motifs at the start, no cap") and docs/rng.md alone,
+// never from the engine.
 // tests/test_outsider_rebuild.py holds it to the engine's books, byte for byte.
 //
 //   node tests/outsider/lab_riches.mjs MODEL COMPOSITION_JSON SEED_HEX   -> one book's JSON
@@ -143,24 +144,29 @@ function stopWeights(award) {
 
 // ---- the generator, step by step ------------------------------------------------------
 
-const MODELS = ["lab-riches/1", "lab-riches/2"];
+const MODELS = ["lab-riches/1", "lab-riches/2", "lab-riches/3"];
 const RANDOM_PLAYS = 64;
 
 export function buildBook(model, composition, seedHex) {
   if (!MODELS.includes(model)) {
-    throw new Error(`only models lab-riches/1 and lab-riches/2 are documented: ${model}`);
+    throw new Error(
+      `only models lab-riches/1, lab-riches/2 and lab-riches/3 are documented: ${model}`,
+    );
   }
   const seed = Buffer.from(seedHex, "hex");
   if (seed.length !== 16 || seed.toString("hex") !== seedHex.toLowerCase()) {
     throw new Error("the seed must be 32 hex digits");
   }
   const stream = new Stream(Buffer.concat([Buffer.from(model, "utf8"), Buffer.from([0]), seed]));
+  // Model 3 differs from model 2 in four places (docs/books.md): the start row (S), no cap on
+  // goes, the Bonus Game before the locks, and a meter_box event for every box reached.
+  const m3 = model === "lab-riches/3";
   let plan = null;
-  if (model === "lab-riches/2" && composition.length === 0) {
-    for (let play = 0; play < RANDOM_PLAYS && plan === null; play++) plan = randomPlay(stream);
+  if (model !== "lab-riches/1" && composition.length === 0) {
+    for (let play = 0; play < RANDOM_PLAYS && plan === null; play++) plan = randomPlay(stream, m3);
   }
-  plan ??= constructPlan(stream, composition);
-  const events = playEvents(stream, plan);
+  plan ??= constructPlan(stream, composition, m3);
+  const events = playEvents(stream, plan, m3);
 
   // Step 7: the bytes.
   return dumps({
@@ -174,11 +180,31 @@ export function buildBook(model, composition, seedHex) {
   });
 }
 
-// Model lab-riches/2, a losing play: one random play by steps R1-R4; its plan if it won
-// nothing, else null (its draws are spent).
-function randomPlay(stream) {
-  // R1: the start row.
-  const top = [symbolBytes(stream, 4).map((s) => SYMBOLS[s])];
+// Model 3's S, the inactive start row (in place of step 3.1 and R1): a Top Row drawn as R2.1-2
+// draw one, with no cap, drawn again while it shows 3 or more bonus motifs.
+function startRow(stream) {
+  for (;;) {
+    const row = [null, null, null, null];
+    if (stream.chance(36, 256)) {
+      const c = stream.below(4);
+      row[c] = `extra-goes/${stream.choice(EXTRA_GOES_VALUES)}`;
+    }
+    for (let c = 0; c < 4; c++) {
+      if (row[c] !== null) continue;
+      const b = stream.below(256);
+      if (b < 18) row[c] = `lightning/${stream.choice(LIGHTNING_VALUES)}`;
+      else if (b < 34) row[c] = "bonus";
+      else row[c] = SYMBOLS[symbolBytes(stream, 1)[0]];
+    }
+    if (row.filter((square) => square === "bonus").length < 3) return row;
+  }
+}
+
+// Models lab-riches/2 and /3, a losing play: one random play by steps R1-R4; its plan if it
+// won nothing, else null (its draws are spent).
+function randomPlay(stream, m3) {
+  // R1: the start row (model 3: S).
+  const top = [m3 ? startRow(stream) : symbolBytes(stream, 4).map((s) => SYMBOLS[s])];
   // R2: the goes.
   let total = 6;
   const triggers = new Map();
@@ -189,7 +215,7 @@ function randomPlay(stream) {
       if (stream.chance(36, 256)) {
         const c = stream.below(4);
         const value = stream.choice(EXTRA_GOES_VALUES);
-        if (total + value <= 15) {
+        if (m3 || total + value <= 15) {
           row[c] = `extra-goes/${value}`;
           v = value;
         }
@@ -208,7 +234,7 @@ function randomPlay(stream) {
           if (award[0] !== "up") break;
         }
         const more = award[0] === "extra-goes" ? award[1] : 0;
-        if (triggers.size >= 2 || total + v + more > 15) continue;
+        if (triggers.size >= 2 || (!m3 && total + v + more > 15)) continue;
       }
       total += v + (award !== null && award[0] === "extra-goes" ? award[1] : 0);
       if (award !== null) triggers.set(go, award);
@@ -255,8 +281,9 @@ function randomPlay(stream) {
   return { top, total, triggers, lock, boxes };
 }
 
-// Steps 1-5: the plan built for a composition (model 1, and model 2's winning compositions).
-function constructPlan(stream, composition) {
+// Steps 1-5: the plan built for a composition (model 1, and models 2 and 3's winning
+// compositions).
+function constructPlan(stream, composition, m3) {
   const R = composition.filter((p) => p.feature === "row").map((p) => p.pence);
   const I = composition.filter((p) => p.feature === "instant").map((p) => p.pence);
   const meters = composition.filter((p) => p.feature === "meter").map((p) => p.pence);
@@ -298,7 +325,7 @@ function constructPlan(stream, composition) {
     }
     if (stream.below(256) < 36) {
       const v = stream.choice(EXTRA_GOES_VALUES);
-      if (total + v + reserve <= 15) {
+      if (m3 || total + v + reserve <= 15) {
         extras.set(go, v);
         total += v;
       }
@@ -307,7 +334,7 @@ function constructPlan(stream, composition) {
 
   // Step 3: the Top Rows.
   const top = [];
-  top.push(symbolBytes(stream, 4).map((s) => SYMBOLS[s]));
+  top.push(m3 ? startRow(stream) : symbolBytes(stream, 4).map((s) => SYMBOLS[s]));
   for (let g = 1; g <= total; g++) top.push([null, null, null, null]);
   for (let g = 1; g <= total; g++) {
     if (triggers.has(g)) {
@@ -439,7 +466,7 @@ function constructPlan(stream, composition) {
 }
 
 // Step 6: the events of a plan.
-function playEvents(stream, { top, total, triggers, lock, boxes }) {
+function playEvents(stream, { top, total, triggers, lock, boxes }, m3) {
   const asRows = (flat) => [0, 1, 2, 3, 4].map((r) => flat.slice(4 * r, 4 * r + 4));
   const events = [];
   let goesLeft = 6;
@@ -451,7 +478,40 @@ function playEvents(stream, { top, total, triggers, lock, boxes }) {
     meter += n;
     events.push({ type: "segments", ...where, count: n, meter });
     const now = boxAt(meter);
-    if (now !== before) events.push({ type: "meter_box", box: now, pence: METER_BOXES[now][2] });
+    if (now === before) return;
+    // Models 1 and 2: the box lit after it; model 3: every box from the one after `before`.
+    const first = m3 ? (before === null ? 0 : before + 1) : now;
+    for (let box = first; box <= now; box++) {
+      events.push({ type: "meter_box", box, pence: METER_BOXES[box][2] });
+    }
+  };
+  // Step 6.2.9, the Bonus Game of a GO with a trigger (model 3: straight after the go event
+  // and prize_boxes, before the locks; models 1 and 2: after the Top Row's motifs).
+  const bonusGame = (go) => {
+    if (!triggers.has(go)) return;
+    const award = triggers.get(go);
+    events.push({ type: "bonus_activated", go });
+    const s = stream.weighted(stopWeights(award));
+    for (let i = 0; i <= s; i++) {
+      const spots = [];
+      LAYOUTS[i].forEach((seg, j) => {
+        if (i < s ? seg[0] === "up" : sameAward(seg, award)) spots.push(j);
+      });
+      const landed = stream.choice(spots);
+      const [shown, value] = LAYOUTS[i][landed];
+      events.push({ type: "bonus_row", row: i, landed, award: shown, value });
+    }
+    const [kind, value] = award;
+    if (kind === "instant") {
+      instantPence += value;
+      events.push({ type: "instant", pence: value });
+    } else if (kind === "segments") {
+      addSegments(value, { source: "bonus" });
+    } else {
+      goesLeft += value;
+      events.push({ type: "extra_goes", source: "bonus", count: value, goes_left: goesLeft });
+    }
+    events.push({ type: "bonus_end" });
   };
   const start = symbolBytes(stream, 20).map((s) => SYMBOLS[s]);
   events.push({ type: "start", goes_left: goesLeft, grid: asRows(start), top: top[0] });
@@ -477,6 +537,7 @@ function playEvents(stream, { top, total, triggers, lock, boxes }) {
     }
     events.push({ type: "go", go, goes_left: goesLeft, top: top[go], grid: asRows(grid) });
     if (go === 1) events.push({ type: "prize_boxes", amounts: boxes });
+    if (m3) bonusGame(go);
     for (let c = 0; c < 4; c++) {
       for (let r = 0; r < 5; r++) {
         if (lock[r][c] === go) events.push({ type: "lock", row: r, col: c, symbol: grid[4 * r + c] });
@@ -498,31 +559,7 @@ function playEvents(stream, { top, total, triggers, lock, boxes }) {
         });
       }
     });
-    if (triggers.has(go)) {
-      const award = triggers.get(go);
-      events.push({ type: "bonus_activated", go });
-      const s = stream.weighted(stopWeights(award));
-      for (let i = 0; i <= s; i++) {
-        const spots = [];
-        LAYOUTS[i].forEach((seg, j) => {
-          if (i < s ? seg[0] === "up" : sameAward(seg, award)) spots.push(j);
-        });
-        const landed = stream.choice(spots);
-        const [shown, value] = LAYOUTS[i][landed];
-        events.push({ type: "bonus_row", row: i, landed, award: shown, value });
-      }
-      const [kind, value] = award;
-      if (kind === "instant") {
-        instantPence += value;
-        events.push({ type: "instant", pence: value });
-      } else if (kind === "segments") {
-        addSegments(value, { source: "bonus" });
-      } else {
-        goesLeft += value;
-        events.push({ type: "extra_goes", source: "bonus", count: value, goes_left: goesLeft });
-      }
-      events.push({ type: "bonus_end" });
-    }
+    if (!m3) bonusGame(go);
   }
   const lit = boxAt(meter);
   const meterPence = lit === null ? 0 : METER_BOXES[lit][2];
