@@ -412,3 +412,36 @@ def test_overdue_plays_are_paid_on_a_timer_without_any_request(
         with app.state.ledger.db.begin() as conn:
             rows = conn.execute(transactions.select()).all()
         assert sum(r.amount_pence for r in rows if r.kind == "prize") == prize
+
+
+def test_purchases_answered_ahead_of_the_middleware_keep_its_answers(
+    make_app: Callable[..., FastAPI],
+) -> None:
+    """sales.Shortcut answers POST /api/plays before the middleware stack: the same answers,
+    the body limit, the error shape and metrics; with CORS configured, a request carrying an
+    Origin goes through the whole stack and gets its CORS headers."""
+    app = make_app(cors_origins=("https://games.example",), max_body_bytes=100)
+    client = TestClient(app)
+    token = session(client)["token"]
+    plain = buy(client, token, key="plain")
+    assert plain.status_code == 201 and plain.headers["content-type"] == "application/json"
+    assert "access-control-allow-origin" not in plain.headers
+    again = buy(client, token, key="plain")  # the same key: the same play, charged once
+    assert again.json()["play_number"] == plain.json()["play_number"]
+    assert again.json()["balance_pence"] == plain.json()["balance_pence"]
+    mine = {"Origin": "https://games.example", "Idempotency-Key": "cross", **bearer(token)}
+    cross = client.post("/api/plays", json={"game": "lab-riches"}, headers=mine)
+    assert cross.status_code == 201
+    assert cross.headers["access-control-allow-origin"] == "https://games.example"
+    key = {"Idempotency-Key": "bad", **bearer(token)}
+    too_big = client.post("/api/plays", content=b"{" * 200, headers=key)
+    assert too_big.status_code == 413 and too_big.json()["error"]["code"] == "body_too_large"
+    malformed = client.post("/api/plays", content=b"{", headers=key)
+    assert malformed.status_code == 400
+    assert malformed.json()["error"]["code"] == "malformed_json"
+    stranger = TestClient(app).post("/api/plays", json={"game": "lab-riches"})  # no session
+    assert stranger.status_code == 401 and stranger.json()["error"]["code"] == "unauthenticated"
+    metrics = client.get("/api/metrics").text
+    assert 'lottery_errors_total{code="malformed_json",status="400"} 1.0' in metrics
+    assert 'lottery_request_seconds_count{method="POST",route="/api/plays"} 6.0' in metrics
+    assert 'lottery_purchases_total{game="lab-riches"} 3.0' in metrics

@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
@@ -90,7 +89,6 @@ def in_own_loop(make: Callable[[], Any]) -> Any:
     return done["value"]
 
 
-@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
 def test_concurrent_purchases_sold_in_batches_keep_every_invariant(
     make_app: Callable[..., FastAPI],
 ) -> None:

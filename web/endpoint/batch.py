@@ -1,4 +1,4 @@
-"""Group commit for purchases on PostgreSQL: concurrent purchases of a game, one transaction.
+"""Group commit for purchases: concurrent purchases of a game, one transaction.
 
 Every sale takes the next entry of its game's pool, so every sale updates the pool's row, and
 PostgreSQL holds that row's lock until the transaction's commit is on disk. Sold one at a
@@ -12,6 +12,10 @@ entries, one play and ledger row per purchase, one commit; the pool row is locke
 batch. A purchase the batch cannot sell cleanly (balance short, Idempotency-Key already used,
 the pool spent, any database error, which rolls the whole batch back) is answered None and
 its caller buys it on its own (`Ledger.try_purchase`), which gives the exact answer.
+
+On SQLite the batch is sold inline on the event loop (`Ledger._sell_batch_local`): the
+purchases it holds are those that reached the batcher in one turn of the loop, each with the
+single sale's statements in a savepoint of its own, and one commit for them all.
 """
 
 from __future__ import annotations

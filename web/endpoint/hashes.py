@@ -81,11 +81,30 @@ def digests(rows: list[Row]) -> list[tuple[int, str]]:
     ]
 
 
+RECORD_SQLITE = "UPDATE plays SET book_hash = ? WHERE play_number = ? AND book_hash IS NULL"
+# PostgreSQL: the whole batch in one statement (one round trip, one plan), not one UPDATE a play
+RECORD_PG = (
+    "UPDATE plays SET book_hash = found.digest"
+    " FROM unnest(%(numbers)s::bigint[], %(digests)s::text[]) AS found(number, digest)"
+    " WHERE plays.play_number = found.number AND plays.book_hash IS NULL"
+)
+
+
 def record_all(ledger: Ledger, found: list[tuple[int, str]]) -> None:
-    """Record the hashes found, in one transaction."""
+    """Record the hashes found, in one transaction and one statement (a hash already recorded
+    stays)."""
+    if not found:
+        return
     with ledger.db.begin() as conn:
-        for number, digest in found:
-            record(conn, number, digest)
+        cursor = conn.connection.cursor()
+        try:
+            if ledger.db.is_sqlite:
+                cursor.executemany(RECORD_SQLITE, [(digest, number) for number, digest in found])
+            else:
+                numbers = [number for number, _ in found]
+                cursor.execute(RECORD_PG, {"numbers": numbers, "digests": [d for _, d in found]})
+        finally:
+            cursor.close()
 
 
 def fill(ledger: Ledger, batch: int = HASH_BATCH) -> int:
@@ -112,8 +131,11 @@ PR_SET_PDEATHSIG = 1  # linux/prctl.h
 def _lower_priority() -> None:
     """The hashing process yields the CPU to the processes that serve, and (on Linux) ends
     with the endpoint process that started it, however that one ends."""
-    with contextlib.suppress(OSError, AttributeError):
-        os.nice(10)
+    try:  # Linux: run only when a CPU would otherwise idle (SCHED_IDLE)
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    except (OSError, AttributeError):
+        with contextlib.suppress(OSError, AttributeError):
+            os.nice(10)
     with contextlib.suppress(OSError, AttributeError):
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
@@ -137,9 +159,11 @@ async def keep_hashing(ledger: Ledger, worker: ProcessPoolExecutor) -> None:
     while True:
         await anyio.sleep(HASH_INTERVAL)
         try:
-            while rows := await anyio.to_thread.run_sync(unhashed, ledger):
+            # (database work as the sales do it: inline on SQLite, where a thread would only
+            # wait on the same lock the event loop takes; in a thread on PostgreSQL)
+            while rows := await ledger.db.run(unhashed, ledger):
                 found = await loop.run_in_executor(worker, digests, rows)
-                await anyio.to_thread.run_sync(record_all, ledger, found)
+                await ledger.db.run(record_all, ledger, found)
                 if len(rows) < HASH_BATCH:
                     break
         except Exception:

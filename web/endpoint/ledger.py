@@ -32,7 +32,7 @@ from web.endpoint.schema import (
     try_plays,
 )
 from web.endpoint.settings import Settings
-from web.endpoint.statements import PoolRow, Statements
+from web.endpoint.statements import ADD_SALES_ARRAYS, PoolRow, Statements
 
 PLAY_NUMBER_BASE = 10**8  # Play Number = pool sequence × 10^8 + entry index + 1
 POOL_LOCK_BASE = 74_281_000  # + the game's index in the registry: the advisory lock of its pools
@@ -80,8 +80,10 @@ class Ledger:
             (game, kind): threading.Lock() for game in games.ids() for kind in POOL_KINDS
         }
         self._status: dict[str, tuple[float, dict[str, Any]]] = {}  # game -> (time, pool status)
-        # PostgreSQL outside test mode: concurrent purchases of a game sold in one transaction
-        self.batcher = SaleBatcher(self) if self.sql.batch_debit and not test_mode else None
+        # Outside test mode: concurrent purchases of a game sold in one transaction (PostgreSQL:
+        # those that arrive while a batch is sold; SQLite: those of one turn of the event loop)
+        batching = (self.sql.batch_debit is not None or db.is_sqlite) and not test_mode
+        self.batcher = SaleBatcher(self) if batching else None
         self.clock_offset_ms = read_clock_offset(db) if test_mode else 0
 
     def now_ms(self) -> int:
@@ -389,17 +391,19 @@ class Ledger:
         """PostgreSQL outside test mode: sell a batch of purchases of a game in one transaction
         (web.endpoint.batch); the answer of each, or None for one to buy on its own.
 
-        Three round trips (pipeline mode): BEGIN and one statement debiting every account for
+        Two round trips (pipeline mode): BEGIN and one statement debiting every account for
         all its purchases whose Idempotency-Key it has not used (an account whose balance does
-        not cover them all pays for none: its purchases go on their own); the draw of as many
-        consecutive entries as purchases were paid; the plays and ledger rows and COMMIT.
+        not cover them all pays for none: its purchases go on their own) and drawing as many
+        consecutive entries as purchases were paid; the plays and ledger rows (one statement)
+        and COMMIT.
         Accounts are locked in id order, so two batches (or a batch and a single sale) never
         wait on each other in a cycle. Any error rolls the whole batch back (raised: the caller
         buys each on its own).
         """
+        if self.db.is_sqlite:
+            return self._sell_batch_local(game, requests)
         sql = self.sql
-        assert sql.batch_debit is not None and sql.draw_many is not None
-        assert sql.add_sale is not None
+        assert sql.batch_debit is not None and sql.add_sales is not None
         price = check_game(game).price_pence
         results: list[dict[str, Any] | None] = [None] * len(requests)
         chosen: list[int] = []
@@ -420,40 +424,76 @@ class Ledger:
                     "accounts": [requests[i][0].pk for i in chosen],
                     "keys": [requests[i][1] for i in chosen],
                     "price": price,
+                    "pool": pool.id,
                 }
                 | limits.period_params(now),
             )
             # (position in chosen, the account's balance after all its debits, how
-            # many): its k-th purchase leaves that balance + price x (count - 1 - k)
+            # many, the draw): its k-th purchase leaves that balance + price x (count - 1 - k)
             paid: list[tuple[int, int]] = []  # (request, balance after its debit)
             taken: dict[int, int] = {}
-            for position, after, count in cursor.fetchall():
+            rows = cursor.fetchall()
+            drawn = rows[0][3] if rows else None  # the same on every row
+            for position, after, count, _ in rows:
                 i = chosen[position - 1]
                 k = taken[requests[i][0].pk] = taken.get(requests[i][0].pk, -1) + 1
                 paid.append((i, int(after) + price * (int(count) - 1 - k)))
             if not paid:
                 pg.rollback()
                 return results
-            cursor.execute(sql.draw_many, {"pool": pool.id, "count": len(paid)})
-            drawn = cursor.fetchone()
             if drawn is None:  # fewer entries left than sales: each on its own
                 pg.rollback()
                 self._pools.pop(game, None)
                 return results
-            first = int(drawn[0]) - len(paid)
-            sales = []
+            first = int(drawn) - len(paid)
+            columns: dict[str, list[Any]] = {name: [] for name in ADD_SALES_ARRAYS}
             for n, (i, balance) in enumerate(paid):
                 account, key = requests[i]
                 self._spare_at(pool, first + n)
                 sale = self._sale(account, pool, first + n, key, now)
-                sales.append({**sql.add_sale.defaults, **sale, "amount_pence": -price})
+                for name, values in columns.items():
+                    values.append(sale[name])
                 results[i] = {
                     "play_number": sale["play_number"],
                     "token": sale["token"],
                     "balance_pence": balance,
                 }
-            cursor.executemany(sql.add_sale.sql, sales)
+            # every play and its ledger row in one statement
+            cursor.execute(
+                sql.add_sales,
+                {**columns, "game": pool.game, "model": pool.model, "pool_ref": pool.id}
+                | {"purchased_at": now, "amount_pence": -price},
+            )
             pg.commit()
+        return results
+
+    def _sell_batch_local(
+        self, game: str, requests: list[tuple[Account, str]]
+    ) -> list[dict[str, Any] | None]:
+        """SQLite: a batch of purchases in one transaction and one commit, each purchase the
+        single sale's own statements (`_purchase`) inside a savepoint of its own. A purchase
+        that fails (balance or limit short, Idempotency-Key already used, the pool spent) is
+        rolled back to its savepoint alone and answered None, to be bought on its own for its
+        exact answer; any other error (the commit's) rolls the whole batch back (raised: each
+        is then bought on its own). The transactions and the commit were most of a sale's time
+        on SQLite, not its statements."""
+        price = check_game(game).price_pence
+        results: list[dict[str, Any] | None] = [None] * len(requests)
+        with self.db.begin() as conn:
+            raw = conn.connection.driver_connection
+            assert raw is not None
+            for i, (account, key) in enumerate(requests):
+                raw.execute("SAVEPOINT sale")
+                try:
+                    results[i] = self._purchase(conn, account, game, price, key)
+                except PoolExhausted:  # the rest go on their own, which lays out a pool
+                    raw.execute("ROLLBACK TO sale")
+                    raw.execute("RELEASE sale")
+                    self._pools.pop(game, None)
+                    break
+                except Exception:  # bought again on its own, which answers it exactly
+                    raw.execute("ROLLBACK TO sale")
+                raw.execute("RELEASE sale")
         return results
 
     @contextmanager

@@ -46,6 +46,22 @@ class Metrics:
         )  # fmt: skip
         self.up = Gauge("lottery_up", "1 while the endpoint serves", registry=self.registry)
         self.up.set(1)
+        self._purchases: dict[str, Any] = {}
+        self._latency: dict[tuple[str, str], Any] = {}
+
+    def purchased(self, game: str) -> None:
+        """Count a purchase answered 201 (the labelled counter looked up once per game)."""
+        counter = self._purchases.get(game)
+        if counter is None:
+            counter = self._purchases[game] = self.purchases.labels(game)
+        counter.inc()
+
+    def observe(self, method: str, route: str, seconds: float) -> None:
+        """A request's time to answer, into the histogram of its method and route."""
+        child = self._latency.get((method, route))
+        if child is None:
+            child = self._latency[(method, route)] = self.latency.labels(method, route)
+        child.observe(seconds)
 
     def watch_pools(self, entries_left: Callable[[], dict[str, int]]) -> None:
         """Report each game's unsold entries, read when Prometheus scrapes."""
@@ -87,7 +103,7 @@ class Timing:
             await self.app(scope, receive, send)
         finally:
             elapsed = time.perf_counter() - started
-            self.metrics.latency.labels(scope["method"], self._route(scope)).observe(elapsed)
+            self.metrics.observe(scope["method"], self._route(scope), elapsed)
 
     def _route(self, scope: Scope) -> str:
         route = scope.get("route")  # FastAPI's routes label the scope; plain Starlette ones not

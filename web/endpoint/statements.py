@@ -65,6 +65,20 @@ class Prepared:
         return None if row is None else row[0]
 
 
+# The columns of a batch's plays passed as arrays (Statements.add_sales), and their types; the
+# rest are the batch's own (game, model, pool, status, time) or their defaults.
+ADD_SALES_ARRAYS = {
+    "play_number": "bigint",
+    "account_id": "integer",
+    "pool_index": "integer",
+    "prize_pence": "bigint",
+    "composition": "text",
+    "seed": "text",
+    "token": "text",
+    "idempotency_key": "text",
+}
+
+
 @dataclass(frozen=True)
 class PoolRow:
     """A row of the pools table."""
@@ -200,13 +214,14 @@ class Statements:
                 " RETURNING next_index)"
                 " SELECT (SELECT balance_pence FROM debit), (SELECT next_index FROM draw)"
             )
-        # PostgreSQL, for Ledger.sell_batch. The debits of a batch in one statement: each
-        # account pays for all its purchases whose Idempotency-Key it has not used, or (balance
-        # short) for none; rows locked in id order (no deadlock between batches); one row per
-        # purchase paid: (its position in the arrays, the account's balance after, how many it
-        # paid). And the draw of `count` consecutive entries (no row when fewer are left).
+        # PostgreSQL, for Ledger.sell_batch. The debits of a batch and its draw in one
+        # statement: each account pays for all its purchases whose Idempotency-Key it has not
+        # used, or (balance short) for none; rows locked in id order (no deadlock between
+        # batches); then, only if some were paid, the draw of as many consecutive entries as
+        # purchases paid (the pool row locked after the accounts, as a single sale does). One
+        # row per purchase paid: (its position in the arrays, the account's balance after, how
+        # many it paid, the pool's new next_index or NULL when fewer entries are left).
         self.batch_debit: str | None = None
-        self.draw_many: str | None = None
         if dialect.name == "postgresql":
             self.batch_debit = (
                 "WITH req AS (SELECT * FROM unnest(%(accounts)s::integer[], %(keys)s::text[])"
@@ -222,13 +237,30 @@ class Statements:
                 " FROM need, locked WHERE a.id = need.account AND locked.id = a.id"
                 " AND a.balance_pence >= %(price)s * need.c"
                 f" AND {limits.PG_BATCH_WITHIN}"
-                " RETURNING a.id, a.balance_pence, need.c)"
-                " SELECT fresh.n, debit.balance_pence, debit.c FROM fresh"
-                " JOIN debit ON debit.id = fresh.account ORDER BY fresh.n"
+                " RETURNING a.id, a.balance_pence, need.c),"
+                " paid AS (SELECT fresh.n, debit.balance_pence, debit.c FROM fresh"
+                " JOIN debit ON debit.id = fresh.account),"
+                " draw AS (UPDATE pools SET next_index = next_index + (SELECT count(*) FROM paid)"
+                " WHERE id = %(pool)s AND EXISTS (SELECT FROM paid)"
+                " AND next_index + (SELECT count(*) FROM paid) <= size RETURNING next_index)"
+                " SELECT paid.n, paid.balance_pence, paid.c, (SELECT next_index FROM draw)"
+                " FROM paid ORDER BY paid.n"
             )
-            self.draw_many = (
-                "UPDATE pools SET next_index = next_index + %(count)s"
-                " WHERE id = %(pool)s AND next_index + %(count)s <= size RETURNING next_index"
+        # PostgreSQL, for Ledger.sell_batch: the plays of a batch and their ledger rows in one
+        # statement (arrays, one element a play: ADD_SALES_ARRAYS), instead of one a play.
+        self.add_sales: str | None = None
+        if dialect.name == "postgresql":
+            arrays = ", ".join(f"%({name})s::{kind}[]" for name, kind in ADD_SALES_ARRAYS.items())
+            self.add_sales = (
+                "WITH sale AS (INSERT INTO plays (game, model, pool_ref, status, purchased_at,"
+                f" {', '.join(ADD_SALES_ARRAYS)})"
+                " SELECT %(game)s, %(model)s, %(pool_ref)s, 'purchased', %(purchased_at)s, s.*"
+                f" FROM unnest({arrays}) AS s"
+                " RETURNING account_id, play_number, purchased_at)"
+                " INSERT INTO transactions"
+                " (account_id, kind, amount_pence, play_number, created_at)"
+                " SELECT account_id, 'purchase', %(amount_pence)s, play_number, purchased_at"
+                " FROM sale ORDER BY play_number"
             )
         self.finish = Prepared(
             update(plays)
