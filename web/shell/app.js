@@ -6,7 +6,7 @@
 // tools/dist.py bundles this file and its imports into one module with esbuild.
 import { config, $, stats, queue, record } from "./js/state.js";
 import { mirror, narrate } from "./js/controls.js";
-import { perform, store } from "./js/bridge.js";
+import { answering, askEarly, perform, store } from "./js/bridge.js";
 import { audioAvailable, play, setNotes, want } from "./js/sound.js";
 import { explain, fail, setProgress } from "./js/splash.js";
 
@@ -53,8 +53,23 @@ function framed({ out, drew, drawMs }) {
     $("splash").hidden = true;
     document.body.dataset.ready = "1";
     registerServiceWorker();
-    worker.postMessage({ type: "ready" }); // now the worker may store the snapshot
+    worker.postMessage({ type: "ready" });
+    setTimeout(settle, SETTLE_AT_MOST_MS);
   }
+  // Playable: the answers Python waited for at its start (the session, a game's unfinished
+  // play) have reached it and it asked for nothing more. Now the worker takes the snapshot.
+  if (!(out.requests && out.requests.length) && !answering() && !queue.some((e) => e.type === "reply")) settle();
+}
+
+// The worker takes the interpreter snapshot once the page is playable, or at the latest this
+// long after the first frame (an answer that never comes must not cost the next visit its
+// snapshot).
+const SETTLE_AT_MOST_MS = 5000;
+let settled = false;
+function settle() {
+  if (settled || stopped) return;
+  settled = true;
+  worker.postMessage({ type: "settled" });
 }
 
 function registerServiceWorker() {
@@ -152,6 +167,7 @@ function boot() {
   worker.onerror = (e) => { e.preventDefault(); stop(explain(e.message || "the game's worker did not load"), e.message); };
   const offscreen = canvas.transferControlToOffscreen();
   worker.postMessage({ type: "boot", config, canvas: offscreen, size: stageSize(), params }, [offscreen]);
+  askEarly(params); // the session (and a game's unfinished play) while Python boots
 }
 
 window.addEventListener("unhandledrejection", (e) => stats.errors.push(String(e.reason)));

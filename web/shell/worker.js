@@ -7,7 +7,8 @@
 //   page -> worker  {type: "boot", config, canvas, size, params}   once, the canvas transferred
 //                   {type: "size", width, height, dpr}             the stage was resized
 //                   {type: "frame", now, events}                   run one frame (events for Python)
-//                   {type: "ready"}                                the first frame is shown: keep the snapshot
+//                   {type: "ready"}                                the first frame is shown
+//                   {type: "settled"}                              the page is playable: take and keep the snapshot
 //   worker -> page  {type: "progress", fraction, text}            the splash's bar
 //                   {type: "stats", ...}                            boot / snapshot / canvas / fonts figures
 //                   {type: "mark", name, at}                        a performance mark (epoch ms)
@@ -18,7 +19,7 @@
 // js/downloads.js) into one module with esbuild.
 import { attach, drawFrame, resize } from "./js/canvas.js";
 import { countingFetch, plainFetch } from "./js/downloads.js";
-import { configure, keepSnapshot, snapshots, startPython, takeSnapshot } from "./js/snapshot.js";
+import { configure, keepSnapshot, snapshotDue, snapshots, startPython, takeSnapshot } from "./js/snapshot.js";
 
 const post = (message) => postMessage(message);
 const note = (figures) => post({ type: "stats", ...figures });
@@ -33,7 +34,7 @@ function fail(error, running = false) {
 }
 
 let browser = null; // backends.browser, once imported
-let snapshot = null; // the interpreter snapshot taken at boot, kept once the page is ready
+let python = null; // Pyodide, while a snapshot of it is due (a fresh start)
 
 // The canvas measures text in Python: the web fonts the page declares must be loaded here too
 // (a worker has its own font set) before the first frame.
@@ -115,7 +116,7 @@ async function boot({ config, canvas, size, params }) {
       "    if folder not in package.__path__: package.__path__.append(folder)",
     ].join("\n"));
     browser = pyodide.pyimport(config.game.module);
-    snapshot = takeSnapshot(pyodide, boot);
+    if (snapshotDue(boot)) python = pyodide;
     mark("lottery-game-imported");
     await fonts;
     browser.start(size.width, size.height, JSON.stringify(params));
@@ -154,11 +155,19 @@ onmessage = ({ data }) => {
     case "size": note({ canvas: resize(data.width, data.height, data.dpr) }); break;
     case "frame": frame(data); break;
     case "ready": {
-      keepSnapshot(snapshot);
-      snapshot = null;
       // What this worker downloaded (Pyodide and the game), for the load benchmark.
       const bytes = performance.getEntriesByType("resource").reduce((sum, r) => sum + r.transferSize, 0);
       note({ workerBytes: bytes });
+      break;
+    }
+    case "settled": {
+      // The interpreter snapshot, taken once the page is playable rather than before its first
+      // frame (docs/build.md): off the time a player waits. A restored one starts the game
+      // again (backends.browser.start replaces the app the snapshot holds).
+      if (failed || python === null) break;
+      keepSnapshot(takeSnapshot(python));
+      python = null;
+      mark("lottery-snapshot");
       break;
     }
     default: console.warn("worker: unknown message", data.type);

@@ -117,19 +117,49 @@ async function newSession() {
   return { balance_pence: made.balance_pence };
 }
 
+// The session and its wallet: found again, or started (a first visit, or an expired session).
+async function openSession() {
+  if (!mayHaveSession()) return newSession();
+  try {
+    const wallet = await call("GET", "/api/wallet");
+    store.set("session", true);
+    return wallet;
+  } catch (error) {
+    if (error.code !== "unauthenticated") throw error; // the session expired: start anew
+    return newSession();
+  }
+}
+
+// ---- asked early -------------------------------------------------------------------------
+// What a page's Python asks for first, and waits for before PLAY is enabled: the session
+// (GET /api/wallet, or POST /api/session on a first visit) and, on a game's page to play, its
+// unfinished play (GET /api/plays?status=unfinished). `askEarly` starts them as the page starts,
+// while Pyodide downloads and boots, so they are usually answered when Python asks; Python's
+// first `session` and `resume` take these answers (or errors, word for word) instead of asking
+// again. Only the first of each, so a retry asks afresh.
+const early = { session: null, unfinished: null };
+const settled = (promise) => { promise.catch(() => {}); return promise; }; // awaited later
+export function askEarly(params) {
+  if (params.scene === "check") return; // the system check opens no session
+  early.session = settled(openSession());
+  const game = ((config.game && config.game.games) || []).some((g) => g.id === params.game);
+  if (game && params.mode !== "try" && !params.replay) {
+    early.unfinished = settled(early.session.then(() => call("GET", "/api/plays?status=unfinished")));
+  }
+}
+
 const ops = {
   async session() {
+    const asked = early.session;
+    early.session = null;
     let wallet;
-    if (!mayHaveSession()) wallet = await newSession();
-    else {
-      try {
-        wallet = await call("GET", "/api/wallet");
-        store.set("session", true);
-      } catch (error) {
-        if (error.code !== "unauthenticated") throw error; // the session expired: start anew
-        wallet = await newSession();
-      }
+    try {
+      wallet = await (asked || openSession());
+    } catch (error) {
+      early.unfinished = null; // asked under a session that did not open
+      throw error;
     }
+    if (!asked) early.unfinished = null; // a later session: its own look for a play
     return { ...wallet, session: sessionClock(wallet.balance_pence) };
   },
   async purchase(req) {
@@ -146,7 +176,9 @@ const ops = {
   },
   async resume(req) {
     const mine = store.get("progress." + req.game);
-    const list = await call("GET", "/api/plays?status=unfinished");
+    const asked = early.unfinished;
+    early.unfinished = null;
+    const list = await (asked || call("GET", "/api/plays?status=unfinished"));
     const open = (list.plays || []).find((p) => p.game === req.game);
     if (!open) { store.drop("progress." + req.game); return { found: false }; }
     const same = mine && mine.play_number === open.play_number;
@@ -260,10 +292,14 @@ const ops = {
   },
 };
 
+let unanswered = 0; // requests performed whose answers are not yet queued for Python
+export const answering = () => unanswered > 0;
+
 export function perform(requests) {
   for (const req of requests) {
     const op = ops[req.op];
-    const reply = (ok, body) => queue.push({ type: "reply", id: req.id, ok, body });
+    unanswered += 1;
+    const reply = (ok, body) => { unanswered -= 1; queue.push({ type: "reply", id: req.id, ok, body }); };
     if (!op) { reply(false, { code: "unknown_op", message: "Unknown request " + req.op }); continue; }
     op(req).then(
       (body) => reply(true, body || {}),

@@ -106,15 +106,23 @@ export async function startPython(loadPyodide, stored) {
   return { pyodide: await loadPyodide({ ...options, _makeSnapshot: snapshots.usable }), boot: "fresh" };
 }
 
-// Taken after the game's modules are imported and before the game starts, while every
-// JavaScript object Python holds can still be named; saved once the first frame is up.
-export function takeSnapshot(pyodide, boot) {
-  if (boot !== "fresh" || !snapshots.usable) {
-    note({ snapshot: boot === "snapshot" ? "restored" : "unavailable" });
-    return null;
-  }
+// Whether this boot takes a snapshot: a fresh start where snapshots can be kept does, once the
+// page is playable; otherwise stats.snapshot says why not (restored, or unavailable).
+export function snapshotDue(boot) {
+  if (boot === "fresh" && snapshots.usable) return true;
+  note({ snapshot: boot === "snapshot" ? "restored" : "unavailable" });
+  return false;
+}
+
+// Taken once the page is playable (the game started and answered), off the time a player
+// waits; every JavaScript object Python still holds must be one Pyodide can name again (the
+// `js` module and what is reached from it). Saved at once.
+export function takeSnapshot(pyodide) {
   try {
-    return pyodide.makeMemorySnapshot();
+    const began = performance.now();
+    const bytes = pyodide.makeMemorySnapshot();
+    note({ snapshotMs: Math.round(performance.now() - began), snapshotBytes: bytes.length });
+    return bytes;
   } catch (error) {
     console.warn("no snapshot:", error);
     note({ snapshot: "failed" });
