@@ -11,7 +11,6 @@ import ast
 import gzip
 import hashlib
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -271,55 +270,20 @@ def bundled_shell(entry: str = "app.js") -> bytes:
     return done.stdout
 
 
-# Byte-compiling a zip in Pyodide's own CPython (Node.js), so the browser never compiles:
-# sourceless .pyc (PEP 552 flags 0, no timestamp: zipimport loads a .pyc with no .py beside it
-# unchecked, whatever its optimisation level), at an optimisation level (2: no docstrings, no
-# asserts, no `if __debug__:` blocks), and without column ranges (PYTHONNODEBUGRANGES: a
-# traceback still names each file and line; with no source to quote it could not point at
-# columns anyway). The ranges were about a quarter of the standard library's brotli bytes.
-COMPILE = """
-import { readFileSync, writeFileSync } from "node:fs";
-import { loadPyodide } from "pyodide";
-const pyodide = await loadPyodide({ stdout: () => {}, env: { PYTHONNODEBUGRANGES: "1" } });
-pyodide.FS.writeFile("/in.zip", new Uint8Array(readFileSync(process.env.LOTTERY_IN)));
-pyodide.globals.set("level", Number(process.env.LOTTERY_OPTIMIZE));
-pyodide.runPython(`
-import importlib.util, marshal, zipfile
-assert next(compile("x", "", "eval").co_positions())[2] is None, "column ranges are on"
-stamp = (2020, 1, 1, 0, 0, 0)
-with zipfile.ZipFile("/in.zip") as src, zipfile.ZipFile("/out.zip", "w", zipfile.ZIP_STORED) as out:
-    for name in sorted(src.namelist()):
-        data = src.read(name)
-        if not name.endswith(".py"):
-            out.writestr(zipfile.ZipInfo(name, stamp), data)
-            continue
-        code = compile(data, name, "exec", dont_inherit=True, optimize=level)
-        header = importlib.util.MAGIC_NUMBER + bytes(12)
-        out.writestr(zipfile.ZipInfo(name + "c", stamp), header + marshal.dumps(code))
-`);
-writeFileSync(process.env.LOTTERY_OUT, pyodide.FS.readFile("/out.zip"));
-"""
 STDLIB_OPTIMIZE = 2  # the standard library's level (nothing we run needs its docstrings)
 GAME_OPTIMIZE = 0  # ours: our asserts and docstrings stay
 
 
 def precompiled(zip_bytes: bytes, work: Path, *, optimize: int) -> bytes:
     """The zip with every .py byte-compiled by Pyodide's own CPython (saves boot time), as
-    sourceless .pyc at the optimisation level `optimize`, without column ranges (COMPILE)."""
+    sourceless .pyc at the optimisation level `optimize`, without column ranges
+    (tools/pyodide_tool.mjs compile)."""
     source, target = work / "source.zip", work / "compiled.zip"
     source.write_bytes(zip_bytes)
-    env = {**os.environ, "LOTTERY_IN": str(source), "LOTTERY_OUT": str(target),
-           "LOTTERY_OPTIMIZE": str(optimize)}  # fmt: skip
-    cmd = ["node", "--input-type=module", "-e", COMPILE]
-    log = work / "compile.log"  # a file: Node.js may exit before a pipe has all its error
-    with log.open("w") as errors:
-        done = subprocess.run(cmd, cwd=ROOT, env=env, stdout=errors, stderr=errors, check=False)
-    if done.returncode != 0:
-        tail = [line[:300] for line in log.read_text().strip().splitlines()[-16:]]
-        raise RuntimeError("byte-compiling a zip in Pyodide failed:\n" + "\n".join(tail))
+    pyodide_tool("compile", str(source), str(target), str(optimize))
     data = target.read_bytes()
-    for path in (source, target, log):
-        path.unlink()
+    source.unlink()
+    target.unlink()
     return data
 
 

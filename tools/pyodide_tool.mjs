@@ -3,10 +3,14 @@
 //       boot like the browser shell (web/shell/app.js), import every game module, run frames,
 //       and print (JSON) every standard-library file Python loaded; with STDLIB_ZIP, boot from
 //       that trimmed zip instead, which proves it is enough.
-//   node tools/pyodide_tool.mjs compile IN_ZIP OUT_ZIP [keep-source]
-//       byte-compile every .py of a zip with this exact CPython, so the browser skips compiling
-//       at every start; with keep-source the .py stay beside unchecked-hash .pyc (tracebacks
-//       keep their source lines), otherwise the zip becomes sourceless .pyc.
+//   node tools/pyodide_tool.mjs compile IN_ZIP OUT_ZIP LEVEL
+//       byte-compile every .py of a zip with this exact CPython, so the browser never compiles:
+//       sourceless .pyc (PEP 552 flags 0, no timestamp: zipimport loads a .pyc with no .py
+//       beside it unchecked, whatever its optimisation level) at optimisation LEVEL (2: no
+//       docstrings, asserts or `if __debug__:` blocks), without column ranges
+//       (PYTHONNODEBUGRANGES: a traceback still names file and line; with no source to quote it
+//       could not point at columns anyway; the ranges were about a quarter of the standard
+//       library's brotli bytes).
 import { readFileSync, writeFileSync } from "node:fs";
 import { loadPyodide } from "pyodide";
 
@@ -40,7 +44,7 @@ json.dumps(sorted({m.__file__ for m in list(sys.modules.values()) if getattr(m, 
 
 const COMPILE = `
 import importlib.util, marshal, zipfile
-keep = keep_source
+assert next(compile("x", "", "eval").co_positions())[2] is None, "column ranges are on"
 stamp = (2020, 1, 1, 0, 0, 0)
 with zipfile.ZipFile("/in.zip") as src, zipfile.ZipFile("/out.zip", "w", zipfile.ZIP_STORED) as out:
     for name in sorted(src.namelist()):
@@ -48,14 +52,9 @@ with zipfile.ZipFile("/in.zip") as src, zipfile.ZipFile("/out.zip", "w", zipfile
         if not name.endswith(".py"):
             out.writestr(zipfile.ZipInfo(name, stamp), data)
             continue
-        code = compile(data, name, "exec", dont_inherit=True)
-        # PEP 552: flags 0b01 = hash-based, not checked against the source.
-        flags = 1 if keep else 0
-        header = importlib.util.MAGIC_NUMBER + flags.to_bytes(4, "little")
-        header += importlib.util.source_hash(data) if keep else bytes(8)
+        code = compile(data, name, "exec", dont_inherit=True, optimize=level)
+        header = importlib.util.MAGIC_NUMBER + bytes(12)
         out.writestr(zipfile.ZipInfo(name + "c", stamp), header + marshal.dumps(code))
-        if keep:
-            out.writestr(zipfile.ZipInfo(name, stamp), data)
 `;
 
 if (command === "probe") {
@@ -65,13 +64,13 @@ if (command === "probe") {
   pyodide.FS.writeFile("/lottery.zip", new Uint8Array(readFileSync(gameZip)));
   process.stdout.write(pyodide.runPython(PROBE) + "\n");
 } else if (command === "compile") {
-  const [inZip, outZip, keep] = args;
-  const pyodide = await loadPyodide(quiet);
+  const [inZip, outZip, level] = args;
+  const pyodide = await loadPyodide({ ...quiet, env: { PYTHONNODEBUGRANGES: "1" } });
   pyodide.FS.writeFile("/in.zip", new Uint8Array(readFileSync(inZip)));
-  pyodide.globals.set("keep_source", keep === "keep-source");
+  pyodide.globals.set("level", Number(level));
   pyodide.runPython(COMPILE);
   writeFileSync(outZip, pyodide.FS.readFile("/out.zip"));
 } else {
-  process.stderr.write("usage: pyodide_tool.mjs probe GAME_ZIP [STDLIB_ZIP] | compile IN OUT [keep-source]\n");
+  process.stderr.write("usage: pyodide_tool.mjs probe GAME_ZIP [STDLIB_ZIP] | compile IN OUT LEVEL\n");
   process.exit(2);
 }
