@@ -136,7 +136,8 @@ def compiled(names: list[str]) -> set[str]:
 
 
 def test_the_game_zips_are_the_import_closure_precompiled_in_parts(dist_dir: Path) -> None:
-    game = config_of(dist_dir)["game"]
+    config = config_of(dist_dir)
+    game = config["game"]
     parts = zip_parts()
     assert zip_names(dist_dir, game["zip"]) == compiled(parts[""])
     assert [g["id"] for g in game["games"]] == [g.id for g in GAMES if g.on_sale]
@@ -144,10 +145,17 @@ def test_the_game_zips_are_the_import_closure_precompiled_in_parts(dist_dir: Pat
         assert zip_names(dist_dir, opened["zip"]) == compiled(parts[opened["id"]])
         assert (dist_dir / opened["zip"].lstrip("/")).stat().st_size == opened["bytes"]
         assert opened["packages"] == extended_packages(parts[opened["id"]], parts[""])
-    # The page preloads the shared zip, never a game's: which game opens is the URL's.
-    html = (dist_dir / "index.html").read_text()
-    assert f'href="{game["zip"]}"' in html
-    assert not any(opened["zip"] in html.split("lottery-config")[0] for opened in game["games"])
+    # The page preloads the scripts the worker's start waits on, never a download the worker
+    # asks for itself (the WebAssembly, the standard library, the zips): docs/build.md.
+    head = (dist_dir / "index.html").read_text().split("lottery-config")[0]
+    preloaded = re.findall(r'<link rel="preload" href="([^"]+)" as="(\w+)"', head)
+    scripts = [href for href, kind in preloaded if kind == "script"]
+    assert scripts == [
+        config["worker"],
+        config["pyodide"]["mjs"],
+        config["pyodide"]["index"] + "pyodide.asm.mjs",
+    ]
+    assert [kind for _, kind in preloaded if kind != "script"] == ["font"]
 
 
 def test_each_game_zip_holds_only_its_own_screens() -> None:
