@@ -68,9 +68,7 @@ def test_checker_accepts_any_shot(data: bytes, shot: int, arrow: int, reveals: i
 def test_the_fallback_routes_work() -> None:
     for arrow in range(len(ARROWS)):
         for reveals in COUNTS:
-            sound(
-                _build(Stream(b"fallback"), arrow, geometry.FALLBACK[arrow][reveals - 1]), reveals
-            )
+            sound(_build(Stream(b"fallback"), arrow, geometry.fallback(arrow, reveals)), reveals)
 
 
 def test_refuses_arguments_out_of_range() -> None:
@@ -122,7 +120,7 @@ def test_arrows_launch_as_documented() -> None:
 
 def test_the_crossings_table_matches_plain_geometry() -> None:
     """Each precomputed crossing passes over exactly the pips a float computation finds."""
-    for legs in geometry.LEGS.values():
+    for legs in geometry.legs().values():
         for leg in legs:
             y0, y1 = (3.0, 1.0) if leg.up else (1.0, 3.0)
             points = [(leg.start / 4, y0), *leg.walls, (leg.end / 4, y1)]
@@ -227,7 +225,7 @@ def test_refuses_a_path_through_a_bumper() -> None:
         one,
         points=(one.points[0], end),
         kinds=("launch", "drop"),
-        pocket=geometry.LAUNCH_LEGS[5].pocket,
+        pocket=geometry.launch_legs()[5].pocket,
     )
     assert any("runs through the bumper" in e for e in check_path(straight, 3))
 

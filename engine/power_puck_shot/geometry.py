@@ -7,11 +7,13 @@ are numbered 0..15 row by row, each with its Pip at its centre. Coordinates are 
 A shot is a chain of legs: each crosses the middle rows from one row of pocket mouths (y = 3 or
 y = 1) to the other, bouncing off the side walls. Directions are exact: dx/|dy| is a multiple of
 1/8, so every leg ends at a quarter-unit x and every decision (which pips a leg passes over, which
-mouth it reaches) is taken here once, at import, in integer arithmetic.
+mouth it reaches) is taken here once, on first use (a page that never draws a shot never pays
+for the tables), in integer arithmetic.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -157,13 +159,24 @@ def _legs_from(up: bool, start: int) -> tuple[Leg, ...]:
     return tuple(leg for leg in found if leg is not None)
 
 
-LEGS = {(up, x): _legs_from(up, x) for up in (True, False) for x in POSITIONS}
-_launch = tuple(_leg(True, 4 * int(LAUNCH[0]), n) for n in ARROW_SLOPES)
-LAUNCH_LEGS = tuple(leg for leg in _launch if leg is not None)
-if len(LAUNCH_LEGS) != len(ARROW_SLOPES) or any(len(leg.pips) > 1 for leg in LAUNCH_LEGS):
-    raise AssertionError("every arrow's first leg must be clear and pass over at most one pip")
-if not all(LEGS.values()):
-    raise AssertionError("every mouth position needs legs to go on with")
+@functools.cache
+def legs() -> dict[tuple[bool, int], tuple[Leg, ...]]:
+    """Every usable leg from each mouth position, by (upward, x in quarter units)."""
+    table = {(up, x): _legs_from(up, x) for up in (True, False) for x in POSITIONS}
+    if not all(table.values()):
+        raise AssertionError("every mouth position needs legs to go on with")
+    return table
+
+
+@functools.cache
+def launch_legs() -> tuple[Leg, ...]:
+    """Each arrow's first leg, from the launch gate."""
+    found = tuple(_leg(True, 4 * int(LAUNCH[0]), n) for n in ARROW_SLOPES)
+    first = tuple(leg for leg in found if leg is not None)
+    if len(first) != len(ARROW_SLOPES) or any(len(leg.pips) > 1 for leg in first):
+        raise AssertionError("every arrow's first leg must be clear and pass over at most one pip")
+    return first
+
 
 POPCOUNT = bytes(bin(i).count("1") for i in range(256))
 STRIDES = {
@@ -186,6 +199,7 @@ class _Search:
         self.stream = stream
         self.target = target
         self.budget = budget
+        self.legs = legs()
 
     def order(self, count: int) -> list[int]:
         """The order in which to try count options: a random start and a random stride."""
@@ -201,7 +215,7 @@ class _Search:
         self.budget -= 1
         if self.budget < 0:
             return None
-        options = LEGS[(not leg.up, leg.end)]
+        options = self.legs[(not leg.up, leg.end)]
         order = self.order(len(options))
         if MAX_REVEALS - POPCOUNT[mask] - POPCOUNT[hits] - (self.target - count) <= 1:
             # Little to spare: the legs that reveal the most first.
@@ -224,7 +238,7 @@ class _Search:
 
 def route(stream: Stream | None, arrow: int, reveals: int, budget: int) -> tuple[Leg, ...] | None:
     """Legs from an arrow that reveal exactly `reveals` pips, or None if the search gives up."""
-    first = LAUNCH_LEGS[arrow]
+    first = launch_legs()[arrow]
     count = len(first.pips)
     if count >= reveals:
         return (first,) if count == reveals else None
@@ -234,18 +248,11 @@ def route(stream: Stream | None, arrow: int, reveals: int, budget: int) -> tuple
     return None if rest is None else (first, *rest)
 
 
-def _fallbacks() -> tuple[tuple[tuple[Leg, ...], ...], ...]:
-    """For every arrow and count of reveals, the route the search takes in slope order."""
-    table = []
-    for arrow in range(len(ARROW_SLOPES)):
-        row = []
-        for reveals in range(1, MAX_REVEALS + 1):
-            legs = route(None, arrow, reveals, 10_000)
-            if legs is None:
-                raise AssertionError(f"no route from arrow {arrow} revealing {reveals}")
-            row.append(legs)
-        table.append(tuple(row))
-    return tuple(table)
-
-
-FALLBACK = _fallbacks()  # FALLBACK[arrow][reveals - 1]
+@functools.cache
+def fallback(arrow: int, reveals: int) -> tuple[Leg, ...]:
+    """The route the search takes in slope order from an arrow revealing `reveals` pips: the
+    one a shot takes when its own search gives up."""
+    found = route(None, arrow, reveals, 10_000)
+    if found is None:
+        raise AssertionError(f"no route from arrow {arrow} revealing {reveals}")
+    return found

@@ -20,7 +20,6 @@ from engine.power_puck_shot.geometry import (
     BOTTOM_POCKETS,
     COLUMNS,
     DROP,
-    FALLBACK,
     LAUNCH,
     MAX_REVEALS,
     MAX_SLOPE,
@@ -35,6 +34,7 @@ from engine.power_puck_shot.geometry import (
     TOP_MOUTH,
     TOP_POCKETS,
     Leg,
+    fallback,
     mouth_pocket,
     pip,
     route,
@@ -103,7 +103,7 @@ def shot_path(seed: bytes, shot: int, arrow: int, reveals: int) -> Path:
     if not isinstance(reveals, int) or not 1 <= reveals <= MAX_REVEALS:
         raise ValueError(f"reveals must be 1..{MAX_REVEALS}, got {reveals!r}")
     stream = Stream(DOMAIN + bytes(seed) + shot.to_bytes(4, "big") + bytes((arrow, reveals)))
-    legs = route(stream, arrow, reveals, NODE_CAP) or FALLBACK[arrow][reveals - 1]
+    legs = route(stream, arrow, reveals, NODE_CAP) or fallback(arrow, reveals)
     return _build(stream, arrow, legs)
 
 

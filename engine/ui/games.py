@@ -14,8 +14,6 @@ from engine.game import Game
 from engine.ui.app import Scene
 from engine.ui.flow import Flow
 from engine.ui.presentation import Presentation
-from engine.ui.scenes.check import CheckScene
-from engine.ui.scenes.lobby import lobby_scene
 from engine.ui.settings import Settings
 from engine.ui.sound import SHARED, Note, merge
 
@@ -64,12 +62,18 @@ def first_scene(params: Mapping[str, object]) -> Scene:
     The settings: `fast`, `sound` (both remembered by the shell) and `reducedMotion`; the lobby
     shows times in the player's zone (`tz`: minutes east of UTC).
     """
+    # The system check and the lobby are imported only by the pages that open them: a game's
+    # page is playable sooner without the lobby's screens (My Games, Verify, Account, Limits).
     if params.get("scene") == "check":
+        from engine.ui.scenes.check import CheckScene
+
         return CheckScene()
     settings = Settings.from_params(params)
     here = {game.id: presentation(game) for game in present()}
     shown = here.get(str(params.get("game") or ""))
     if shown is None:
+        from engine.ui.scenes.lobby import lobby_scene
+
         return lobby_scene(here, games.GAMES, settings, utc_offset(params.get("tz")))
     recall = str(params.get("replay") or "")
     if recall.isdecimal() and len(recall) <= 18:
