@@ -44,13 +44,22 @@ def _measure_with_js(s: str, size: float, family: str, bold: bool) -> float:
     return float(js.lotteryMeasureText(s, size, family, bold))
 
 
-def start(width: float, height: float, params_json: str = "{}") -> None:
-    """Create the app at the given logical size with the page's query parameters."""
+def start(width: float, height: float, params_json: str = "{}", answered_json: str = "{}") -> None:
+    """Create the app at the given logical size with the page's query parameters and the
+    answers the page already has for Python's first requests ({op: {ok, body}}: App)."""
     global _app, _canvas, _numbers
     _numbers = array("d")
     params = json.loads(params_json)
+    answered = {
+        str(op): (
+            answer.get("ok") is True,
+            answer["body"] if isinstance(answer.get("body"), dict) else {},
+        )
+        for op, answer in dict(json.loads(answered_json) or {}).items()
+        if isinstance(answer, dict)
+    }
     _canvas = CommandCanvas(width, height, _measure_with_js)
-    _app = App(first_scene(params if isinstance(params, dict) else {}), width, height)
+    _app = App(first_scene(params if isinstance(params, dict) else {}), width, height, answered)
     # Long-lived objects (modules, prize table, scenes) need no more scanning; a frame makes
     # thousands of short-lived lists, so collect the young generation less often.
     gc.freeze()

@@ -314,3 +314,36 @@ def test_the_end_message_can_be_put_aside_and_the_top_prize_is_celebrated() -> N
     shell.press("board")
     shell.frame()
     assert "TOTAL WON £250,000.00" in shell.texts
+
+
+def test_answers_the_page_already_has_make_the_first_frame_playable() -> None:
+    """The page asks for the session and the unfinished play as it starts (docs/build.md):
+    given to Python with its start, no request goes out for them and PLAY is enabled in the
+    first frame; without them it takes the frames their round trips need."""
+    canvas = CommandCanvas(390, 844, lambda s, px, f, b: len(s) * px * 0.55)
+    answered = {"session": (True, {"balance_pence": 5_000}), "resume": (True, {"found": False})}
+    app = App(first_scene({"game": "lab-riches"}), 390, 844, answered)
+    first = app.frame(16.0, [], canvas)
+    assert first.requests == []
+    assert first.controls is not None
+    assert any(c.id == "play" and c.enabled for c in first.controls)
+    assert any("£50.00" in line for line in first.narration)
+
+    shell = Shell((390, 844), {})
+    frames = 1
+    shell.frame()
+    while not any(c.id == "play" and c.enabled for c in shell.app.scene.controls()):
+        shell.frame()
+        frames += 1
+    assert frames == 3  # the session's answer, then the unfinished play's
+
+
+def test_an_answer_the_page_had_is_used_once_and_an_error_is_said() -> None:
+    canvas = CommandCanvas(390, 844, lambda s, px, f, b: len(s) * px * 0.55)
+    failed = (False, {"code": "unavailable", "message": "The wallet is resting."})
+    app = App(first_scene({"game": "lab-riches"}), 390, 844, {"session": failed})
+    first = app.frame(16.0, [], canvas)
+    assert first.requests == []  # the answer was there: nothing asked, no look for a play
+    assert any("The wallet is resting." in line for line in first.narration)
+    retry = app.frame(32.0, [Activate("retry")], canvas)
+    assert [r["op"] for r in retry.requests] == ["session"]  # the retry asks afresh

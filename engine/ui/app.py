@@ -9,7 +9,7 @@ Scenes change only through `App.switch`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -17,6 +17,9 @@ from engine.ui.draw import Canvas
 from engine.ui.input import Activate, Control, Event, Pointer, Reply, Resize
 
 MAX_STEP_S = 0.1  # a long pause (tab hidden) must not fast-forward an animation
+
+# An answer the shell had before Python asked (ok, body): see App.
+Answer = tuple[bool, dict[str, Any]]
 
 
 class Scene(Protocol):
@@ -54,9 +57,22 @@ class FrameResult:
 
 
 class App:
-    """Owns the current scene and the frame loop's bookkeeping."""
+    """Owns the current scene and the frame loop's bookkeeping.
 
-    def __init__(self, scene: Scene, width: float, height: float) -> None:
+    `answered`: answers the shell already has for requests not yet made, by operation (the
+    browser's page asks for the session and the unfinished play as it starts: docs/build.md).
+    The first request of such an operation is not sent; its answer reaches its callback at the
+    start of the next frame, and what that callback asks in turn in the same frame, so the
+    first frame can show the screen those answers make.
+    """
+
+    def __init__(
+        self,
+        scene: Scene,
+        width: float,
+        height: float,
+        answered: Mapping[str, Answer] | None = None,
+    ) -> None:
         self.width = width
         self.height = height
         self.scene = scene
@@ -71,6 +87,8 @@ class App:
         self._sounds: list[str] = []
         self._waiting: dict[str, Callable[[Reply], None]] = {}
         self._next_request = 0
+        self._answered: dict[str, Answer] = dict(answered or {})
+        self._ready: list[Reply] = []  # answers given before their requests, for the next frame
         scene.enter(self)
 
     def switch(self, scene: Scene) -> None:
@@ -95,8 +113,12 @@ class App:
         """Ask the shell to perform an operation (I/O stays out of Python); returns its id."""
         self._next_request += 1
         rid = f"r{self._next_request}"
-        self._requests.append({"id": rid, "op": op, **data})
         self._waiting[rid] = on_reply
+        answer = self._answered.pop(op, None)
+        if answer is None:
+            self._requests.append({"id": rid, "op": op, **data})
+        else:
+            self._ready.append(Reply(rid, *answer))
         return rid
 
     def invalidate(self) -> None:
@@ -135,6 +157,11 @@ class App:
         self._last_ms = now_ms
         self.clock_s = now_ms / 1000.0
         had_input = False
+        while self._ready:  # and what their callbacks ask that was answered too
+            had_input = True
+            ready, self._ready = self._ready, []
+            for reply in ready:
+                self._route(reply)
         for event in events:
             had_input = True
             self._route(event)

@@ -6,7 +6,7 @@
 // tools/dist.py bundles this file and its imports into one module with esbuild.
 import { config, $, stats, queue, record } from "./js/state.js";
 import { mirror, narrate } from "./js/controls.js";
-import { answering, askEarly, perform, store } from "./js/bridge.js";
+import { answering, askEarly, earlyAnswers, perform, store, usedEarly } from "./js/bridge.js";
 import { audioAvailable, play, setNotes, want } from "./js/sound.js";
 import { explain, fail, setProgress } from "./js/splash.js";
 
@@ -128,6 +128,7 @@ function heard({ data }) {
       break;
     }
     case "mark": performance.mark(data.name, { startTime: data.at - performance.timeOrigin }); break;
+    case "used": usedEarly(data.names); break; // answers Python started with
     case "started": {
       setNotes(data.notes);
       want(["1", "true", "yes", "on"].includes(String(params.sound).toLowerCase()));
@@ -168,6 +169,7 @@ function boot() {
   const offscreen = canvas.transferControlToOffscreen();
   worker.postMessage({ type: "boot", config, canvas: offscreen, size: stageSize(), params }, [offscreen]);
   askEarly(params); // the session (and a game's unfinished play) while Python boots
+  earlyAnswers((name, answer) => worker.postMessage({ type: "answer", name, ...answer }));
 }
 
 window.addEventListener("unhandledrejection", (e) => stats.errors.push(String(e.reason)));

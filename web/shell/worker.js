@@ -9,9 +9,11 @@
 //                   {type: "frame", now, events}                   run one frame (events for Python)
 //                   {type: "ready"}                                the first frame is shown
 //                   {type: "settled"}                              the page is playable: take and keep the snapshot
+//                   {type: "answer", name, ok, body}               an answer asked as the page started (js/bridge.js)
 //   worker -> page  {type: "progress", fraction, text}            the splash's bar
 //                   {type: "stats", ...}                            boot / snapshot / canvas / fonts figures
 //                   {type: "mark", name, at}                        a performance mark (epoch ms)
+//                   {type: "used", names}                           the answers Python started with (spent)
 //                   {type: "started", notes}                        Python is ready; the sound cues' notes
 //                   {type: "frame", out, drew, drawMs}              what the frame asks of the page
 //                   {type: "fail", error, running}                 Python could not start, or stopped
@@ -35,6 +37,9 @@ function fail(error, running = false) {
 
 let browser = null; // backends.browser, once imported
 let python = null; // Pyodide, while a snapshot of it is due (a fresh start)
+// The answers to Python's first requests that the page asked as it started, by request name
+// ({ok, body}), kept until Python starts with them; null once it has.
+let answers = {};
 
 // The canvas measures text in Python: the web fonts the page declares must be loaded here too
 // (a worker has its own font set) before the first frame.
@@ -119,7 +124,10 @@ async function boot({ config, canvas, size, params }) {
     if (snapshotDue(boot)) python = pyodide;
     mark("lottery-game-imported");
     await fonts;
-    browser.start(size.width, size.height, JSON.stringify(params));
+    const given = answers;
+    answers = null;
+    browser.start(size.width, size.height, JSON.stringify(params), JSON.stringify(given));
+    post({ type: "used", names: Object.keys(given) });
     post({ type: "started", notes: browser.sound_notes() });
   } catch (error) {
     // A restored interpreter that cannot start the game is not kept: "Try again" starts afresh.
@@ -154,6 +162,7 @@ onmessage = ({ data }) => {
     case "boot": boot(data); break;
     case "size": note({ canvas: resize(data.width, data.height, data.dpr) }); break;
     case "frame": frame(data); break;
+    case "answer": if (answers) answers[data.name] = { ok: data.ok === true, body: data.body || {} }; break;
     case "ready": {
       // What this worker downloaded (Pyodide and the game), for the load benchmark.
       const bytes = performance.getEntriesByType("resource").reduce((sum, r) => sum + r.transferSize, 0);

@@ -133,34 +133,81 @@ async function openSession() {
 // ---- asked early -------------------------------------------------------------------------
 // What a page's Python asks for first, and waits for before PLAY is enabled: the session
 // (GET /api/wallet, or POST /api/session on a first visit) and, on a game's page to play, its
-// unfinished play (GET /api/plays?status=unfinished). `askEarly` starts them as the page starts,
-// while Pyodide downloads and boots, so they are usually answered when Python asks; Python's
-// first `session` and `resume` take these answers (or errors, word for word) instead of asking
-// again. Only the first of each, so a retry asks afresh.
-const early = { session: null, unfinished: null };
-const settled = (promise) => { promise.catch(() => {}); return promise; }; // awaited later
+// unfinished play (GET /api/plays?status=unfinished, then the token checked). `askEarly` runs
+// those very operations as the page starts, while Pyodide downloads and boots. Each answer
+// ({ok, body}, an error word for word) goes to the worker as it comes (`earlyAnswers`), which
+// hands the ones it has to Python with its start, so PLAY is enabled in Python's first frame
+// (`usedEarly`: those are spent); one that comes later answers Python's first request of that
+// name instead. Only the first of each: a retry asks afresh.
+const early = { session: null, resume: null }; // promises of {ok, body} (resume: or null)
+let earlyGame = null; // the game whose unfinished play early.resume looks for
+const answered = (promise) => promise.then(
+  (body) => ({ ok: true, body: body || {} }),
+  (error) => {
+    if (!(error instanceof ApiFailure)) console.warn("shell request:", error);
+    return { ok: false, body: { code: error.code || "error", message: error.message || String(error) } };
+  },
+);
+const unwrap = ({ ok, body }) => {
+  if (!ok) throw new ApiFailure(body.code, body.message);
+  return body;
+};
 export function askEarly(params) {
   if (params.scene === "check") return; // the system check opens no session
-  early.session = settled(openSession());
+  early.session = answered(theSession());
   const game = ((config.game && config.game.games) || []).some((g) => g.id === params.game);
   if (game && params.mode !== "try" && !params.replay) {
-    early.unfinished = settled(early.session.then(() => call("GET", "/api/plays?status=unfinished")));
+    // Not under a session that did not open: then Python's own look asks (after its retry).
+    earlyGame = params.game;
+    early.resume = early.session.then((session) => (session.ok ? answered(unfinished(params.game)) : null));
   }
+}
+export function earlyAnswers(deliver) {
+  for (const name of Object.keys(early)) {
+    const asked = early[name];
+    if (asked) asked.then((answer) => { if (answer && early[name] === asked) deliver(name, answer); });
+  }
+}
+export function usedEarly(names) {
+  for (const name of names) if (name in early) early[name] = null;
+}
+
+async function theSession() {
+  const wallet = await openSession();
+  return { ...wallet, session: sessionClock(wallet.balance_pence) };
+}
+
+// The game's unfinished play, if any, with its token checked and where it got to.
+async function unfinished(game) {
+  const mine = store.get("progress." + game);
+  const list = await call("GET", "/api/plays?status=unfinished");
+  const open = (list.plays || []).find((p) => p.game === game);
+  if (!open) { store.drop("progress." + game); return { found: false }; }
+  const same = mine && mine.play_number === open.play_number;
+  let token = same ? mine.token : null;
+  let index = same ? mine.index : 0;
+  let choices = (same && mine.choices) || {};
+  if (!token) {
+    // Bought or played on another device: the endpoint keeps how far it got and the choices.
+    const detail = await call("GET", `/api/plays/${open.play_number}`);
+    token = detail.token;
+    const kept = detail.progress || {};
+    index = Number.isInteger(kept.event) ? kept.event : 0;
+    choices = Array.isArray(kept.choices) ? kept.choices : {};
+  }
+  const payload = await verifyToken(token);
+  store.set("progress." + game, { play_number: open.play_number, token, index, choices });
+  return { found: true, play_number: open.play_number, token, payload, index, choices };
 }
 
 const ops = {
   async session() {
     const asked = early.session;
     early.session = null;
-    let wallet;
-    try {
-      wallet = await (asked || openSession());
-    } catch (error) {
-      early.unfinished = null; // asked under a session that did not open
-      throw error;
-    }
-    if (!asked) early.unfinished = null; // a later session: its own look for a play
-    return { ...wallet, session: sessionClock(wallet.balance_pence) };
+    if (!asked) early.resume = null; // a later session: its own look for a play
+    const answer = await (asked || answered(theSession()));
+    if (!answer.ok) early.resume = null; // asked under a session that did not open
+    return unwrap(answer);
   },
   async purchase(req) {
     // One Idempotency-Key per intended purchase, kept until the play is safely stored: a retry
@@ -175,27 +222,10 @@ const ops = {
     return { ...bought, payload };
   },
   async resume(req) {
-    const mine = store.get("progress." + req.game);
-    const asked = early.unfinished;
-    early.unfinished = null;
-    const list = await (asked || call("GET", "/api/plays?status=unfinished"));
-    const open = (list.plays || []).find((p) => p.game === req.game);
-    if (!open) { store.drop("progress." + req.game); return { found: false }; }
-    const same = mine && mine.play_number === open.play_number;
-    let token = same ? mine.token : null;
-    let index = same ? mine.index : 0;
-    let choices = (same && mine.choices) || {};
-    if (!token) {
-      // Bought or played on another device: the endpoint keeps how far it got and the choices.
-      const detail = await call("GET", `/api/plays/${open.play_number}`);
-      token = detail.token;
-      const kept = detail.progress || {};
-      index = Number.isInteger(kept.event) ? kept.event : 0;
-      choices = Array.isArray(kept.choices) ? kept.choices : {};
-    }
-    const payload = await verifyToken(token);
-    store.set("progress." + req.game, { play_number: open.play_number, token, index, choices });
-    return { found: true, play_number: open.play_number, token, payload, index, choices };
+    const asked = req.game === earlyGame ? early.resume : null;
+    early.resume = null;
+    const answer = asked && (await asked);
+    return answer ? unwrap(answer) : unfinished(req.game);
   },
   async save(req) {
     // Each game keeps its own unfinished play ("progress.<game>"): how far it got, the choices made.
@@ -301,12 +331,6 @@ export function perform(requests) {
     unanswered += 1;
     const reply = (ok, body) => { unanswered -= 1; queue.push({ type: "reply", id: req.id, ok, body }); };
     if (!op) { reply(false, { code: "unknown_op", message: "Unknown request " + req.op }); continue; }
-    op(req).then(
-      (body) => reply(true, body || {}),
-      (error) => {
-        if (!(error instanceof ApiFailure)) console.warn(req.op, error);
-        reply(false, { code: error.code || "error", message: error.message || String(error) });
-      },
-    );
+    answered(op(req)).then(({ ok, body }) => reply(ok, body));
   }
 }
