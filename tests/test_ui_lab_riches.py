@@ -321,7 +321,10 @@ def test_answers_the_page_already_has_make_the_first_frame_playable() -> None:
     given to Python with its start, no request goes out for them and PLAY is enabled in the
     first frame; without them it takes the frames their round trips need."""
     canvas = CommandCanvas(390, 844, lambda s, px, f, b: len(s) * px * 0.55)
-    answered = {"session": (True, {"balance_pence": 5_000}), "resume": (True, {"found": False})}
+    answered: dict[str, tuple[bool, dict[str, Any]]] = {
+        "session": (True, {"balance_pence": 5_000}),
+        "resume": (True, {"found": False}),
+    }
     app = App(first_scene({"game": "lab-riches"}), 390, 844, answered)
     first = app.frame(16.0, [], canvas)
     assert first.requests == []
