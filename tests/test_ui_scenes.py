@@ -78,3 +78,27 @@ def test_how_to_play_counts_the_game_s_own_pages() -> None:
     assert said.narration == ["How to play, page 1 of 2. ONE. FIRST."]
     scene.press("next")
     assert [c.id for c in scene.controls()] == ["back", "close"]
+
+
+def test_signing_in_to_another_account_keeps_the_session_s_net_spend() -> None:
+    """The reality check's net spend counts from the balance the browser session began with;
+    signing in to another account sends the balance then, and the shell's clock comes back
+    moved by the change (web/shell/js/bridge.js), so the net spend carries on."""
+    from engine.ui.games import first_scene
+    from engine.ui.input import Activate, Reply
+
+    canvas = CommandCanvas(1280, 720, lambda s, px, f, b: len(s) * px * 0.55)
+    session = {"elapsed_ms": 60_000, "start_balance_pence": 5_000}
+    answered = {"session": (True, {"balance_pence": 4_400, "session": session})}
+    app = App(first_scene({}), 1280, 720, answered)
+    app.frame(16.0, [], canvas)
+    flow = app.scene.flow  # type: ignore[attr-defined]
+    assert flow.net_spend() == 600
+    app.frame(32.0, [Activate("account")], canvas)
+    asked = app.frame(48.0, [Activate("use-code")], canvas).requests
+    assert [(r["op"], r.get("balance_pence")) for r in asked] == [("signin", 4_400)]
+    moved = {"elapsed_ms": 61_000, "start_balance_pence": 5_000 + 10_000 - 4_400}
+    body = {"balance_pence": 10_000, "session": moved}
+    app.frame(64.0, [Reply(asked[0]["id"], True, body)], canvas)
+    assert flow.balance == 10_000
+    assert flow.net_spend() == 600

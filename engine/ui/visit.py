@@ -103,10 +103,13 @@ class Visit:
             return
         self.busy = ""
         self.set_balance(reply.body.get("balance_pence"))
-        self._session_clock(reply.body.get("session"))
+        self.session_clock(reply.body.get("session"))
         self.connected()
 
-    def _session_clock(self, session: object) -> None:
+    def session_clock(self, session: object) -> None:
+        """Follow the shell's browser-session clock ({elapsed_ms, start_balance_pence}): the
+        time played and the balance the net spend counts from (moved by the shell when this
+        browser signs in to another account, so the net spend carries on across it)."""
         if not isinstance(session, dict) or self.app is None:
             return
         elapsed, start = session.get("elapsed_ms"), session.get("start_balance_pence")

@@ -237,6 +237,10 @@ def test_an_unfinished_play_resumes_on_another_device_signed_in_with_a_code(
     second.once("dialog", lambda dialog: dialog.accept(code))
     second.get_by_role("button", name="Use a sign-in code", exact=True).click()
     expect(second.locator("#log")).to_contain_text("Signed in to your account", timeout=30_000)
+    # Nothing was spent on this device: the reality check's net spend stays 0 across the
+    # switch to an account with another balance (the session's start moved with it).
+    began = second.evaluate("() => JSON.parse(sessionStorage.getItem('lottery.session-began'))")
+    assert began["balance_pence"] == api(second, server, "GET", "/api/wallet")["balance_pence"]
     second.get_by_role("button", name="Back to the games", exact=True).click()
     second.get_by_role("button", name="My Games", exact=True).click()
     second.get_by_role("button", name=f"RESUME play {number}", exact=True).click(timeout=30_000)

@@ -42,7 +42,10 @@ class AccountScene(Page):
             self.app.request("code", {}, self._on_code)
         elif self.app is not None and control == "use-code":
             self.flow.busy = "Signing in…"
-            self.app.request("signin", {}, self._on_signin)
+            # The balance now: the shell moves the session's start by the change, so the
+            # reality check's net spend carries on across the switch of account.
+            known = {} if self.flow.balance is None else {"balance_pence": self.flow.balance}
+            self.app.request("signin", known, self._on_signin)
 
     def _on_code(self, reply: Reply) -> None:
         self.flow.busy = ""
@@ -68,6 +71,7 @@ class AccountScene(Page):
         self.code = ""
         self.flow.say("Signed in to your account on this device.")
         self.flow.set_balance(reply.body.get("balance_pence"))
+        self.flow.session_clock(reply.body.get("session"))
 
     def draw(self, canvas: Canvas) -> None:
         """The buttons and, once asked for, the code in large letters."""

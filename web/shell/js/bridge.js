@@ -99,14 +99,27 @@ function mayHaveSession() {
 
 // The browser session's clock for the reality check: when this tab's session began and the
 // balance then (sessionStorage: it lasts while the tab does, across the site's pages).
+const BEGAN = "lottery.session-began";
+function sessionBegan() {
+  try { return JSON.parse(sessionStorage.getItem(BEGAN)); } catch { return null; }
+}
+function keepBegan(began) {
+  try { sessionStorage.setItem(BEGAN, JSON.stringify(began)); } catch { /* private mode */ }
+}
 function sessionClock(balance) {
-  let began = null;
-  try { began = JSON.parse(sessionStorage.getItem("lottery.session-began")); } catch { began = null; }
+  let began = sessionBegan();
   if (!began || typeof began.at !== "number") {
     began = { at: Date.now(), balance_pence: balance };
-    try { sessionStorage.setItem("lottery.session-began", JSON.stringify(began)); } catch { /* private mode */ }
+    keepBegan(began);
   }
   return { elapsed_ms: Math.max(0, Date.now() - began.at), start_balance_pence: began.balance_pence };
+}
+// Signing in to another account mid-session: the net spend (the start balance less the
+// balance) carries on, so the start moves by the change of balance.
+function rebaseSessionClock(before, after) {
+  const began = sessionBegan();
+  if (!began || !Number.isInteger(began.balance_pence) || !Number.isInteger(before) || !Number.isInteger(after)) return;
+  keepBegan({ ...began, balance_pence: began.balance_pence + after - before });
 }
 
 async function newSession() {
@@ -260,14 +273,15 @@ const ops = {
     // A one-time code (10 minutes) that signs this account in on another device.
     return call("POST", "/api/account/code", {});
   },
-  async signin() {
+  async signin(req) {
     // Sign this browser in to the account of a code shown on another device.
     const typed = prompt("The sign-in code shown on your other device (Account, Get a sign-in code):");
     if (!typed || !typed.trim()) return { cancelled: true };
     const made = await call("POST", "/api/session", { code: typed.trim().toUpperCase() });
     if (config.api && made.token) store.set("bearer", made.token);
     store.set("session", true);
-    return { balance_pence: made.balance_pence };
+    rebaseSessionClock(req.balance_pence, made.balance_pence);
+    return { balance_pence: made.balance_pence, session: sessionClock(made.balance_pence) };
   },
   async verify_play(req) {
     // VERIFY: the play's entry and proof, the token's signature checked here with WebCrypto
