@@ -140,3 +140,50 @@ def test_with_reduced_motion_it_fades_in_at_its_box(size: tuple[int, int], fligh
         assert [rect for rect, _a in drawn] == at_rest  # it stays where it lands
         fades.append(drawn[0][1])
     assert fades[0] == 0.0 and fades[-1] == 1.0 and fades == sorted(fades)
+
+
+SEGMENTS: dict[str, dict[str, Any]] = {
+    "segments from the bonus game": {"type": "segments", "source": "bonus", "count": 3},
+    **{
+        f"segments from top row square {col + 1}": {
+            "type": "segments", "source": "top", "col": col, "count": 2,
+        }
+        for col in range(rules.COLUMNS)
+    },
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("flight", SEGMENTS)
+@pytest.mark.parametrize("size", SIZES)
+def test_segments_go_by_the_power_cable_over_no_prize_box_or_top_row(
+    size: tuple[int, int], flight: str
+) -> None:
+    """A number of segments moves to the Power Cable, right of the Play Window (the
+    procedure), then a flash runs along the cable to the meter: from the Bonus Game it passes
+    under the Prize Boxes to the cable's foot, from the Top Row straight up to its run over the
+    top; neither the number nor the flash lies over a Prize Box or another Top Row square."""
+    lay = layout(*size)
+    event = SEGMENTS[flight]
+    assert crossings(lay, event) == [], f"{flight} at {size}"
+    route, joined = paint.cable_route(lay, event)
+    assert 0 < joined < 1
+    assert route[-1] == (lay.meter[0] + lay.meter[2] / 2, lay.meter[1] + lay.meter[3])
+    assert all(point in route for point in lay.cable[3:])  # along the cable to the meter
+    for k in range(STEPS + 1):
+        for rect, _alpha in shapes(lay, event, k / STEPS, Motion(False, 1.0)):
+            assert inside(rect, lay.width, lay.height), (k / STEPS, rect)
+
+
+@pytest.mark.parametrize("size", REQUIRED, ids=str)
+def test_the_segments_check_is_not_blind(
+    size: tuple[int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As segments from the Bonus Game went before (the number straight from the middle of the
+    window to the cable's top, then along it), they passed over Prize Boxes at every size."""
+    lay = layout(*size)
+    event = SEGMENTS["segments from the bonus game"]
+    end = (lay.meter[0] + lay.meter[2] / 2, lay.meter[1] + lay.meter[3])
+    before = ((lay.width / 2, lay.height / 2), *lay.cable[1:], end)
+    monkeypatch.setattr(paint, "cable_route", lambda _lay, _event: (before, 1.0))
+    hits = crossings(lay, event)
+    assert any(name.startswith("prize box") for _p, name in hits), hits[:3]

@@ -134,9 +134,10 @@ def layout(width: float, height: float) -> Layout:
     cx = meter[0] + meter_w / 2
     cable_y = top_row_y - margin * 0.6
     cable_x = prize_x + prize_w + gap * 0.6
-    # From beside the last Prize Box, up the right of the boxes, over the top to the meter.
+    # From under the last Prize Box (where a number from the Bonus Game reaches it, having
+    # passed under the boxes), up the right of the boxes, over the top to the meter.
     cable = (
-        (cable_x, grid_y + (GRID_ROWS - 0.5) * cell),
+        (cable_x, grid_y + (GRID_ROWS + 0.4) * cell),
         (cable_x, top_row_y + cell / 2),
         (cable_x, cable_y),
         (cx, cable_y),

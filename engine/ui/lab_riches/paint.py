@@ -8,6 +8,7 @@ second; with reduced motion, steady highlights and fades instead of flashes and 
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Mapping
 from typing import Any
@@ -215,21 +216,18 @@ def flying(c: Canvas, lay: Layout, s: State, e: Event | None, p: float, m: Motio
     kind = e["type"]
     c.save()
     if kind == "segments":
-        end = (lay.meter[0] + lay.meter[2] / 2, lay.meter[1] + lay.meter[3])
-        over = lay.cable[2:]  # the cable's run over the top to the meter
-        if e["source"] == "top":  # straight up from its Top Row square to the cable: no square
-            start = lay.top(int(e["col"]))  # of the Top Row is crossed
-            route = (start, (start[0], over[0][1]), *over[1:], end)
-        else:  # from the Bonus Game, round by the right of the Prize Boxes
-            route = ((lay.width / 2, lay.height / 2), *lay.cable[1:], end)
+        route, joined = cable_route(lay, e)
         q, fade = m.travel(p / ARRIVE)
         x, y = along(route, q)
         c.alpha(fade)
         if not m.reduced:
             c.path(route[: 2 + int(q * (len(route) - 2))], stroke="#ffffffaa", line_width=3,
                    closed=False)  # fmt: skip
-        c.circle(x, y, lay.cell * 0.3, fill=art.BLUE, stroke="#ffffff", line_width=3)
-        c.text(str(e["count"]), x, y, Font(lay.cell * 0.34, "display", True))
+        if joined <= q < 1.0:  # in the cable: a flash runs along it to the meter
+            c.circle(x, y, pulse_radius(lay), fill="#ffffff")
+        else:
+            c.circle(x, y, lay.cell * 0.3, fill=art.BLUE, stroke="#ffffff", line_width=3)
+            c.text(str(e["count"]), x, y, Font(lay.cell * 0.34, "display", True))
     elif kind in LANDS_IN_A_BOX:
         q, fade = m.travel(p / LAND)
         x, y = flight(lay, e, q)
@@ -239,6 +237,40 @@ def flying(c: Canvas, lay: Layout, s: State, e: Event | None, p: float, m: Motio
         else:
             art.cash(c, x, y, lay.cell, format_pounds(int(e["pence"]), always_pence=False))
     c.restore()
+
+
+def cable_route(lay: Layout, e: Event) -> tuple[tuple[Point, ...], float]:
+    """The way a number of segments goes to the meter, and the share of it (0..1) at which it
+    reaches the Power Cable: from its Top Row square straight up to the cable's run over the
+    top, or from the Bonus Game (the middle of the window) down under the last Prize Box and
+    across until it touches the cable's foot; then along the cable (a flash: `pulse_radius`)
+    and down the meter to its bottom box. Neither the number nor the flash passes over a Prize
+    Box, nor over a square of the Top Row but the one the number comes from."""
+    end = (lay.meter[0] + lay.meter[2] / 2, lay.meter[1] + lay.meter[3])
+    cable = lay.cable
+    if e["source"] == "top":
+        start = lay.top(int(e["col"]))
+        joins = (start[0], cable[2][1])
+        reach: tuple[Point, ...] = (start, joins)
+        rest = (joins, *cable[3:], end)
+    else:
+        start = (lay.width / 2, lay.height / 2)
+        grid_right = lay.grid_x + rules.COLUMNS * lay.cell
+        foot = cable[0]
+        r = lay.cell * 0.3  # the number's circle: it joins the cable as it touches it
+        reach = (start, (min(start[0], grid_right - r), foot[1]), (foot[0] - r, foot[1]))
+        rest = (reach[-1], *cable, end)
+    route = (*reach, *rest[1:])
+    reached = sum(math.dist(a, b) for a, b in itertools.pairwise(reach))
+    whole = sum(math.dist(a, b) for a, b in itertools.pairwise(route))
+    return route, reached / whole if whole else 1.0
+
+
+def pulse_radius(lay: Layout) -> float:
+    """The flash running along the Power Cable: as wide as the cable's clearance from the Top
+    Row and the Prize Boxes allows (it passes close to both)."""
+    room = min(lay.top_row_y - lay.cable[2][1], lay.cable[0][0] - (lay.prize_x + lay.prize_w))
+    return max(1.5, room - 1.0)
 
 
 def flier_half(lay: Layout, kind: str) -> tuple[float, float]:
