@@ -34,10 +34,9 @@ class BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        for name, value in scope.get("headers", ()):
-            if name == b"content-length" and (not value.isdigit() or int(value) > self.max_bytes):
-                await too_large(send, self.max_bytes)
-                return
+        if declared_too_large(scope, self.max_bytes):
+            await too_large(send, self.max_bytes)
+            return
         seen = 0
         started = False
 
@@ -102,12 +101,19 @@ class JsonCORS(CORSMiddleware):
         return JSONResponse({"error": error}, status_code=answer.status_code, headers=headers)
 
 
+def declared_too_large(scope: Mapping[str, Any], max_bytes: int) -> bool:
+    """Whether the request's Content-Length is over max_bytes (or not a number)."""
+    for name, value in scope.get("headers", ()):
+        if name == b"content-length" and (not value.isdigit() or int(value) > max_bytes):
+            return True
+    return False
+
+
 async def read_body(scope: Mapping[str, Any], receive: Receive, max_bytes: int) -> bytes | None:
     """A request's whole body, or None when it is (or says it is) over max_bytes: what
     BodyLimit checks, for a route answered ahead of it (web/endpoint/sales.py, Shortcut)."""
-    for name, value in scope["headers"]:
-        if name == b"content-length" and (not value.isdigit() or int(value) > max_bytes):
-            return None
+    if declared_too_large(scope, max_bytes):
+        return None
     chunks: list[bytes] = []
     seen = 0
     while True:

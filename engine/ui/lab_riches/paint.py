@@ -32,6 +32,7 @@ SETTLE = 0.9  # a new segment or meter box flashes until this share of its event
 # Letter spacing (em) of 'BONUS GAME ACTIVATED': Fredoka's bold capitals sit so close that the
 # I of ACTIVATED is lost between T and V without it.
 BANNER_SPACING = 0.1
+NUMBER = 0.3  # the radius of a number of segments on its way to the Power Cable, in cells
 CLEAR = 4.0  # px between something flying round the Prize Boxes and their edges
 
 
@@ -226,7 +227,7 @@ def flying(c: Canvas, lay: Layout, s: State, e: Event | None, p: float, m: Motio
         if joined <= q < 1.0:  # in the cable: a flash runs along it to the meter
             c.circle(x, y, pulse_radius(lay), fill="#ffffff")
         else:
-            c.circle(x, y, lay.cell * 0.3, fill=art.BLUE, stroke="#ffffff", line_width=3)
+            c.circle(x, y, lay.cell * NUMBER, fill=art.BLUE, stroke="#ffffff", line_width=3)
             c.text(str(e["count"]), x, y, Font(lay.cell * 0.34, "display", True))
     elif kind in LANDS_IN_A_BOX:
         q, fade = m.travel(p / LAND)
@@ -257,7 +258,7 @@ def cable_route(lay: Layout, e: Event) -> tuple[tuple[Point, ...], float]:
         start = (lay.width / 2, lay.height / 2)
         grid_right = lay.grid_x + rules.COLUMNS * lay.cell
         foot = cable[0]
-        r = lay.cell * 0.3  # the number's circle: it joins the cable as it touches it
+        r = lay.cell * NUMBER  # it joins the cable as its circle touches it
         reach = (start, (min(start[0], grid_right - r), foot[1]), (foot[0] - r, foot[1]))
         rest = (reach[-1], *cable, end)
     route = (*reach, *rest[1:])
