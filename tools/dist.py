@@ -19,6 +19,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from io import BytesIO
 from pathlib import Path
+from typing import Any
 
 import brotli
 
@@ -35,6 +36,9 @@ FONTS = {
 COMPRESSIBLE = {".html", ".js", ".mjs", ".css", ".json", ".svg", ".wasm", ".zip", ".txt", ".woff"}
 GAME_PACKAGES = ("engine", "backends")  # the packages the game zip takes its modules from
 BROWSER_ENTRY = "backends.browser"
+CODE_CACHE = "backends/dataclass_code.bin"  # backends.codecache.CACHE_FILE, in the shared zip
+# What the worker imports by name before the game: the shared zip's roots, with BROWSER_ENTRY
+SHARED_ROOTS = ("backends.codecache", BROWSER_ENTRY)
 SOURCE_MAP_COMMENT = re.compile(rb"\n//# sourceMappingURL=[^\n]*\n?$")
 TABLE_FILE = "prize-table.toml"  # each game's package data: engine/<package>/prize-table.toml
 
@@ -153,12 +157,13 @@ def import_closure(roots: Iterable[str]) -> list[str]:
 
 
 def game_roots() -> tuple[str, ...]:
-    """What the browser imports by name: its entry point and every registered game's
-    presentation (imported with importlib, so only the registry names it)."""
+    """What the browser imports by name: SHARED_ROOTS (the dataclass code cache and the entry
+    point) and every registered game's presentation (imported with importlib, so only the
+    registry names it)."""
     from engine.games import GAMES
 
     shown = [game.presentation for game in GAMES if game.presentation]
-    return (BROWSER_ENTRY, *dict.fromkeys(shown))
+    return (*SHARED_ROOTS, *dict.fromkeys(shown))
 
 
 def game_zip_names() -> list[str]:
@@ -183,15 +188,16 @@ def game_files() -> dict[str, bytes]:
 
 def zip_parts() -> dict[str, list[str]]:
     """game_zip_names() split into the zips the browser fetches: "" for the shared zip (what
-    importing BROWSER_ENTRY imports: the engine core, the registry with every game's engine
-    package, the shared screens and backends, and the prize tables), and one per game on sale
+    importing SHARED_ROOTS imports: the code cache, the engine core, the registry with every
+    game's engine package, the shared screens and backends, and the prize tables; and the
+    dataclass code build() adds), and one per game on sale
     with a presentation (by id): the files of its packages (engine/ui/<package>/, and
     engine/<package>/ modules only its screens import) that the shared zip does not hold.
     The worker fetches the shared zip and the opened game's only."""
     from engine.games import GAMES
 
     names = game_zip_names()
-    shared = set(import_closure([BROWSER_ENTRY]))
+    shared = set(import_closure(SHARED_ROOTS))
     parts: dict[str, list[str]] = {"": []}
     owner: dict[str, str] = {}
     for game in GAMES:
@@ -241,17 +247,31 @@ def pyodide_tool(*args: str) -> str:
     cmd = ["node", str(ROOT / "tools" / "pyodide_tool.mjs"), *args]
     result = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=False)
     if result.returncode != 0:
-        tail = result.stderr.strip().splitlines()[-12:]
+        # Pyodide's errors quote its whole minified runtime on one line: keep lines short
+        tail = [line[:500] for line in result.stderr.strip().splitlines()[-12:]]
         raise RuntimeError(f"pyodide_tool {args[0]} failed:\n" + "\n".join(tail))
     return result.stdout
 
 
-def probe_stdlib(game_zip: Path, stdlib_zip: Path | None = None) -> list[str]:
-    """Boot Pyodide in Node.js with the game and list the stdlib files Python loaded."""
-    extra = [str(stdlib_zip)] if stdlib_zip is not None else []
-    out = pyodide_tool("probe", str(game_zip), *extra)
-    loaded: list[str] = json.loads(out.strip().splitlines()[-1])
-    return loaded
+def probe_game(
+    game_zip: Path, stdlib_zip: Path | None = None, code_out: Path | None = None
+) -> dict[str, Any]:
+    """Boot Pyodide in Node.js with the game and run it: {"loaded": the stdlib files Python
+    loaded, "hits"/"misses": its dataclasses compiled from the zip's cache or not}. With
+    code_out, record every dataclass's code into that file (backends/codecache.py)."""
+    args = [str(game_zip), str(stdlib_zip) if stdlib_zip is not None else "-"]
+    if code_out is not None:
+        args.append(str(code_out))
+    out = pyodide_tool("probe", *args)
+    found: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
+    return found
+
+
+def with_member(zip_bytes: bytes, name: str, data: bytes) -> bytes:
+    """The stored zip with one more member."""
+    with zipfile.ZipFile(BytesIO(zip_bytes)) as archive:
+        members = {member: archive.read(member) for member in archive.namelist()}
+    return stored_zip({**members, name: data})
 
 
 def bundled_shell(entry: str = "app.js") -> bytes:
@@ -389,15 +409,25 @@ def build(out: Path, api_url: str = "") -> DistResult:
     whole = precompiled(stored_zip(game_files()), out, optimize=GAME_OPTIMIZE)
     probe_zip = out / "probe-game.zip"
     probe_zip.write_bytes(whole)
-    loaded = probe_stdlib(probe_zip)
+    code_file = out / "probe-code.bin"
+    loaded = probe_game(probe_zip, code_out=code_file)["loaded"]
     stdlib = precompiled(trimmed_stdlib(loaded), out, optimize=STDLIB_OPTIMIZE)
     stdlib_name = hashed_name("stdlib.zip", stdlib)
     (pyo_dir / stdlib_name).write_bytes(stdlib)
-    probe_stdlib(probe_zip, pyo_dir / stdlib_name)  # proof the trimmed zip suffices
+    # The dataclasses' code, compiled in the probe, goes in the shared zip (backends/codecache)
+    code = code_file.read_bytes()
+    code_file.unlink()
+    probe_zip.write_bytes(with_member(whole, CODE_CACHE, code))
+    # Proof that the trimmed stdlib suffices and the cache holds every dataclass
+    proof = probe_game(probe_zip, pyo_dir / stdlib_name)
     probe_zip.unlink()
+    if proof["misses"] or not proof["hits"]:
+        raise RuntimeError(f"the dataclass code cache missed {proof['misses']} classes")
     zips: dict[str, str] = {}
     parts = zip_parts()
-    for part, data in split_zip(whole, parts).items():
+    split = split_zip(whole, parts)
+    split[""] = with_member(split[""], CODE_CACHE, code)
+    for part, data in split.items():
         zips[part] = hashed_name(f"{part or 'game'}.zip", data)
         (out / "py" / zips[part]).write_bytes(data)
     game_name = zips.pop("")
@@ -506,6 +536,9 @@ def build(out: Path, api_url: str = "") -> DistResult:
         "trimmed_br_bytes": (pyo_dir / (stdlib_name + ".br")).stat().st_size,
         "modules": sum(1 for p in loaded if p.startswith("/lib/python314.zip/")),
         "precompiled": 1,
+        # backends/codecache.py: the dataclasses compiled at build time, and the cache's bytes
+        "dataclasses_precompiled": proof["hits"],
+        "dataclass_code_bytes": len(code),
     }
     (out / "manifest.json").write_text(
         json.dumps({"release": release, "files": manifest, "stdlib": stdlib_report}, indent=1)

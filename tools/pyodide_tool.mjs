@@ -1,8 +1,11 @@
 // Build-time work done inside the same Pyodide the browser runs (Node.js, node_modules/pyodide):
-//   node tools/pyodide_tool.mjs probe GAME_ZIP [STDLIB_ZIP]
-//       boot like the browser shell (web/shell/app.js), import every game module, run frames,
-//       and print (JSON) every standard-library file Python loaded; with STDLIB_ZIP, boot from
-//       that trimmed zip instead, which proves it is enough.
+//   node tools/pyodide_tool.mjs probe GAME_ZIP [STDLIB_ZIP|-] [CODE_OUT]
+//       boot like the browser shell (web/shell/worker.js), import every game module, run
+//       frames, and print (JSON) every standard-library file Python loaded and how its
+//       dataclasses were compiled ({"loaded", "hits", "misses"}); with STDLIB_ZIP, boot from
+//       that trimmed zip instead, which proves it is enough. With CODE_OUT, record the code of
+//       every dataclass into that file (backends/codecache.py); without, compile them from
+//       the cache the game zip holds, as the browser does (every miss is a class it lacks).
 //   node tools/pyodide_tool.mjs compile IN_ZIP OUT_ZIP LEVEL
 //       byte-compile every .py of a zip with this exact CPython, so the browser never compiles:
 //       sourceless .pyc (PEP 552 flags 0, no timestamp: zipimport loads a .pyc with no .py
@@ -20,6 +23,11 @@ const quiet = { stdout: () => {}, stderr: (s) => process.stderr.write(s + "\n") 
 const PROBE = `
 import json, pkgutil, sys, importlib
 sys.path.insert(0, "/lottery.zip")
+from backends import codecache
+if record_code:
+    recorded, compiling = codecache.record()
+else:
+    compiling = codecache.install()
 # Whatever may run in the browser: every game module, plus what Python needs to report
 # an error (tracebacks) even though a healthy run never imports it.
 for name in ("traceback", "linecache", "tokenize", "codecs", "encodings.idna", "encodings.ascii",
@@ -39,7 +47,11 @@ try:
 except ValueError:
     import traceback
     traceback.format_exc()
-json.dumps(sorted({m.__file__ for m in list(sys.modules.values()) if getattr(m, "__file__", None)}))
+if record_code:
+    with open("/code.bin", "wb") as out:
+        out.write(codecache.dump(recorded))
+loaded = sorted({m.__file__ for m in list(sys.modules.values()) if getattr(m, "__file__", None)})
+json.dumps({"loaded": loaded, "hits": compiling.hits, "misses": compiling.misses})
 `;
 
 const COMPILE = `
@@ -58,11 +70,13 @@ with zipfile.ZipFile("/in.zip") as src, zipfile.ZipFile("/out.zip", "w", zipfile
 `;
 
 if (command === "probe") {
-  const [gameZip, stdLibURL] = args;
-  const pyodide = await loadPyodide(stdLibURL ? { ...quiet, stdLibURL } : quiet);
+  const [gameZip, stdLibURL, codeOut] = args;
+  const pyodide = await loadPyodide(stdLibURL && stdLibURL !== "-" ? { ...quiet, stdLibURL } : quiet);
   globalThis.lotteryMeasureText = (s, size) => s.length * size * 0.55;
   pyodide.FS.writeFile("/lottery.zip", new Uint8Array(readFileSync(gameZip)));
+  pyodide.globals.set("record_code", Boolean(codeOut));
   process.stdout.write(pyodide.runPython(PROBE) + "\n");
+  if (codeOut) writeFileSync(codeOut, pyodide.FS.readFile("/code.bin"));
 } else if (command === "compile") {
   const [inZip, outZip, level] = args;
   const pyodide = await loadPyodide({ ...quiet, env: { PYTHONNODEBUGRANGES: "1" } });
@@ -71,6 +85,6 @@ if (command === "probe") {
   pyodide.runPython(COMPILE);
   writeFileSync(outZip, pyodide.FS.readFile("/out.zip"));
 } else {
-  process.stderr.write("usage: pyodide_tool.mjs probe GAME_ZIP [STDLIB_ZIP] | compile IN OUT LEVEL\n");
+  process.stderr.write("usage: pyodide_tool.mjs probe GAME_ZIP [STDLIB_ZIP|-] [CODE_OUT] | compile IN OUT LEVEL\n");
   process.exit(2);
 }
