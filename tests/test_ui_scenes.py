@@ -102,3 +102,17 @@ def test_signing_in_to_another_account_keeps_the_session_s_net_spend() -> None:
     app.frame(64.0, [Reply(asked[0]["id"], True, body)], canvas)
     assert flow.balance == 10_000
     assert flow.net_spend() == 600
+
+
+def test_a_lobby_card_s_figures_are_its_prize_table_s() -> None:
+    # The card reads the published figures (no table parsed in the lobby's first frame); they
+    # must say what the table's own figures say.
+    from engine import games
+    from engine.math.figures import show2
+    from engine.ui.scenes.site import Card
+
+    for game in games.GAMES:
+        table = game.table
+        assert Card(game, None).lines()[1] == (
+            f"Odds of winning 1 in {show2(table.odds_one_in)} · Payout {show2(table.rtp * 100)}%"
+        )

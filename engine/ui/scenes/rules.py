@@ -1,11 +1,13 @@
 """Rules and Prizes: a game's rules in a player's words, then its Prize Amounts and Odds.
 
 The second page is the same in every game and never typed in: every figure is read from the
-game's prize table when the screen is built, so the page cannot disagree with what is sold. A
+game's prize table when the screen is first shown, so the page cannot disagree with what is sold. A
 game gives only its rules text ('{icon}' tokens are drawn and said by its Look).
 """
 
 from __future__ import annotations
+
+from functools import cached_property
 
 from engine.math.figures import show2, tier_odds
 from engine.money import format_pounds
@@ -27,14 +29,25 @@ class RulesScene(PagedScreen):
     def __init__(self, flow: Flow, look: Look, rules_text: tuple[str, ...]) -> None:
         super().__init__(flow, look)
         self.rules_text = rules_text
+
+    # Read from the prize table when the screen is first shown, not when a game's page starts:
+    # parsing and checking the table was most of a page's first frame in Pyodide.
+    @cached_property
+    def rows(self) -> list[tuple[str, str]]:
+        """Each prize, top first, with its odds: ("£500", "1 in 60,000.00")."""
         table = self.flow.game.table
         odds = tier_odds(table)
-        self.rows = [
+        return [
             (format_pounds(t.prize_pence, always_pence=False), f"1 in {show2(odds[t.prize_pence])}")
             for t in sorted(table.tiers, key=lambda t: -t.prize_pence)
             if t.prize_pence > 0
         ]
-        self.summary = (
+
+    @cached_property
+    def summary(self) -> str:
+        """The overall odds of winning and the expected payout."""
+        table = self.flow.game.table
+        return (
             f"Overall odds of winning: 1 in {show2(table.odds_one_in)}. "
             f"Expected prize payout: {show2(table.rtp * 100)}%."
         )

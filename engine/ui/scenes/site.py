@@ -35,12 +35,16 @@ class Card:
         return None if self.presentation is None else self.presentation.look
 
     def lines(self) -> tuple[str, str]:
-        """The card's two lines of figures."""
-        game, table = self.game, self.game.table
+        """The card's two lines of figures. The odds and payout are the game's published ones,
+        which are its prize table's: every load of the table checks that its own figures
+        round to them (engine/math/table.py), and the lobby's first frame does not wait for
+        both tables to be parsed (most of that frame in Pyodide)."""
+        game = self.game
         top = format_pounds(game.top_prize_pence, always_pence=False)
+        odds, rtp_percent = game.published_figures
         return (
             f"{format_pounds(game.price_pence)} a play · WIN UP TO {top}",
-            f"Odds of winning 1 in {show2(table.odds_one_in)} · Payout {show2(table.rtp * 100)}%",
+            f"Odds of winning 1 in {show2(odds)} · Payout {show2(rtp_percent)}%",
         )
 
 
