@@ -7,7 +7,6 @@ overall odds and payout round to the figures published in the procedures.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -212,6 +211,10 @@ def parse_table(data: Mapping[str, Any], spec: Game) -> PrizeTable:
 
 def load(spec: Game) -> PrizeTable:
     """A game's validated prize table from its TOML file; TableError names the game and tier."""
+    # Imported here, not with this module: a game's page reads its table only when Rules and
+    # Prizes opens, and tomllib's import (its regexes) was a tenth of importing a game there.
+    import tomllib
+
     try:
         data = tomllib.loads(spec.table_text())
     except tomllib.TOMLDecodeError as exc:
