@@ -27,6 +27,7 @@ const post = (message) => postMessage(message);
 const note = (figures) => post({ type: "stats", ...figures });
 // A performance mark on the page's timeline (docs/build.md), from this worker's clock.
 const mark = (name) => post({ type: "mark", name, at: performance.timeOrigin + performance.now() });
+mark("lottery-worker"); // this script runs (the page made the worker at lottery-shell)
 let failed = false;
 // `running`: the game had started (the page says the play is safe); otherwise it could not start.
 function fail(error, running = false) {
@@ -72,6 +73,7 @@ const SHARED_ZIP = "/lottery.zip";
 const gameZip = (game) => `/lottery-${game.id}.zip`;
 
 async function boot({ config, canvas, size, params }) {
+  mark("lottery-boot"); // the page's boot message arrived
   attach(canvas);
   note({ canvas: resize(size.width, size.height, size.dpr) });
   const games = openedGames(config, params);
