@@ -4,7 +4,9 @@ Each game package (engine/<package>/) exports one `GAME = Game(...)`. Everything
 games (math, pools, books, certify, the endpoint's catalogue, the UI, the shell) iterates the
 registry instead of naming a game. Parts a test lab or a tool needs but the browser never
 runs (the independent validator, the certification statistics) are named by module, so they
-are imported only where they are used and the browser's game zip does not carry them.
+are imported only where they are used and the browser's game zip does not carry them; the
+book builder and the replay are `Lazy`, imported on first use, so they travel in their game's
+own zip (docs/build.md).
 """
 
 from __future__ import annotations
@@ -25,6 +27,28 @@ if TYPE_CHECKING:
     from engine.math.table import PrizeTable
 
 BookBuilder = Callable[[str, Composition, bytes], Book]
+
+
+class Lazy:
+    """A game's part named by module and attribute, imported on its first call: the registry
+    imports every game's package, and a page that shows one game need not import (or, in the
+    browser, download) the others' book builders and replays. tools/dist.py reads `module` to
+    put it in the game's own zip."""
+
+    def __init__(self, module: str, name: str) -> None:
+        self.module = module
+        self.name = name
+        self._target: Callable[..., Any] | None = None
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self._target is None:
+            self._target = getattr(importlib.import_module(self.module), self.name)
+        return self._target(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"Lazy({self.module!r}, {self.name!r})"
+
+
 CompositionCheck = Callable[[Composition], "str | None"]
 
 
@@ -80,9 +104,9 @@ class Game:
     check_composition: CompositionCheck
     event_types: tuple[str, ...] = ()
     waits: Mapping[str, Action] = field(default_factory=dict)
-    build_book: BookBuilder | None = None
+    build_book: BookBuilder | Lazy | None = None
     models: tuple[str, ...] = ()
-    replay: Callable[[Book | Mapping[str, Any]], Replay] | None = None
+    replay: Callable[[Book | Mapping[str, Any]], Replay] | Lazy | None = None
     validator: str | None = None  # module with validate(book)
     statistics: str | None = None  # module with FEATURES and features(book)
     presentation: str | None = None  # engine.ui.<package>: its screens, narration, cues
@@ -119,6 +143,11 @@ class Game:
         """True when a play of this game can be bought, shown and checked end to end."""
         parts = (self.build_book, self.replay, self.validator, self.statistics, self.presentation)
         return all(part is not None for part in parts)
+
+    def lazy_modules(self) -> tuple[str, ...]:
+        """The modules of its parts imported on first use (Lazy): what must travel with it."""
+        parts = (self.build_book, self.replay)
+        return tuple(part.module for part in parts if isinstance(part, Lazy))
 
     def table_text(self) -> str:
         """The TOML text of the game's prize table (engine/<package>/prize-table.toml)."""

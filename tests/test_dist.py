@@ -13,6 +13,7 @@ from typing import Any
 import brotli
 import pytest
 
+from engine.game import Lazy
 from engine.games import GAMES
 from tools.dist import (
     CODE_CACHE,
@@ -178,7 +179,13 @@ def test_each_game_zip_holds_only_its_own_screens() -> None:
         # Everything else the screens import is shared, or the game's own.
         assert set(import_closure([game.presentation])) <= shared | set(own)
         assert f"engine/{game.package}/prize-table.toml" in shared
-    assert extended_packages(parts["lab-riches"], parts[""]) == ["engine.ui"]
+        # Its book builder and replay (engine.game.Lazy) travel in its zip, not the shared one:
+        # a page of another game never downloads them
+        for part in (game.build_book, game.replay):
+            assert isinstance(part, Lazy)
+            assert module_path(part.module) in own
+            assert set(import_closure([part.module])) <= shared | set(own)
+        assert extended_packages(own, parts[""]) == [f"engine.{game.package}", "engine.ui"]
 
 
 def test_the_game_zip_carries_every_presentation_and_no_tool_of_the_lab() -> None:

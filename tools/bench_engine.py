@@ -96,15 +96,18 @@ def cpython_rates(
     return max(rates), statistics.median(rates)
 
 
-def pyodide_eval(code: str, roots: Sequence[str] = ("engine.games",)) -> str | None:
+def pyodide_eval(code: str, roots: Sequence[str] | None = None) -> str | None:
     """Run Python code in Pyodide under Node.js with the modules roots import (by default the
-    registry and every game's engine) importable; its last value.
+    registry and every game's engine, with its lazily imported parts) importable; its last
+    value.
 
     None when Node.js or the Pyodide package is missing.
     """
     node = shutil.which("node")
     if node is None or not (ROOT / "node_modules" / "pyodide").exists():
         return None
+    if roots is None:
+        roots = ("engine.games", *(m for game in games.GAMES for m in game.lazy_modules()))
     files = import_closure(roots)
     with tempfile.NamedTemporaryFile("w", suffix=".mjs", dir=ROOT, delete=False) as script:
         script.write(NODE_SCRIPT)

@@ -158,12 +158,15 @@ def import_closure(roots: Iterable[str]) -> list[str]:
 
 def game_roots() -> tuple[str, ...]:
     """What the browser imports by name: SHARED_ROOTS (the dataclass code cache and the entry
-    point) and every registered game's presentation (imported with importlib, so only the
-    registry names it)."""
+    point), and of every registered game with screens its presentation and its lazily imported
+    parts (the book builder and the replay: engine.game.Lazy), which only the registry names."""
     from engine.games import GAMES
 
-    shown = [game.presentation for game in GAMES if game.presentation]
-    return (*SHARED_ROOTS, *dict.fromkeys(shown))
+    named: list[str] = []
+    for game in GAMES:
+        if game.presentation:
+            named += [game.presentation, *game.lazy_modules()]
+    return (*SHARED_ROOTS, *dict.fromkeys(named))
 
 
 def game_zip_names() -> list[str]:

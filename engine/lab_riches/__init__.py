@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from engine.game import Action, Game
+from engine.game import Action, Game, Lazy
 from engine.lab_riches import compositions, rules
-from engine.lab_riches.generator import MODELS, build_book
-from engine.lab_riches.replay import Replay
 
 # Every event a Lab Riches book can hold, in the order a play first shows them (docs/books.md).
 EVENT_TYPES = (
@@ -30,9 +28,9 @@ GAME = Game(
     check_composition=compositions.check,
     event_types=EVENT_TYPES,
     waits={"go": Action("go"), "bonus_row": Action("go")},
-    build_book=build_book,
-    models=MODELS,
-    replay=Replay,
+    build_book=Lazy("engine.lab_riches.generator", "build_book"),
+    models=tuple(rules.MODELS),
+    replay=Lazy("engine.lab_riches.replay", "Replay"),
     validator="engine.lab_riches.validator",
     statistics="engine.lab_riches.stats",
     presentation="engine.ui.lab_riches",

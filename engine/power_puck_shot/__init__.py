@@ -3,10 +3,8 @@ statistics and screens (engine/ui/power_puck_shot/), declared as one Game."""
 
 from __future__ import annotations
 
-from engine.game import Action, Game
+from engine.game import Action, Game, Lazy
 from engine.power_puck_shot import compositions, rules
-from engine.power_puck_shot.generator import MODELS, build_book
-from engine.power_puck_shot.replay import Replay
 
 # Every event a Power Puck Shot book can hold, in the order a play first shows them.
 EVENT_TYPES = ("start", "shot", "row_won", "bonus_start", "bonus_end", "prize_start", "end")
@@ -17,9 +15,9 @@ GAME = Game(
     check_composition=compositions.check,
     event_types=EVENT_TYPES,
     waits={"shot": Action("shoot", choices=rules.DIRECTIONAL_ARROWS)},
-    build_book=build_book,
-    models=MODELS,
-    replay=Replay,
+    build_book=Lazy("engine.power_puck_shot.generator", "build_book"),
+    models=rules.BOOK_MODELS,
+    replay=Lazy("engine.power_puck_shot.replay", "Replay"),
     validator="engine.power_puck_shot.validator",
     statistics="engine.power_puck_shot.stats",
     presentation="engine.ui.power_puck_shot",

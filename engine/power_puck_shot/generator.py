@@ -24,8 +24,8 @@ from engine.power_puck_shot.compositions import BonusAwards, bonus_awards, check
 from engine.power_puck_shot.geometry import MAX_REVEALS
 from engine.rng import Stream
 
-MODEL = "power-puck-shot/2"
-MODELS = (MODEL,)
+MODELS = rules.BOOK_MODELS
+MODEL = MODELS[-1]  # "power-puck-shot/2"
 DOMAIN = b"power-puck-shot/book/2\x00"  # the play's stream: Stream(DOMAIN || seed)
 ATTEMPTS = 200  # plans drawn (from the same stream) before giving up on a composition
 

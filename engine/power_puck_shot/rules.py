@@ -59,6 +59,10 @@ UNBOOSTED = ("yellow",)  # the £500,000 row takes no booster and no extra squar
 # Composition features of this game: "bonus" pays nothing; it says what the Bonus Games show.
 FEATURES = ("row", "pot", "bonus")
 
+# The book models the generator builds (a pool names one; docs/books.md), here so the game's
+# declaration need not import the generator.
+BOOK_MODELS = ("power-puck-shot/2",)
+
 
 def row_amount(colour: str, boosts: int) -> int:
     """Prize in pence of the colour's row after this many boosts (0–3)."""
