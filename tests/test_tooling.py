@@ -55,3 +55,38 @@ def test_a_json_command_prints_only_json() -> None:
     assert result.returncode == 0, result.stderr
     tables = json.loads(result.stdout)
     assert {table["id"] for table in tables} == {"lab-riches", "power-puck-shot"}
+
+
+def test_bench_load_against_summarizes_both_builds_and_the_change() -> None:
+    from tools.bench_load import summarize
+
+    def cold(playable: float, started: float | None, imported: float) -> dict[str, object]:
+        marks = {"lottery-pyodide-module": 200.0, "lottery-game-imported": imported}
+        if started is not None:  # an older build may lack a mark
+            marks["lottery-python-started"] = started
+        return {"playable_ms": playable, "bytes": 100, "marks": marks}
+
+    visits = {
+        "lab-riches": {
+            "reference": [cold(1300, 900, 1200), cold(1500, 1000, 1300), cold(1400, 950, 1250)],
+            "this": [cold(1200, 950, 1080), cold(1100, 900, 1000), cold(1250, 1000, 1100)],
+        },
+        "lobby": {"reference": [cold(1000, None, 900)], "this": [cold(900, 700, 800)]},
+    }
+    page = summarize(visits)["lab-riches"]
+    assert page["reference"] == {"playable_ms": 1400, "pyodide_start_ms": 750, "import_ms": 300,
+                                 "ours_ms": 450, "bytes": 100}  # fmt: skip
+    assert page["this"]["ours_ms"] == 250 and page["this"]["import_ms"] == 100
+    assert page["change"] == {"playable_ms": -200, "pyodide_start_ms": 0, "import_ms": -200,
+                              "ours_ms": -200, "bytes": 0}  # fmt: skip
+    lobby = summarize(visits)["lobby"]
+    assert lobby["reference"]["ours_ms"] is None and lobby["change"]["ours_ms"] is None
+    assert lobby["change"]["playable_ms"] == -100
+
+
+def test_bench_against_is_for_the_load_benchmark_only() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "tools", "bench", "--endpoint", "--against", "HEAD"],
+        cwd=ROOT, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2 and "--against compares --load only" in done.stderr

@@ -25,8 +25,11 @@ animations) and the main thread's long tasks during it (`play`).
 
 from __future__ import annotations
 
+import os
 import shutil
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -272,3 +275,109 @@ def run() -> dict[str, Any]:
             for name in PAGES
         },
     }
+
+
+# -- side by side: this checkout against another commit -----------------------------------------
+
+COMPARED = {
+    # figure: how it is read from one cold visit (ms from navigation, or bytes)
+    "playable_ms": lambda v: v["playable_ms"],
+    "pyodide_start_ms": lambda v: _between(v, "lottery-pyodide-module", "lottery-python-started"),
+    "import_ms": lambda v: _between(v, "lottery-python-started", "lottery-game-imported"),
+    "ours_ms": lambda v: _since(v, "lottery-python-started"),
+    "bytes": lambda v: v["bytes"],
+}
+
+
+def _between(visit: dict[str, Any], start: str, end: str) -> float | None:
+    marks = visit["marks"]
+    return marks[end] - marks[start] if start in marks and end in marks else None
+
+
+def _since(visit: dict[str, Any], start: str) -> float | None:
+    """ms from a mark to the first playable frame (importing the game and its first frame)."""
+    marks = visit["marks"]
+    return visit["playable_ms"] - marks[start] if start in marks else None
+
+
+def summarize(visits: dict[str, dict[str, list[dict[str, Any]]]]) -> dict[str, Any]:
+    """Per page, the median of each COMPARED figure over the reference's and this build's cold
+    visits ({"reference": [...], "this": [...]} by page), and this build's change (this minus
+    the reference; None where either build lacks the figure's marks)."""
+    out: dict[str, Any] = {}
+    for page, builds in visits.items():
+        figures: dict[str, dict[str, float | None]] = {}
+        for which, runs in builds.items():
+            figures[which] = {}
+            for name, read in COMPARED.items():
+                values = [x for x in map(read, runs) if x is not None]
+                figures[which][name] = round(statistics.median(values), 1) if values else None
+        ref, this = figures["reference"], figures["this"]
+        change: dict[str, float | None] = {}
+        for name in COMPARED:
+            before, after = ref[name], this[name]
+            change[name] = None if before is None or after is None else round(after - before, 1)
+        figures["change"] = change
+        out[page] = figures
+    return out
+
+
+def build_at(ref: str, out: Path) -> str:
+    """Build commit `ref`'s site into out with that commit's own tools/dist.py (a temporary git
+    worktree sharing this checkout's node_modules and virtualenv); the commit's id."""
+    root = Path(__file__).resolve().parent.parent
+    commit = subprocess.run(
+        ["git", "rev-parse", "--verify", f"{ref}^{{commit}}"],
+        cwd=root, capture_output=True, text=True, check=True,
+    ).stdout.strip()  # fmt: skip
+    tree = Path(tempfile.mkdtemp(prefix="bench-ref-")) / "tree"
+    subprocess.run(["git", "worktree", "add", "--detach", "--quiet", str(tree), commit],
+                   cwd=root, check=True)  # fmt: skip
+    try:
+        (tree / "node_modules").symlink_to(root / "node_modules")
+        code = "import sys, pathlib, tools.dist; tools.dist.build(pathlib.Path(sys.argv[1]))"
+        subprocess.run([sys.executable, "-c", code, str(out)], cwd=tree,
+                       env={**os.environ, "PYTHONPATH": str(tree)}, check=True,
+                       stdout=subprocess.DEVNULL)  # fmt: skip
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=root, check=False)
+        shutil.rmtree(tree.parent, ignore_errors=True)
+    return commit
+
+
+def compare(ref: str, rounds: int = 8) -> dict[str, Any]:
+    """This checkout's build and commit `ref`'s, served side by side to one browser: per round,
+    a cold visit of each page on each build, the order of the two builds alternating from
+    round to round, so both share the machine's swings (on a 2-core VM a cold start's times
+    move by ±100 ms between runs, more than most changes to our part of it)."""
+    work = Path(tempfile.mkdtemp(prefix="bench-compare-"))
+    visits: dict[str, dict[str, list[dict[str, Any]]]] = {
+        page: {"reference": [], "this": []} for page in PAGES
+    }
+    try:
+        commit = build_at(ref, work / "reference")
+        build(work / "this")
+        with (
+            local_server(work / "reference", work / "var-ref", test_mode=False) as ref_url,
+            local_server(work / "this", work / "var-this", test_mode=False) as this_url,
+            sync_playwright() as p,
+        ):
+            browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+            try:
+                for round_number in range(rounds):
+                    order = [("reference", ref_url), ("this", this_url)]
+                    if round_number % 2:
+                        order.reverse()
+                    for page, path in PAGES.items():
+                        for name, url in order:
+                            context = browser.new_context(viewport={"width": 1280, "height": 720})
+                            context.add_init_script(OBSERVERS)
+                            try:
+                                visits[page][name].append(visit(context.new_page(), url, path))
+                            finally:
+                                context.close()
+            finally:
+                browser.close()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return {"against": ref, "commit": commit, "rounds": rounds, "cold": summarize(visits)}

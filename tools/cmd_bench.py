@@ -20,9 +20,24 @@ def main(argv: list[str]) -> int:
     for name in BENCHES:
         parser.add_argument(f"--{name}", action="store_true", help=f"run the {name} benchmark")
     parser.add_argument("--json", action="store_true", help="print JSON only")
+    parser.add_argument(
+        "--against",
+        metavar="REF",
+        help="with --load: this checkout's cold visits side by side with commit REF's",
+    )
+    parser.add_argument("--rounds", type=int, default=8, help="--against: visits of each page")
     args = parser.parse_args(argv)
     chosen = [name for name in BENCHES if getattr(args, name)] or list(BENCHES)
+    if args.against is not None and chosen != ["load"]:
+        parser.error("--against compares --load only")
     results = {}
+    if args.against is not None:
+        from tools import bench_load
+
+        chosen = []
+        results["load"] = bench_load.compare(args.against, args.rounds)
+        print(json.dumps(results["load"], indent=None if args.json else 2, sort_keys=True))
+        return 0
     for name in chosen:
         module = importlib.import_module(f"tools.bench_{name}")
         results[name] = module.run()
