@@ -34,9 +34,8 @@ def main(argv: list[str]) -> int:
     if args.against is not None:
         from tools import bench_load
 
-        chosen = []
-        results["load"] = bench_load.compare(args.against, args.rounds)
-        print(json.dumps(results["load"], indent=None if args.json else 2, sort_keys=True))
+        compared = bench_load.compare(args.against, args.rounds)
+        print(json.dumps(compared, indent=None if args.json else 2, sort_keys=True))
         return 0
     for name in chosen:
         module = importlib.import_module(f"tools.bench_{name}")

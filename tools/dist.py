@@ -23,6 +23,8 @@ from typing import Any
 
 import brotli
 
+from backends.codecache import CACHE_FILE
+
 ROOT = Path(__file__).resolve().parent.parent
 PYODIDE = ROOT / "node_modules" / "pyodide"
 SHELL = ROOT / "web" / "shell"
@@ -36,7 +38,7 @@ FONTS = {
 COMPRESSIBLE = {".html", ".js", ".mjs", ".css", ".json", ".svg", ".wasm", ".zip", ".txt", ".woff"}
 GAME_PACKAGES = ("engine", "backends")  # the packages the game zip takes its modules from
 BROWSER_ENTRY = "backends.browser"
-CODE_CACHE = "backends/dataclass_code.bin"  # backends.codecache.CACHE_FILE, in the shared zip
+CODE_CACHE = f"backends/{CACHE_FILE}"  # the dataclass code (backends/codecache.py), shared zip
 # What the worker imports by name before the game: the shared zip's roots, with BROWSER_ENTRY
 SHARED_ROOTS = ("backends.codecache", BROWSER_ENTRY)
 SOURCE_MAP_COMMENT = re.compile(rb"\n//# sourceMappingURL=[^\n]*\n?$")
@@ -192,10 +194,10 @@ def game_files() -> dict[str, bytes]:
 def zip_parts() -> dict[str, list[str]]:
     """game_zip_names() split into the zips the browser fetches: "" for the shared zip (what
     importing SHARED_ROOTS imports: the code cache, the engine core, the registry with every
-    game's engine package, the shared screens and backends, and the prize tables; and the
-    dataclass code build() adds), and one per game on sale
-    with a presentation (by id): the files of its packages (engine/ui/<package>/, and
-    engine/<package>/ modules only its screens import) that the shared zip does not hold.
+    game's declaration, the shared screens and backends, and the prize tables; build() adds
+    the dataclass code), and one per game on sale with a presentation (by id): the files of
+    its packages (engine/ui/<package>/, and engine/<package>/ modules only it imports: its
+    book builder, replay and what its screens import) that the shared zip does not hold.
     The worker fetches the shared zip and the opened game's only."""
     from engine.games import GAMES
 

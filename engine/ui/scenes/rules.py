@@ -1,8 +1,8 @@
 """Rules and Prizes: a game's rules in a player's words, then its Prize Amounts and Odds.
 
 The second page is the same in every game and never typed in: every figure is read from the
-game's prize table when the screen is first shown, so the page cannot disagree with what is sold. A
-game gives only its rules text ('{icon}' tokens are drawn and said by its Look).
+game's prize table when the screen is first shown, so the page cannot disagree with what is
+sold. A game gives only its rules text ('{icon}' tokens are drawn and said by its Look).
 """
 
 from __future__ import annotations
