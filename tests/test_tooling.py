@@ -1,6 +1,7 @@
 """The linter, the formatter and the type checker are part of the test command."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -90,3 +91,21 @@ def test_bench_against_is_for_the_load_benchmark_only() -> None:
         cwd=ROOT, capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert done.returncode == 2 and "--against compares --load only" in done.stderr
+
+
+def test_bench_endpoint_tells_the_idle_priority_hasher_from_the_server() -> None:
+    """The endpoint's book hasher runs at SCHED_IDLE (CPU nothing else wants): the endpoint
+    benchmark counts it apart from the server, whose own CPU a purchase costs."""
+    from tools import bench_endpoint
+
+    code = "import os, time; os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0));"
+    child = subprocess.Popen([sys.executable, "-c", code + " print(1, flush=True); time.sleep(30)"],
+                             stdout=subprocess.PIPE)  # fmt: skip
+    try:
+        assert child.stdout is not None and child.stdout.readline().strip() == b"1"
+        assert bench_endpoint.idle_priority(child.pid)
+        assert not bench_endpoint.idle_priority(os.getpid())
+        assert child.pid in bench_endpoint.process_tree(os.getpid())
+    finally:
+        child.kill()
+        child.wait()

@@ -5,8 +5,10 @@ buy Lab Riches plays back to back over keep-alive HTTP/1.1 connections (a minima
 client, so the clients cost as little CPU as possible on the same machine), then finish them.
 `client_cpu_share` is the CPU the load generator itself used over the buying phase, as a share
 of one core, so a reader can tell how much of the machine the figures had; `server_cpu_share`
-(the uvicorn processes) and, on PostgreSQL, `database_cpu_share` (every postgres process of the
-machine, when it is local and readable) are measured over the same phase from /proc.
+(the uvicorn processes), `hashing_cpu_share` (the endpoint's book hasher, a child process at
+SCHED_IDLE, which runs only on CPU time nothing else wants: web/endpoint/hashes.py) and, on
+PostgreSQL, `database_cpu_share` (every postgres process of the machine, when it is local and
+readable) are measured over the same phase from /proc.
 
 The load generator runs on the same cores, so its CPU is accounted for twice: as CPU time per
 purchase (`client_cpu_ms_per_purchase`), and by `purchases_per_second_client_excluded`, the
@@ -130,6 +132,15 @@ def cpu_seconds(pids: list[int]) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
+def idle_priority(pid: int) -> bool:
+    """True for a process scheduled SCHED_IDLE (the hasher), from /proc/PID/stat's policy."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return False
+    return int(fields[38]) == os.SCHED_IDLE
+
+
 def process_tree(root: int) -> list[int]:
     """A process and its descendants (uvicorn's workers), from /proc; [root] without /proc."""
     parents: dict[int, int] = {}
@@ -168,14 +179,20 @@ async def drive(port: int, server: int | None = None, database: bool = False) ->
     """Run the clients against a started endpoint and compute the figures."""
     players = await asyncio.gather(*(player(port) for _ in range(CLIENTS)))
     buys: list[float] = []
-    servers = process_tree(server) if server is not None else []
+    # the hasher's process starts with the first play to hash, during the phase: the tree is
+    # read again at its end, a process started meanwhile counting all its CPU
+    tree = process_tree(server) if server is not None else []
+    hashing_before = cpu_seconds([pid for pid in tree if idle_priority(pid)])
+    server_before = cpu_seconds([pid for pid in tree if not idle_priority(pid)])
     databases = postgres_pids() if database else []
-    server_before, database_before = cpu_seconds(servers), cpu_seconds(databases)
+    database_before = cpu_seconds(databases)
     cpu_before = time.process_time()
     end = time.perf_counter() + SECONDS
     bought = await asyncio.gather(*(buy_until(c, a, end, buys) for c, a in players))
     client_cpu = time.process_time() - cpu_before
-    server_cpu = cpu_seconds(servers) - server_before
+    tree = process_tree(server) if server is not None else []
+    hashing_cpu = cpu_seconds([pid for pid in tree if idle_priority(pid)]) - hashing_before
+    server_cpu = cpu_seconds([pid for pid in tree if not idle_priority(pid)]) - server_before
     database_cpu = cpu_seconds(databases) - database_before
     finishes: list[float] = []
     start = time.perf_counter()
@@ -200,8 +217,9 @@ async def drive(port: int, server: int | None = None, database: bool = False) ->
         ),
         "cores": os.cpu_count() or 1,
     }
-    if servers:
+    if server is not None:
         figures["server_cpu_share"] = round(server_cpu / SECONDS, 2)
+        figures["hashing_cpu_share"] = round(hashing_cpu / SECONDS, 2)
     if databases:
         figures["database_cpu_share"] = round(database_cpu / SECONDS, 2)
     return figures
