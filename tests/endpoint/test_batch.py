@@ -22,12 +22,13 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from tests.endpoint.conftest import buy, session
-from web.endpoint import sales
+from web.endpoint import sales, tokens
 from web.endpoint.errors import ApiError
 from web.endpoint.ledger import Ledger
 from web.endpoint.schema import accounts, plays, pools, transactions
@@ -138,6 +139,85 @@ def test_concurrent_purchases_sold_in_batches_keep_every_invariant(
     assert bought == {rich.pk: 41, poor.pk: 3}
     assert ledger.balance(rich) == 100 * PRICE - 41 * PRICE
     assert ledger.balance(poor) == 100
+
+
+# batches are signed ahead on PostgreSQL only (SQLite sells a batch inline, in savepoints)
+POSTGRESQL_ONLY = pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+
+
+def signing_ahead(make_app: Callable[..., FastAPI]) -> tuple[Ledger, list[bool]]:
+    """A PostgreSQL ledger whose batches signed ahead are noted (True: that statement sold the
+    batch; False: it changed nothing and the batch went the long way)."""
+    ledger: Ledger = make_app().state.ledger
+    assert not ledger.db.is_sqlite
+    ledger.ensure_pool("lab-riches")
+    tried: list[bool] = []
+    sell_signed = ledger._sell_signed
+
+    def noted(*args: Any) -> bool:  # the real one, its outcome noted
+        tried.append(sell_signed(*args))
+        return tried[-1]
+
+    ledger._sell_signed = noted  # type: ignore[method-assign,assignment]
+    return ledger, tried
+
+
+@POSTGRESQL_ONLY
+def test_a_batch_after_a_draw_of_its_own_is_signed_ahead_and_sold_whole(
+    make_app: Callable[..., FastAPI],
+) -> None:
+    ledger, tried = signing_ahead(make_app)
+    a, b = ledger.create_account(20 * PRICE), ledger.create_account(20 * PRICE)
+    first = ledger.sell_batch("lab-riches", [(a, "k1"), (b, "k2")])
+    assert tried == []  # where the pool stands is not known yet: the long way
+    again = ledger.sell_batch("lab-riches", [(b, "k3"), (a, "k4"), (a, "k5")])
+    assert tried == [True]
+    assert all(answer is not None for answer in first + again)
+    # each answers the balance its own debit left; the entries follow the first batch's
+    balances = [answer["balance_pence"] for answer in again if answer]
+    assert balances == [18 * PRICE, 18 * PRICE, 17 * PRICE]
+    numbers = sorted(answer["play_number"] for answer in first + again if answer)
+    assert numbers == list(range(numbers[0], numbers[0] + 5))
+    for answer in again:
+        assert answer is not None
+        payload = tokens.verify(ledger.ring, answer["token"])
+        assert payload["play_number"] == answer["play_number"]
+    assert check_books(ledger) == {a.pk: 3, b.pk: 2}
+    assert (ledger.balance(a), ledger.balance(b)) == (17 * PRICE, 18 * PRICE)
+
+
+@POSTGRESQL_ONLY
+def test_a_wrong_guess_changes_nothing_and_the_batch_goes_the_long_way(
+    make_app: Callable[..., FastAPI],
+) -> None:
+    ledger, tried = signing_ahead(make_app)
+    other: Ledger = make_app().state.ledger  # another endpoint process on the same database
+    a, b = ledger.create_account(20 * PRICE), ledger.create_account(2 * PRICE)
+    ledger.sell_batch("lab-riches", [(a, "k1")])
+    other.sell_batch("lab-riches", [(a, "elsewhere")])  # the pool moved on meanwhile
+    moved = ledger.sell_batch("lab-riches", [(a, "k2"), (b, "k3")])
+    assert tried == [False] and all(answer is not None for answer in moved)
+    assert ledger.next_entries.claim(ledger._pools["lab-riches"].id, 1) is None  # backing off
+    short = ledger.sell_batch("lab-riches", [(a, "k4"), (b, "k5"), (b, "k6")])
+    assert tried == [False]  # sold the long way while backing off: b pays for neither
+    assert short[0] is not None and short[1:] == [None, None]
+    assert check_books(ledger) == {a.pk: 4, b.pk: 1}
+
+
+@POSTGRESQL_ONLY
+def test_a_batch_signed_ahead_with_a_purchase_not_paid_changes_nothing(
+    make_app: Callable[..., FastAPI],
+) -> None:
+    ledger, tried = signing_ahead(make_app)
+    a, b = ledger.create_account(20 * PRICE), ledger.create_account(PRICE)
+    ledger.sell_batch("lab-riches", [(a, "k1")])
+    short = ledger.sell_batch("lab-riches", [(a, "k2"), (b, "k3"), (b, "k4")])
+    assert tried == [False]  # b covers one of its two: nothing was sold by the guess
+    assert short[0] is not None and short[1:] == [None, None]  # b's each bought on its own
+    used = ledger.sell_batch("lab-riches", [(a, "k1"), (a, "k5")])  # k1 bought before
+    assert used[0] is None and used[1] is not None
+    assert check_books(ledger) == {a.pk: 3}
+    assert ledger.balance(b) == PRICE and ledger.balance(a) == 17 * PRICE
 
 
 def test_kill_9_mid_load_leaves_whole_sales_only(

@@ -13,6 +13,15 @@ batch. A purchase the batch cannot sell cleanly (balance short, Idempotency-Key 
 the pool spent, any database error, which rolls the whole batch back) is answered None and
 its caller buys it on its own (`Ledger.try_purchase`), which gives the exact answer.
 
+On PostgreSQL a batch is sold in one round trip when the process knows where the pool stands:
+its plays are signed before the statement is sent, for the entries that follow the process's
+own last draw (`NextEntries`), and the statement sells them only if the pool is still there and
+every purchase is paid, or changes nothing (`Statements.batch_sale`). The pool row is then
+locked for the statement and its commit only, not for the signatures and a second round trip.
+A wrong guess (another process or a single sale drew meanwhile, a purchase is refused) sells
+the batch the long way: one statement debits and draws, the plays are signed, a second inserts
+them.
+
 On SQLite the batch is sold inline on the event loop (`Ledger._sell_batch_local`): the
 purchases it holds are those that reached the batcher in one turn of the loop, each with the
 single sale's statements in a savepoint of its own, and one commit for them all.
@@ -22,12 +31,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from web.endpoint.ledger import Account, Ledger
 
 MAX_BATCH = 64
+GUESS_BACKOFF = 8  # batches of a pool sold the long way after a wrong guess
 
 Waiting = list[tuple["Account", str, "asyncio.Future[dict[str, Any] | None]"]]
 
@@ -79,3 +90,38 @@ class SaleBatcher:
             for _, _, future in batch + waiting:  # cancelled: let the rest buy on their own
                 if not future.done():
                     future.set_result(None)
+
+
+class NextEntries:
+    """Where this process expects each pool's next entry to be: the index after its own last
+    draw. A batch signed ahead claims the entries it guesses. After a wrong guess the pool's
+    next GUESS_BACKOFF batches are sold the long way (which tells the truth again), so
+    processes that share a pool, each drawing between the other's batches, do not keep signing
+    for nothing."""
+
+    def __init__(self) -> None:
+        self._next: dict[int, int] = {}
+        self._backoff: dict[int, int] = {}
+        self._lock = threading.Lock()
+
+    def claim(self, pool: int, count: int) -> int | None:
+        """The first of `count` entries to sign ahead, claimed; None: sell the long way."""
+        with self._lock:
+            if self._backoff.get(pool, 0) > 0:
+                self._backoff[pool] -= 1
+                return None
+            first = self._next.get(pool)
+            if first is not None:
+                self._next[pool] = first + count
+            return first
+
+    def drawn(self, pool: int, next_index: int) -> None:
+        """A draw of this process left the pool's next entry at `next_index`."""
+        with self._lock:
+            self._next[pool] = next_index
+
+    def missed(self, pool: int) -> None:
+        """A guess was wrong (or another draw made it unknown): forget it, back off."""
+        with self._lock:
+            self._next.pop(pool, None)
+            self._backoff[pool] = GUESS_BACKOFF

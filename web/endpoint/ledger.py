@@ -17,7 +17,7 @@ from engine.game import Game
 from engine.math.leaves import PoolEntry
 from engine.payload import Payload
 from web.endpoint import limits, tokens
-from web.endpoint.batch import SaleBatcher
+from web.endpoint.batch import NextEntries, SaleBatcher
 from web.endpoint.database import Database
 from web.endpoint.errors import ApiError, not_on_sale, unknown_game
 from web.endpoint.keys import KeyRing, load_keyring
@@ -84,6 +84,7 @@ class Ledger:
         # those that arrive while a batch is sold; SQLite: those of one turn of the event loop)
         batching = (self.sql.batch_debit is not None or db.is_sqlite) and not test_mode
         self.batcher = SaleBatcher(self) if batching else None
+        self.next_entries = NextEntries()  # PostgreSQL batches signed ahead (web.endpoint.batch)
         self.clock_offset_ms = read_clock_offset(db) if test_mode else 0
 
     def now_ms(self) -> int:
@@ -379,6 +380,7 @@ class Ledger:
                 sql.add_sale.sql, {**sql.add_sale.defaults, **sale, "amount_pence": -price}
             )
             pg.commit()
+            self.next_entries.drawn(pool.id, int(taken))
         return {
             "play_number": sale["play_number"],
             "token": sale["token"],
@@ -418,6 +420,11 @@ class Ledger:
             if pool is None:
                 return results
             now = self.now_ms()
+            first = self.next_entries.claim(pool.id, len(chosen))
+            if first is not None:
+                if self._sell_signed(pg, cursor, pool, requests, chosen, first, now, results):
+                    return results
+                self.next_entries.missed(pool.id)
             cursor.execute(
                 sql.batch_debit,
                 {
@@ -465,7 +472,70 @@ class Ledger:
                 | {"purchased_at": now, "amount_pence": -price},
             )
             pg.commit()
+            self.next_entries.drawn(pool.id, int(drawn))
         return results
+
+    def _sell_signed(
+        self,
+        pg: Any,
+        cursor: Any,
+        pool: PoolRow,
+        requests: list[tuple[Account, str]],
+        chosen: list[int],
+        first: int,
+        now: int,
+        results: list[dict[str, Any] | None],
+    ) -> bool:
+        """Sell the chosen purchases (in account order) as entries first, first + 1, ... of the
+        pool, signed before the one statement that sells them (Statements.batch_sale) is sent
+        with its COMMIT: one round trip. False when the statement sold nothing (the pool has
+        moved on, or a purchase is not paid); the transaction is then over and changed
+        nothing, and no token signed here is kept."""
+        sql = self.sql
+        assert sql.batch_sale is not None
+        price = check_game(pool.game).price_pence
+        sales = [
+            self._sale(requests[i][0], pool, first + k, requests[i][1], now)
+            for k, i in enumerate(chosen)
+        ]
+        cursor.execute(
+            sql.batch_sale,
+            {name: [sale[name] for sale in sales] for name in ADD_SALES_ARRAYS}
+            | {
+                "accounts": [requests[i][0].pk for i in chosen],
+                "keys": [requests[i][1] for i in chosen],
+                "price": price,
+                "pool": pool.id,
+                "first": first,
+                "n": len(chosen),
+                "game": pool.game,
+                "model": pool.model,
+                "pool_ref": pool.id,
+                "purchased_at": now,
+                "amount_pence": -price,
+            }
+            | limits.period_params(now),
+        )
+        pg.commit()
+        rows = cursor.fetchall()
+        if not rows:
+            return False
+        # one row per purchase, in account order: (its position, the account's balance after
+        # all its debits, how many it paid, the pool's new next_index)
+        assert len(rows) == len(chosen) and int(rows[0][3]) == first + len(chosen), rows
+        self.next_entries.drawn(pool.id, first + len(chosen))
+        taken: dict[int, int] = {}
+        for n, (position, after, count, _) in enumerate(rows):
+            assert position == n + 1, rows
+            i, sale = chosen[n], sales[n]
+            k = taken[requests[i][0].pk] = taken.get(requests[i][0].pk, -1) + 1
+            self._spare_at(pool, sale["pool_index"])
+            results[i] = {
+                "play_number": sale["play_number"],
+                "token": sale["token"],
+                "balance_pence": int(after) + price * (int(count) - 1 - k),
+            }
+        return True
 
     def _sell_batch_local(
         self, game: str, requests: list[tuple[Account, str]]

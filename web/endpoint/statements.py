@@ -262,6 +262,50 @@ class Statements:
                 " SELECT account_id, 'purchase', %(amount_pence)s, play_number, purchased_at"
                 " FROM sale ORDER BY play_number"
             )
+        # PostgreSQL, for Ledger.sell_batch when it knows where the pool stands (its own last
+        # draw): a whole batch in one statement, its plays signed before it is sent. Only when
+        # every purchase is paid (each account covers all its purchases, no key used before)
+        # and the pool's next entry is still %(first)s does it debit, draw %(n)s entries and
+        # insert the plays (ADD_SALES_ARRAYS, in the order of the accounts' arrays) and their
+        # ledger rows; otherwise it changes nothing (the accounts and the pool row stay locked
+        # until the transaction ends) and returns no row. The accounts are locked in id order,
+        # then the pool row, as every sale does. Its rows: as batch_debit's.
+        self.batch_sale: str | None = None
+        if dialect.name == "postgresql":
+            arrays = ", ".join(f"%({name})s::{kind}[]" for name, kind in ADD_SALES_ARRAYS.items())
+            self.batch_sale = (
+                "WITH req AS (SELECT * FROM unnest(%(accounts)s::integer[], %(keys)s::text[])"
+                " WITH ORDINALITY AS r(account, key, n)),"
+                " fresh AS (SELECT account, key, n FROM req WHERE NOT EXISTS (SELECT FROM plays"
+                " WHERE account_id = req.account AND idempotency_key = req.key)),"
+                " need AS (SELECT account, count(*) AS c FROM fresh GROUP BY account),"
+                " locked AS (SELECT * FROM accounts WHERE id IN (SELECT account FROM need)"
+                " ORDER BY id FOR UPDATE),"
+                " able AS (SELECT count(*) AS k FROM locked a JOIN need ON need.account = a.id"
+                f" WHERE a.balance_pence >= %(price)s * need.c AND {limits.PG_BATCH_WITHIN}),"
+                " go AS (SELECT next_index FROM pools WHERE id = %(pool)s"
+                " AND next_index = %(first)s AND next_index + %(n)s <= size"
+                " AND (SELECT count(*) FROM fresh) = %(n)s"
+                " AND (SELECT k FROM able) = (SELECT count(*) FROM need) FOR UPDATE),"
+                " debit AS (UPDATE accounts a"
+                " SET balance_pence = a.balance_pence - %(price)s * need.c,"
+                f" {limits.PG_BATCH_SETS}"
+                " FROM need WHERE a.id = need.account AND EXISTS (SELECT FROM go)"
+                " RETURNING a.id, a.balance_pence, need.c),"
+                " draw AS (UPDATE pools SET next_index = next_index + %(n)s"
+                " WHERE id = %(pool)s AND EXISTS (SELECT FROM go) RETURNING next_index),"
+                " sale AS (INSERT INTO plays (game, model, pool_ref, status, purchased_at,"
+                f" {', '.join(ADD_SALES_ARRAYS)})"
+                " SELECT %(game)s, %(model)s, %(pool_ref)s, 'purchased', %(purchased_at)s, s.*"
+                f" FROM unnest({arrays}) AS s WHERE EXISTS (SELECT FROM draw)"
+                " RETURNING account_id, play_number, purchased_at),"
+                " ledger AS (INSERT INTO transactions"
+                " (account_id, kind, amount_pence, play_number, created_at)"
+                " SELECT account_id, 'purchase', %(amount_pence)s, play_number, purchased_at"
+                " FROM sale)"
+                " SELECT fresh.n, debit.balance_pence, debit.c, (SELECT next_index FROM draw)"
+                " FROM fresh JOIN debit ON debit.id = fresh.account ORDER BY fresh.n"
+            )
         self.finish = Prepared(
             update(plays)
             .where(
