@@ -85,12 +85,39 @@ def test_bench_load_against_summarizes_both_builds_and_the_change() -> None:
     assert lobby["change"]["playable_ms"] == -100
 
 
-def test_bench_against_is_for_the_load_benchmark_only() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "tools", "bench", "--endpoint", "--against", "HEAD"],
-        cwd=ROOT, capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    assert done.returncode == 2 and "--against compares --load only" in done.stderr
+def test_bench_against_compares_one_benchmark_that_knows_how() -> None:
+    for flags in (["--engine"], ["--load", "--endpoint"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "tools", "bench", *flags, "--against", "HEAD"],
+            cwd=ROOT, capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        assert done.returncode == 2
+        assert "--against compares --load or --endpoint, one at a time" in done.stderr
+
+
+def test_bench_endpoint_against_summarizes_both_sides_the_change_and_the_ratios() -> None:
+    from tools.bench_endpoint import summarize
+
+    def run(rate: float, p99: float, **extra: float) -> dict[str, float]:
+        return {"purchases_per_second": rate, "p50_ms": 10.0, "p99_ms": p99, **extra}
+
+    runs = {
+        "postgresql": {
+            "reference": [run(1500, 30), run(1600, 34), run(1400, 31)],
+            "this": [run(1700, 28, pgbench_tps=5000), run(1800, 27, pgbench_tps=6000),
+                     run(1650, 29, pgbench_tps=5500)],
+        },
+        "sqlite": {"reference": [run(2000, 25)], "this": [run(2300, 21)]},
+    }  # fmt: skip
+    summary = summarize(runs)
+    pg = summary["postgresql"]
+    assert pg["reference"]["purchases_per_second"] == 1500 and pg["this"]["p99_ms"] == 28
+    assert pg["change"]["purchases_per_second"] == 200 and pg["change"]["p99_ms"] == -3
+    assert pg["pgbench_tps"] == 5500
+    assert pg["reference"]["ratio"] == 0.273 and pg["this"]["ratio"] == 0.309
+    assert pg["change"]["server_cpu_share"] is None  # no run carried it
+    assert summary["sqlite"]["change"]["purchases_per_second"] == 300
+    assert "ratio" not in summary["sqlite"]["this"]
 
 
 def test_bench_endpoint_tells_the_idle_priority_hasher_from_the_server() -> None:

@@ -33,6 +33,7 @@ import resource
 import secrets
 import shutil
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -41,6 +42,8 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
+
+from tools.worktree import worktree
 
 ROOT = Path(__file__).resolve().parent.parent
 CLIENTS = 32
@@ -232,13 +235,14 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def measure(database_url: str) -> dict[str, float]:
-    """Start the endpoint on a database in a subprocess and benchmark it."""
+def measure(database_url: str, root: Path = ROOT) -> dict[str, float]:
+    """Start the endpoint (the code under `root`: this checkout, or another commit's worktree)
+    on a database in a subprocess and benchmark it."""
     port = free_port()
     with tempfile.TemporaryDirectory() as var:
         env = {
             **os.environ,
-            "PYTHONPATH": str(ROOT),
+            "PYTHONPATH": str(root),
             "LOTTERY_VAR_DIR": var,
             "DATABASE_URL": database_url,
             "LOTTERY_DEMO_BALANCE_PENCE": str(10**9),
@@ -250,7 +254,7 @@ def measure(database_url: str) -> dict[str, float]:
             [sys.executable, "-m", "uvicorn", "--factory", "web.endpoint.app:create_app",
              "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
              "--no-access-log", "--timeout-keep-alive", "120", "--workers", str(WORKERS)],
-            cwd=ROOT,
+            cwd=root,
             env=env,
         )  # fmt: skip
         try:
@@ -328,3 +332,69 @@ def run() -> dict[str, Any]:
             figures["purchases_per_second_client_excluded"] / tps, 3
         )
     return results
+
+
+# The figures `compare` sets side by side (medians over its rounds).
+COMPARED = ("purchases_per_second", "p50_ms", "p99_ms", "server_cpu_share", "hashing_cpu_share",
+            "database_cpu_share", "client_cpu_share")  # fmt: skip
+
+
+def summarize(runs: dict[str, dict[str, list[dict[str, float]]]]) -> dict[str, Any]:
+    """Per database, the median of each COMPARED figure over the reference's and this
+    checkout's runs ({"reference": [...], "this": [...]}), this one's change (this minus the
+    reference) and, where runs carry pgbench's figure, each side's ratio to the median of
+    pgbench's runs."""
+    out: dict[str, Any] = {}
+    for database, sides in runs.items():
+        figures: dict[str, dict[str, float | None]] = {}
+        for which, measured in sides.items():
+            figures[which] = {}
+            for name in COMPARED:
+                values = [run[name] for run in measured if name in run]
+                figures[which][name] = round(statistics.median(values), 2) if values else None
+        change: dict[str, float | None] = {}
+        for name in COMPARED:
+            before, after = figures["reference"][name], figures["this"][name]
+            change[name] = None if before is None or after is None else round(after - before, 2)
+        out[database] = {"reference": figures["reference"], "this": figures["this"]}
+        out[database]["change"] = change
+        tps = [
+            run["pgbench_tps"] for run in sides["this"] + sides["reference"] if "pgbench_tps" in run
+        ]
+        if tps:
+            reference_tps = statistics.median(tps)
+            out[database]["pgbench_tps"] = reference_tps
+            for which in ("reference", "this"):
+                rate = figures[which]["purchases_per_second"]
+                figures[which]["ratio"] = None if rate is None else round(rate / reference_tps, 3)
+    return out
+
+
+def compare(ref: str, rounds: int = 5) -> dict[str, Any]:
+    """This checkout's endpoint and commit `ref`'s (its own code, in a temporary worktree), on
+    the same machine at the same time: per round a run of each on SQLite and on PostgreSQL
+    (each on a fresh database), the order of the two alternating from round to round, and on
+    PostgreSQL a pgbench run per round; medians and the change. One run of either moves by 10 %
+    or more from the next on a 2-core VM, as much as most changes to the purchase path."""
+    url = os.environ.get("DATABASE_URL") or PG_URL
+    runs: dict[str, dict[str, list[dict[str, float]]]] = {
+        "sqlite": {"reference": [], "this": []},
+        "postgresql": {"reference": [], "this": []},
+    }
+    with worktree(ref) as (tree, commit):
+        for round_number in range(rounds):
+            order = [("reference", tree), ("this", ROOT)]
+            if round_number % 2:
+                order.reverse()
+            for which, root in order:
+                runs["sqlite"][which].append(measure("", root))
+                schema, scoped = fresh_schema(url)
+                try:
+                    runs["postgresql"][which].append(measure(scoped, root))
+                finally:
+                    with psycopg.connect(url, autocommit=True) as conn:
+                        conn.execute(f"DROP SCHEMA {schema} CASCADE")
+            reference = pgbench(url)
+            if reference is not None:
+                runs["postgresql"]["this"][-1]["pgbench_tps"] = reference["pgbench_tps"]
+    return {"against": ref, "commit": commit, "rounds": rounds, **summarize(runs)}

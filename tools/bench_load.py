@@ -39,6 +39,7 @@ from playwright.sync_api import Browser, Page, sync_playwright
 
 from tools.dist import PYODIDE, build, write_compressed
 from tools.localserver import CHROMIUM_ARGS, chromium_path, local_server
+from tools.worktree import worktree
 
 RUNS = 5
 GAMES = ("lab-riches", "power-puck-shot")  # the games on sale (engine.games.on_sale())
@@ -325,23 +326,11 @@ def summarize(visits: dict[str, dict[str, list[dict[str, Any]]]]) -> dict[str, A
 def build_at(ref: str, out: Path) -> str:
     """Build commit `ref`'s site into out with that commit's own tools/dist.py (a temporary git
     worktree sharing this checkout's node_modules and virtualenv); the commit's id."""
-    root = Path(__file__).resolve().parent.parent
-    commit = subprocess.run(
-        ["git", "rev-parse", "--verify", f"{ref}^{{commit}}"],
-        cwd=root, capture_output=True, text=True, check=True,
-    ).stdout.strip()  # fmt: skip
-    tree = Path(tempfile.mkdtemp(prefix="bench-ref-")) / "tree"
-    subprocess.run(["git", "worktree", "add", "--detach", "--quiet", str(tree), commit],
-                   cwd=root, check=True)  # fmt: skip
-    try:
-        (tree / "node_modules").symlink_to(root / "node_modules")
+    with worktree(ref) as (tree, commit):
         code = "import sys, pathlib, tools.dist; tools.dist.build(pathlib.Path(sys.argv[1]))"
         subprocess.run([sys.executable, "-c", code, str(out)], cwd=tree,
                        env={**os.environ, "PYTHONPATH": str(tree)}, check=True,
                        stdout=subprocess.DEVNULL)  # fmt: skip
-    finally:
-        subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=root, check=False)
-        shutil.rmtree(tree.parent, ignore_errors=True)
     return commit
 
 

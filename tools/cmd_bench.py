@@ -1,4 +1,5 @@
-"""`build.py bench --load|--engine|--endpoint|--frames|--paths [--json]`: print benchmark figures.
+"""`build.py bench --load|--engine|--endpoint|--frames|--paths [--json]`: print benchmark figures;
+`--load|--endpoint --against REF [--rounds N]`: this checkout beside commit REF, in turn.
 
 Each flag names a module tools.bench_<flag> whose `run() -> dict` measures one
 target; the figures are printed as one JSON object keyed by flag (or, with a
@@ -23,18 +24,22 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--against",
         metavar="REF",
-        help="with --load: this checkout's cold visits side by side with commit REF's",
+        help="with --load or --endpoint: this checkout side by side with commit REF, in turn",
     )
-    parser.add_argument("--rounds", type=int, default=8, help="--against: visits of each page")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        help="--against: rounds of runs (--load: 8 visits a page, --endpoint: 5)",
+    )
     args = parser.parse_args(argv)
     chosen = [name for name in BENCHES if getattr(args, name)] or list(BENCHES)
-    if args.against is not None and chosen != ["load"]:
-        parser.error("--against compares --load only")
+    if args.against is not None and chosen not in (["load"], ["endpoint"]):
+        parser.error("--against compares --load or --endpoint, one at a time")
     results = {}
     if args.against is not None:
-        from tools import bench_load
-
-        compared = bench_load.compare(args.against, args.rounds)
+        module = importlib.import_module(f"tools.bench_{chosen[0]}")
+        rounds = [args.rounds] if args.rounds is not None else []
+        compared = module.compare(args.against, *rounds)
         print(json.dumps(compared, indent=None if args.json else 2, sort_keys=True))
         return 0
     for name in chosen:
