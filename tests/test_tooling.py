@@ -118,6 +118,7 @@ def test_bench_endpoint_against_summarizes_both_sides_the_change_and_the_ratios(
     assert pg["change"]["server_cpu_share"] is None  # no run carried it
     assert summary["sqlite"]["change"]["purchases_per_second"] == 300
     assert "ratio" not in summary["sqlite"]["this"]
+    assert pg["runs"] == {"reference": [1500, 1600, 1400], "this": [1700, 1800, 1650]}
 
 
 def test_bench_endpoint_tells_the_idle_priority_hasher_from_the_server() -> None:

@@ -342,8 +342,8 @@ COMPARED = ("purchases_per_second", "p50_ms", "p99_ms", "server_cpu_share", "has
 def summarize(runs: dict[str, dict[str, list[dict[str, float]]]]) -> dict[str, Any]:
     """Per database, the median of each COMPARED figure over the reference's and this
     checkout's runs ({"reference": [...], "this": [...]}), this one's change (this minus the
-    reference) and, where runs carry pgbench's figure, each side's ratio to the median of
-    pgbench's runs."""
+    reference), each run's purchases a second and, where runs carry pgbench's figure, each
+    side's ratio to the median of pgbench's runs."""
     out: dict[str, Any] = {}
     for database, sides in runs.items():
         figures: dict[str, dict[str, float | None]] = {}
@@ -358,6 +358,10 @@ def summarize(runs: dict[str, dict[str, list[dict[str, float]]]]) -> dict[str, A
             change[name] = None if before is None or after is None else round(after - before, 2)
         out[database] = {"reference": figures["reference"], "this": figures["this"]}
         out[database]["change"] = change
+        out[database]["runs"] = {  # each run's rate, in the order run, to judge the spread
+            which: [run["purchases_per_second"] for run in measured]
+            for which, measured in sides.items()
+        }
         tps = [
             run["pgbench_tps"] for run in sides["this"] + sides["reference"] if "pgbench_tps" in run
         ]
