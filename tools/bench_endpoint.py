@@ -123,37 +123,46 @@ def percentile(values: list[float], fraction: float) -> float:
     return round(ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] * 1000, 2)
 
 
+def _stat(pid: int) -> list[str] | None:
+    """The fields of /proc/PID/stat after the command name (from the state on); None when the
+    process is gone or unreadable."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+
+
 def cpu_seconds(pids: list[int]) -> float:
     """User plus system CPU seconds of these processes (those gone or unreadable count 0)."""
     ticks = 0
     for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        ticks += int(fields[11]) + int(fields[12])
+        fields = _stat(pid)
+        if fields is not None:
+            ticks += int(fields[11]) + int(fields[12])
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def idle_priority(pid: int) -> bool:
     """True for a process scheduled SCHED_IDLE (the hasher), from /proc/PID/stat's policy."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return False
-    return int(fields[38]) == os.SCHED_IDLE
+    fields = _stat(pid)
+    return fields is not None and int(fields[38]) == os.SCHED_IDLE
+
+
+def server_and_hashing_cpu(server: int | None) -> tuple[float, float]:
+    """CPU seconds so far of the server's processes at normal priority and of its hasher (at
+    SCHED_IDLE), the process tree read now; (0, 0) without a server."""
+    tree = process_tree(server) if server is not None else []
+    hashers = [pid for pid in tree if idle_priority(pid)]
+    return cpu_seconds([pid for pid in tree if pid not in hashers]), cpu_seconds(hashers)
 
 
 def process_tree(root: int) -> list[int]:
     """A process and its descendants (uvicorn's workers), from /proc; [root] without /proc."""
     parents: dict[int, int] = {}
     for entry in Path("/proc").glob("[0-9]*"):
-        try:
-            parents[int(entry.name)] = int(
-                (entry / "stat").read_text().rsplit(")", 1)[1].split()[1]
-            )
-        except (OSError, ValueError):
-            continue
+        fields = _stat(int(entry.name))
+        if fields is not None:
+            parents[int(entry.name)] = int(fields[1])
     tree = [root]
     for pid in tree:
         tree += [child for child, parent in parents.items() if parent == pid]
@@ -184,18 +193,15 @@ async def drive(port: int, server: int | None = None, database: bool = False) ->
     buys: list[float] = []
     # the hasher's process starts with the first play to hash, during the phase: the tree is
     # read again at its end, a process started meanwhile counting all its CPU
-    tree = process_tree(server) if server is not None else []
-    hashing_before = cpu_seconds([pid for pid in tree if idle_priority(pid)])
-    server_before = cpu_seconds([pid for pid in tree if not idle_priority(pid)])
+    server_before, hashing_before = server_and_hashing_cpu(server)
     databases = postgres_pids() if database else []
     database_before = cpu_seconds(databases)
     cpu_before = time.process_time()
     end = time.perf_counter() + SECONDS
     bought = await asyncio.gather(*(buy_until(c, a, end, buys) for c, a in players))
     client_cpu = time.process_time() - cpu_before
-    tree = process_tree(server) if server is not None else []
-    hashing_cpu = cpu_seconds([pid for pid in tree if idle_priority(pid)]) - hashing_before
-    server_cpu = cpu_seconds([pid for pid in tree if not idle_priority(pid)]) - server_before
+    server_after, hashing_after = server_and_hashing_cpu(server)
+    server_cpu, hashing_cpu = server_after - server_before, hashing_after - hashing_before
     database_cpu = cpu_seconds(databases) - database_before
     finishes: list[float] = []
     start = time.perf_counter()

@@ -422,7 +422,9 @@ class Ledger:
             now = self.now_ms()
             first = self.next_entries.claim(pool.id, len(chosen))
             if first is not None:
-                if self._sell_signed(pg, cursor, pool, requests, chosen, first, now, results):
+                if self._sell_signed(
+                    pg, cursor, pool, price, requests, chosen, first, now, results
+                ):
                     return results
                 self.next_entries.missed(pool.id)
             cursor.execute(
@@ -480,6 +482,7 @@ class Ledger:
         pg: Any,
         cursor: Any,
         pool: PoolRow,
+        price: int,
         requests: list[tuple[Account, str]],
         chosen: list[int],
         first: int,
@@ -493,7 +496,6 @@ class Ledger:
         nothing, and no token signed here is kept."""
         sql = self.sql
         assert sql.batch_sale is not None
-        price = check_game(pool.game).price_pence
         sales = [
             self._sale(requests[i][0], pool, first + k, requests[i][1], now)
             for k, i in enumerate(chosen)

@@ -79,6 +79,37 @@ ADD_SALES_ARRAYS = {
 }
 
 
+# PostgreSQL text shared by the batch statements (Ledger.sell_batch). A batch's purchases as
+# rows (`n` its position in the arrays), those whose Idempotency-Key the account has not used,
+# and how many each account buys:
+PG_BATCH_REQUESTS = (
+    "req AS (SELECT * FROM unnest(%(accounts)s::integer[], %(keys)s::text[])"
+    " WITH ORDINALITY AS r(account, key, n)),"
+    " fresh AS (SELECT account, key, n FROM req WHERE NOT EXISTS (SELECT FROM plays"
+    " WHERE account_id = req.account AND idempotency_key = req.key)),"
+    " need AS (SELECT account, count(*) AS c FROM fresh GROUP BY account)"
+)
+# ...and the ledger rows of the plays a `sale` CTE inserted.
+PG_BATCH_LEDGER_ROWS = (
+    "INSERT INTO transactions (account_id, kind, amount_pence, play_number, created_at)"
+    " SELECT account_id, 'purchase', %(amount_pence)s, play_number, purchased_at"
+    " FROM sale ORDER BY play_number"
+)
+
+
+def pg_batch_plays(condition: str) -> str:
+    """The `sale` CTE inserting a batch's plays from the arrays (ADD_SALES_ARRAYS), the rest
+    of each row the batch's own; `condition` (" WHERE ...", or "") decides whether it does."""
+    arrays = ", ".join(f"%({name})s::{kind}[]" for name, kind in ADD_SALES_ARRAYS.items())
+    return (
+        "sale AS (INSERT INTO plays (game, model, pool_ref, status, purchased_at,"
+        f" {', '.join(ADD_SALES_ARRAYS)})"
+        " SELECT %(game)s, %(model)s, %(pool_ref)s, 'purchased', %(purchased_at)s, s.*"
+        f" FROM unnest({arrays}) AS s{condition}"
+        " RETURNING account_id, play_number, purchased_at)"
+    )
+
+
 @dataclass(frozen=True)
 class PoolRow:
     """A row of the pools table."""
@@ -224,11 +255,7 @@ class Statements:
         self.batch_debit: str | None = None
         if dialect.name == "postgresql":
             self.batch_debit = (
-                "WITH req AS (SELECT * FROM unnest(%(accounts)s::integer[], %(keys)s::text[])"
-                " WITH ORDINALITY AS r(account, key, n)),"
-                " fresh AS (SELECT account, key, n FROM req WHERE NOT EXISTS (SELECT FROM plays"
-                " WHERE account_id = req.account AND idempotency_key = req.key)),"
-                " need AS (SELECT account, count(*) AS c FROM fresh GROUP BY account),"
+                f"WITH {PG_BATCH_REQUESTS},"
                 " locked AS (SELECT id FROM accounts WHERE id IN (SELECT account FROM need)"
                 " ORDER BY id FOR UPDATE),"
                 " debit AS (UPDATE accounts a"
@@ -250,18 +277,7 @@ class Statements:
         # statement (arrays, one element a play: ADD_SALES_ARRAYS), instead of one a play.
         self.add_sales: str | None = None
         if dialect.name == "postgresql":
-            arrays = ", ".join(f"%({name})s::{kind}[]" for name, kind in ADD_SALES_ARRAYS.items())
-            self.add_sales = (
-                "WITH sale AS (INSERT INTO plays (game, model, pool_ref, status, purchased_at,"
-                f" {', '.join(ADD_SALES_ARRAYS)})"
-                " SELECT %(game)s, %(model)s, %(pool_ref)s, 'purchased', %(purchased_at)s, s.*"
-                f" FROM unnest({arrays}) AS s"
-                " RETURNING account_id, play_number, purchased_at)"
-                " INSERT INTO transactions"
-                " (account_id, kind, amount_pence, play_number, created_at)"
-                " SELECT account_id, 'purchase', %(amount_pence)s, play_number, purchased_at"
-                " FROM sale ORDER BY play_number"
-            )
+            self.add_sales = f"WITH {pg_batch_plays('')} {PG_BATCH_LEDGER_ROWS}"
         # PostgreSQL, for Ledger.sell_batch when it knows where the pool stands (its own last
         # draw): a whole batch in one statement, its plays signed before it is sent. Only when
         # every purchase is paid (each account covers all its purchases, no key used before)
@@ -272,13 +288,8 @@ class Statements:
         # then the pool row, as every sale does. Its rows: as batch_debit's.
         self.batch_sale: str | None = None
         if dialect.name == "postgresql":
-            arrays = ", ".join(f"%({name})s::{kind}[]" for name, kind in ADD_SALES_ARRAYS.items())
             self.batch_sale = (
-                "WITH req AS (SELECT * FROM unnest(%(accounts)s::integer[], %(keys)s::text[])"
-                " WITH ORDINALITY AS r(account, key, n)),"
-                " fresh AS (SELECT account, key, n FROM req WHERE NOT EXISTS (SELECT FROM plays"
-                " WHERE account_id = req.account AND idempotency_key = req.key)),"
-                " need AS (SELECT account, count(*) AS c FROM fresh GROUP BY account),"
+                f"WITH {PG_BATCH_REQUESTS},"
                 " locked AS (SELECT * FROM accounts WHERE id IN (SELECT account FROM need)"
                 " ORDER BY id FOR UPDATE),"
                 " able AS (SELECT count(*) AS k FROM locked a JOIN need ON need.account = a.id"
@@ -294,15 +305,8 @@ class Statements:
                 " RETURNING a.id, a.balance_pence, need.c),"
                 " draw AS (UPDATE pools SET next_index = next_index + %(n)s"
                 " WHERE id = %(pool)s AND EXISTS (SELECT FROM go) RETURNING next_index),"
-                " sale AS (INSERT INTO plays (game, model, pool_ref, status, purchased_at,"
-                f" {', '.join(ADD_SALES_ARRAYS)})"
-                " SELECT %(game)s, %(model)s, %(pool_ref)s, 'purchased', %(purchased_at)s, s.*"
-                f" FROM unnest({arrays}) AS s WHERE EXISTS (SELECT FROM draw)"
-                " RETURNING account_id, play_number, purchased_at),"
-                " ledger AS (INSERT INTO transactions"
-                " (account_id, kind, amount_pence, play_number, created_at)"
-                " SELECT account_id, 'purchase', %(amount_pence)s, play_number, purchased_at"
-                " FROM sale)"
+                f" {pg_batch_plays(' WHERE EXISTS (SELECT FROM draw)')},"
+                f" ledger AS ({PG_BATCH_LEDGER_ROWS})"
                 " SELECT fresh.n, debit.balance_pence, debit.c, (SELECT next_index FROM draw)"
                 " FROM fresh JOIN debit ON debit.id = fresh.account ORDER BY fresh.n"
             )
