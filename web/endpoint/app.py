@@ -25,7 +25,8 @@ from starlette.types import Receive, Scope, Send
 
 from engine import games as registry
 from web.endpoint import hashes, player, plays, reveal, sales, tokens
-from web.endpoint.errors import ApiError
+from web.endpoint.errors import LIMITED, PLAY_NOT_FOUND, UNAUTHENTICATED, ApiError
+from web.endpoint.errors import documented as errors
 from web.endpoint.guards import BodyLimit, HeadAsGet, JsonCORS, RateLimit
 from web.endpoint.keys import write_secret_once
 from web.endpoint.ledger import Account, open_ledger
@@ -59,13 +60,6 @@ def _session_secret(settings: Settings) -> bytes:
 
 
 SWITCH_INTERVAL = 0.0005  # seconds; sys.setswitchinterval of an endpoint process
-UNAUTHENTICATED = "unauthenticated: missing, forged or expired credential."
-LIMITED = "rate_limited: too many requests."
-
-
-def errors(*answers: tuple[int, str]) -> dict[int | str, dict[str, Any]]:
-    """The error answers a route documents: (status, the codes it may carry and when)."""
-    return {status: sales.error_response(text) for status, text in answers}
 
 
 def create_app(
@@ -312,7 +306,7 @@ def create_app(
         "/api/plays/{play_number}",
         responses=errors(
             (401, UNAUTHENTICATED),
-            (404, "play_not_found: no such play on this account."),
+            (404, PLAY_NOT_FOUND),
             (429, LIMITED),
             (503, "pool_files_missing: this server lacks the pool's files."),
         ),

@@ -1,4 +1,5 @@
-"""API errors: one exception type, rendered as {"error": {"code", "message", ...}}."""
+"""API errors: one exception type, rendered as {"error": {"code", "message", ...}}, and how the
+OpenAPI document describes the answers a route may give in that shape."""
 
 from __future__ import annotations
 
@@ -37,3 +38,21 @@ def not_on_sale(game_id: str, name: str) -> ApiError:
     return ApiError(
         409, "game_not_on_sale", f"{name} ({game_id}) is not on sale: no play of it can be bought."
     )
+
+
+ERROR_SCHEMA = "ApiError"  # the OpenAPI schema of the error shape (web/endpoint/sales.py)
+# What the routes' error answers say, where several routes give the same one
+UNAUTHENTICATED = "unauthenticated: missing, forged or expired credential."
+LIMITED = "rate_limited: too many requests."
+PLAY_NOT_FOUND = "play_not_found: no such play on this account (a try play is none either)."
+
+
+def error_response(description: str) -> dict[str, Any]:
+    """An OpenAPI response of the API's error shape, with what its codes mean."""
+    ref = {"$ref": f"#/components/schemas/{ERROR_SCHEMA}"}
+    return {"description": description, "content": {"application/json": {"schema": ref}}}
+
+
+def documented(*answers: tuple[int, str]) -> dict[int | str, dict[str, Any]]:
+    """The error answers a route documents: (status, the codes it may carry and when)."""
+    return {status: error_response(text) for status, text in answers}

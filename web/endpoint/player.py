@@ -17,22 +17,15 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt
 from sqlalchemy import delete, exc, insert, select, update
 
 from web.endpoint import limits, plays
-from web.endpoint.errors import ApiError
+from web.endpoint.errors import LIMITED, PLAY_NOT_FOUND, UNAUTHENTICATED, ApiError
+from web.endpoint.errors import documented as errors
 from web.endpoint.ledger import Account, Ledger
-from web.endpoint.sales import MAX_CHOICE, MAX_GAME_LENGTH, error_response
+from web.endpoint.sales import MAX_CHOICE, MAX_GAME_LENGTH
 from web.endpoint.schema import accounts, sign_in_codes
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L look-alikes
 CODE_LENGTH = 8
 CODE_TTL_MS = 10 * 60 * 1000
-UNAUTHENTICATED = "unauthenticated: missing, forged or expired credential."
-LIMITED = "rate_limited: too many requests."
-PLAY_NOT_FOUND = "play_not_found: no such play on this account (a try play is none either)."
-
-
-def errors(*answers: tuple[int, str]) -> dict[int | str, dict[str, Any]]:
-    """The error answers a route documents: (status, the codes it may carry and when)."""
-    return {status: error_response(text) for status, text in answers}
 
 
 async def caller(request: Request) -> Account:

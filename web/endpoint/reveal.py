@@ -31,8 +31,7 @@ from fastapi.responses import Response
 from sqlalchemy import Connection, delete, func, insert, select, update
 
 from engine import games
-from web.endpoint import sales
-from web.endpoint.errors import ApiError
+from web.endpoint.errors import ApiError, error_response
 from web.endpoint.guards import RateLimit
 from web.endpoint.ledger import POOL_LOCK_BASE, Ledger, check_game
 from web.endpoint.plays import iso
@@ -271,7 +270,7 @@ def add_routes(app: FastAPI, ledger: Ledger, limiter: RateLimit) -> Reveals:
     @app.get(
         "/api/pools/{game}/{pool_id}",
         responses={
-            status: sales.error_response(text)
+            status: error_response(text)
             for status, text in ((404, NOT_FOUND), (429, LIMITED), (503, FILES))
         },
     )
@@ -295,7 +294,7 @@ def add_routes(app: FastAPI, ledger: Ledger, limiter: RateLimit) -> Reveals:
                 "content": {"application/json": {"schema": {"type": "object"}}},
             },
             **{
-                status: sales.error_response(text)
+                status: error_response(text)
                 for status, text in (
                     (404, NOT_FOUND),
                     (409, "pool_on_sale: the pool still sells; it is revealed once closed."),

@@ -20,7 +20,13 @@ from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
 from web.endpoint import guards, plays
-from web.endpoint.errors import ApiError
+from web.endpoint.errors import (
+    ERROR_SCHEMA,
+    PLAY_NOT_FOUND,
+    UNAUTHENTICATED,
+    ApiError,
+    error_response,
+)
 from web.endpoint.ledger import MAX_DRAW_ATTEMPTS, Account, Ledger, PoolExhausted
 
 MAX_KEY_LENGTH = 128
@@ -190,7 +196,6 @@ ROUTES = [
 
 # -- the OpenAPI document ------------------------------------------------------------------------
 
-ERROR_SCHEMA = "ApiError"
 _INT = {"type": "integer"}
 
 
@@ -201,12 +206,6 @@ def _object(properties: dict[str, Any], title: str) -> dict[str, Any]:
         "properties": properties,
         "required": list(properties),
     }
-
-
-def error_response(description: str) -> dict[str, Any]:
-    """An OpenAPI response of the API's error shape, with what its codes mean."""
-    ref = {"$ref": f"#/components/schemas/{ERROR_SCHEMA}"}
-    return {"description": description, "content": {"application/json": {"schema": ref}}}
 
 
 def _ok(description: str, schema: dict[str, Any]) -> dict[str, Any]:
@@ -254,7 +253,7 @@ PURCHASE_OPERATION: dict[str, Any] = {
             ),
         ),
         "400": error_response("malformed_json or idempotency_key_required."),
-        "401": error_response("unauthenticated: missing, forged or expired credential."),
+        "401": error_response(UNAUTHENTICATED),
         "402": error_response("insufficient_funds: the balance does not cover the price."),
         "403": error_response(
             "limit_reached: the play would exceed the daily or weekly spend limit; the error "
@@ -325,11 +324,9 @@ FINISH_OPERATION: dict[str, Any] = {
                 "Finished",
             ),
         ),
-        "401": error_response("unauthenticated: missing, forged or expired credential."),
+        "401": error_response(UNAUTHENTICATED),
         "400": error_response("malformed_json: a body that is not a JSON object."),
-        "404": error_response(
-            "play_not_found: no such play on this account (a try play is none either)."
-        ),
+        "404": error_response(PLAY_NOT_FOUND),
         "409": error_response(
             "choices_conflict: the choices differ from the ones recorded (or the play is "
             "finished and its choices are final)."
