@@ -30,6 +30,7 @@ from engine.payload import Payload
 from tests.endpoint.conftest import Clock, bearer, buy, serve, session
 from web.endpoint import hashes, limits, tokens
 from web.endpoint.schema import accounts, plays, pools, transactions, try_plays
+from web.endpoint.times import iso
 
 ROOT = Path(__file__).resolve().parents[2]
 DAY = 24 * 3600
@@ -57,6 +58,11 @@ def purchase_sum(app: FastAPI, public_id: str, since_ms: int) -> int:
 # -- spend limits ----------------------------------------------------------------------------
 
 
+def ms(text: str) -> int:
+    """An ISO 8601 time of an answer as epoch milliseconds."""
+    return round(datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp() * 1000)
+
+
 def test_periods_are_the_utc_day_and_the_iso_week() -> None:
     moment = int(datetime(2026, 5, 14, 15, 30, tzinfo=UTC).timestamp() * 1000)  # a Thursday
     assert limits.day_start(moment) == int(datetime(2026, 5, 14, tzinfo=UTC).timestamp() * 1000)
@@ -75,10 +81,10 @@ def test_no_limits_at_first(client: TestClient, clock: Clock) -> None:
         "limit_pence": None,
         "spent_pence": 0,
         "left_pence": None,
-        "resets_at": limits.day_start(now) + limits.DAY_MS,
+        "resets_at": iso(limits.day_start(now) + limits.DAY_MS),
         "pending": None,
     }
-    assert got["weekly"]["resets_at"] == limits.week_start(now) + limits.WEEK_MS
+    assert got["weekly"]["resets_at"] == iso(limits.week_start(now) + limits.WEEK_MS)
     assert TestClient(client.app).get("/api/limits").status_code == 401
 
 
@@ -100,7 +106,7 @@ def test_a_daily_limit_refuses_before_charging(app: FastAPI, client: TestClient)
     assert client.get("/api/wallet", headers=bearer(token)).json()["balance_pence"] == 4_400
     with app.state.ledger.db.begin() as conn:
         assert conn.execute(select(func.count()).select_from(plays)).scalar_one() == 2
-    assert purchase_sum(app, me["account"], state["daily"]["resets_at"] - limits.DAY_MS) == 600
+    assert purchase_sum(app, me["account"], ms(state["daily"]["resets_at"]) - limits.DAY_MS) == 600
 
 
 def test_an_idempotent_retry_at_the_limit_returns_the_same_play(client: TestClient) -> None:
@@ -121,7 +127,7 @@ def test_raising_waits_a_day_and_lowering_is_at_once(client: TestClient, clock: 
     raised = put_limits(client, token, daily_pence=900).json()
     now = int(clock() * 1000)
     assert raised["daily"]["limit_pence"] == 300
-    assert raised["daily"]["pending"] == {"limit_pence": 900, "effective_at": now + DAY * 1000}
+    assert raised["daily"]["pending"] == {"limit_pence": 900, "effective_at": iso(now + DAY * 1000)}
     assert raised["weekly"]["limit_pence"] == 900  # omitted: unchanged
     assert buy(client, token).status_code == 201
     assert buy(client, token).status_code == 403  # the raise is not in force yet
@@ -148,7 +154,7 @@ def test_the_day_resets_the_daily_spend(client: TestClient, clock: Clock) -> Non
     assert buy(client, token).status_code == 201
     refused = buy(client, token).json()["error"]
     assert refused["left_pence"] == 0
-    clock.advance(refused["resets_at"] / 1000 - clock() + 0.001)
+    clock.advance(ms(refused["resets_at"]) / 1000 - clock() + 0.001)
     assert client.get("/api/limits", headers=bearer(token)).json()["daily"]["spent_pence"] == 0
     assert buy(client, token).status_code == 201
 
@@ -342,7 +348,9 @@ def test_recall_checks_the_book_recorded_at_purchase(app: FastAPI, game: str) ->
     assert body["book_hash"] == expected and body["choices"] == choices
     assert body["finished_by"] == "player" and body["seed"] == detail["entry"]["seed"]
     assert body["price_pence"] == games.get(game).price_pence
-    assert isinstance(body["purchased_at"], int) and body["finished_at"] >= body["purchased_at"]
+    now = client.get(f"/api/plays/{number}").json()  # times in ISO 8601, as in play detail
+    assert (body["purchased_at"], body["finished_at"]) == (now["purchased_at"], now["finished_at"])
+    assert body["finished_at"] >= body["purchased_at"] == detail["purchased_at"]
     assert stranger.get(f"/api/plays/{number}/recall").status_code == 404
     with app.state.ledger.db.begin() as conn:  # tamper with the ledger's entry
         seed = body["seed"]
@@ -399,7 +407,7 @@ def test_a_code_signs_the_account_in_once(app: FastAPI, clock: Clock) -> None:
     code = made.json()["code"]
     assert len(code) == 9 and code[4] == "-"
     assert all(c in "ABCDEFGHJKLMNPQRSTUVWXYZ23456789" for c in code.replace("-", ""))
-    assert made.json()["expires_at"] == int(clock() * 1000) + 600_000
+    assert made.json()["expires_at"] == iso(int(clock() * 1000) + 600_000)
     signed = laptop.post("/api/session", json={"code": code.lower()})
     assert signed.status_code == 201
     assert signed.json()["account"] == me["account"] and signed.json()["balance_pence"] == 4_700

@@ -16,6 +16,7 @@ from sqlalchemy import Connection, select, update
 
 from web.endpoint.errors import ApiError
 from web.endpoint.schema import accounts
+from web.endpoint.times import iso
 
 DAY_MS = 86_400_000
 WEEK_MS = 7 * DAY_MS
@@ -123,10 +124,10 @@ class Limits:
                 "limit_pence": self.limit[period],
                 "spent_pence": self.spent[period],
                 "left_pence": self.left(period),
-                "resets_at": self.resets_at(period),
+                "resets_at": iso(self.resets_at(period)),
                 "pending": None
                 if pending is None
-                else {"limit_pence": pending[0], "effective_at": pending[1]},
+                else {"limit_pence": pending[0], "effective_at": iso(pending[1])},
             }
         return out
 
@@ -141,7 +142,11 @@ class Limits:
                     "limit_reached",
                     f"This play would exceed your {period} spend limit; it resets at the "
                     f"start of the next {word} (UTC).",
-                    {"period": period, "left_pence": left, "resets_at": self.resets_at(period)},
+                    {
+                        "period": period,
+                        "left_pence": left,
+                        "resets_at": iso(self.resets_at(period)),
+                    },
                 )
         return None
 

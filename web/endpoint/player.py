@@ -22,6 +22,7 @@ from web.endpoint.errors import documented as errors
 from web.endpoint.ledger import Account, Ledger
 from web.endpoint.sales import MAX_CHOICE, MAX_GAME_LENGTH
 from web.endpoint.schema import accounts, sign_in_codes
+from web.endpoint.times import iso
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L look-alikes
 CODE_LENGTH = 8
@@ -114,7 +115,7 @@ def new_code(ledger: Ledger, account: Account) -> dict[str, Any]:
                 )
         except exc.IntegrityError:  # the same code as another account's: draw again
             continue
-        return {"code": f"{plain[:4]}-{plain[4:]}", "expires_at": now + CODE_TTL_MS}
+        return {"code": f"{plain[:4]}-{plain[4:]}", "expires_at": iso(now + CODE_TTL_MS)}
     raise ApiError(503, "code_unavailable", "No code could be made; try again.")
 
 

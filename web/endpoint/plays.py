@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Connection, insert, select, update
@@ -18,20 +17,13 @@ from web.endpoint.errors import ApiError, not_found_play
 from web.endpoint.ledger import Account, Ledger, check_game, entry_taken
 from web.endpoint.schema import plays, pools, reservations
 from web.endpoint.statements import Statements
+from web.endpoint.times import iso
 
 PAGE_SIZE = 20
 SWEEP_BATCH = 500
 MAX_CHOICES = 64  # choices a play may record (Power Puck Shot: one arrow per shot)
 MAX_EVENT = 10_000  # the largest event index progress may record
 CHOICE_VALUES = {"power-puck-shot": 6}  # game -> how many values a choice takes (0..n-1)
-
-
-def iso(ms: int | None) -> str | None:
-    """An epoch-milliseconds time as ISO 8601 UTC, e.g. 2026-05-09T07:35:25.123Z."""
-    if ms is None:
-        return None
-    moment = datetime.fromtimestamp(ms / 1000, UTC)
-    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 ASCII_NUMBER = re.compile(r"[0-9]{1,18}")  # str.isdigit() also accepts '²' and '٣'
@@ -318,8 +310,8 @@ def recall(ledger: Ledger, account: Account, play_number: int) -> dict[str, Any]
         "token": row.token,
         "choices": json.loads(row.choices),
         "book_hash": recorded,
-        "purchased_at": row.purchased_at,
-        "finished_at": row.finished_at,
+        "purchased_at": iso(row.purchased_at),
+        "finished_at": iso(row.finished_at),
     }
 
 

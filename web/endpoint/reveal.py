@@ -34,9 +34,9 @@ from engine import games
 from web.endpoint.errors import ApiError, error_response
 from web.endpoint.guards import RateLimit
 from web.endpoint.ledger import POOL_LOCK_BASE, Ledger, check_game
-from web.endpoint.plays import iso
 from web.endpoint.schema import plays as plays_table
 from web.endpoint.schema import pool_closings, pools, reservations
+from web.endpoint.times import iso
 
 RETIRED = "retired"
 SOLD_OUT = "sold_out"
