@@ -251,9 +251,8 @@ def pyodide_tool(*args: str) -> str:
     """Run tools/pyodide_tool.mjs (Pyodide in Node.js) and return what it printed."""
     cmd = ["node", str(ROOT / "tools" / "pyodide_tool.mjs"), *args]
     result = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=False)
-    if result.returncode != 0:
-        # Pyodide's errors quote its whole minified runtime on one line: keep lines short
-        tail = [line[:500] for line in result.stderr.strip().splitlines()[-12:]]
+    if result.returncode != 0:  # its stderr is the error's message: a Python traceback
+        tail = [line[:500] for line in result.stderr.strip().splitlines()[-40:]]
         raise RuntimeError(f"pyodide_tool {args[0]} failed:\n" + "\n".join(tail))
     return result.stdout
 

@@ -74,6 +74,14 @@ with zipfile.ZipFile("/in.zip") as src, zipfile.ZipFile("/out.zip", "w", zipfile
         out.writestr(zipfile.ZipInfo(name + "c", stamp), header + marshal.dumps(code))
 `;
 
+// An error leaves with its message (for Python's, the traceback) and exit status 1: left
+// uncaught, Node.js would first print the source line it came from, which for Pyodide's is its
+// whole minified runtime on one line.
+process.on("uncaughtException", (error) => {
+  process.stderr.write(`${error && error.message ? error.message : error}\n`);
+  process.exit(1);
+});
+
 if (command === "probe") {
   const [gameZip, stdLibURL, codeOut] = args;
   const pyodide = await loadPyodide(stdLibURL && stdLibURL !== "-" ? { ...quiet, stdLibURL } : quiet);
