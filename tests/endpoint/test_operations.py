@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import multiprocessing
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -81,3 +83,20 @@ def test_metrics_count_sales_finishes_errors_latency_and_entries_left(client: Te
     left = samples[("lottery_pool_entries_left", (("game", "lab-riches"),))]
     size = client.get("/api/pools/lab-riches").json()["size"]
     assert left == size - 1
+
+
+def test_a_stopping_endpoint_ends_its_hashing_process(make_app: Callable[..., FastAPI]) -> None:
+    """The lifespan's end waits for the book hasher's process (which a stop left running, and
+    whose queue's semaphores Python then reported leaked at every stop), after its last batch."""
+    before = set(multiprocessing.active_children())
+    with TestClient(make_app()) as client:
+        token = session(client)["token"]
+        assert buy(client, token).status_code == 201
+        number = client.get("/api/plays", headers=bearer(token)).json()["plays"][0]["play_number"]
+        deadline = time.time() + 60
+        while client.get(f"/api/plays/{number}", headers=bearer(token)).json()["book_hash"] is None:
+            assert time.time() < deadline, "the hasher recorded nothing"
+            time.sleep(0.05)
+        hashing = set(multiprocessing.active_children()) - before
+        assert len(hashing) == 1  # the hashing process, started for the first play to hash
+    assert not any(process.is_alive() for process in hashing)

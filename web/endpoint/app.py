@@ -107,7 +107,7 @@ def create_app(
         finally:
             for task in tasks:
                 task.cancel()
-            worker.shutdown(wait=False, cancel_futures=True)
+            worker.shutdown(wait=True, cancel_futures=True)
 
     app = Endpoint(
         lifespan=lifespan,
