@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import multiprocessing
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 import psycopg
+import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
+from sqlalchemy import select
 
 from engine import games
 from tests.endpoint.conftest import bearer, buy, postgres_url, session
+from web.endpoint import hashes
+from web.endpoint.schema import plays
 
 
 def scrape(client: TestClient) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
@@ -85,18 +88,25 @@ def test_metrics_count_sales_finishes_errors_latency_and_entries_left(client: Te
     assert left == size - 1
 
 
-def test_a_stopping_endpoint_ends_its_hashing_process(make_app: Callable[..., FastAPI]) -> None:
-    """The lifespan's end waits for the book hasher's process (which a stop left running, and
-    whose queue's semaphores Python then reported leaked at every stop), after its last batch."""
+def test_a_stopping_endpoint_hashes_what_is_waiting_and_ends_its_hashing_process(
+    make_app: Callable[..., FastAPI], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At the lifespan's end the plays still unhashed are hashed by this engine, the one that
+    sold them (a new one, after a deployment, would hash them otherwise), and the hashing
+    process is waited for (a stop once left it running, and Python reported its queue's
+    semaphores leaked at every stop)."""
+    monkeypatch.setattr(hashes, "HASH_INTERVAL", 3600.0)  # the hasher does not run meanwhile
     before = set(multiprocessing.active_children())
-    with TestClient(make_app()) as client:
+    app = make_app()
+    with TestClient(app) as client:
         token = session(client)["token"]
-        assert buy(client, token).status_code == 201
-        number = client.get("/api/plays", headers=bearer(token)).json()["plays"][0]["play_number"]
-        deadline = time.time() + 60
-        while client.get(f"/api/plays/{number}", headers=bearer(token)).json()["book_hash"] is None:
-            assert time.time() < deadline, "the hasher recorded nothing"
-            time.sleep(0.05)
-        hashing = set(multiprocessing.active_children()) - before
-        assert len(hashing) == 1  # the hashing process, started for the first play to hash
-    assert not any(process.is_alive() for process in hashing)
+        for _ in range(3):
+            assert buy(client, token).status_code == 201
+        assert len(hashes.unhashed(app.state.ledger)) == 3
+    assert hashes.unhashed(app.state.ledger) == []
+    columns = (plays.c.game, plays.c.model, plays.c.composition, plays.c.seed, plays.c.book_hash)
+    with app.state.ledger.db.begin() as conn:
+        rows = conn.execute(select(*columns)).all()
+    assert len(rows) == 3
+    assert all(row.book_hash == hashes.hash_of_row(*row[:4]) for row in rows)
+    assert set(multiprocessing.active_children()) == before

@@ -107,6 +107,7 @@ def create_app(
         finally:
             for task in tasks:
                 task.cancel()
+            await hashes.hash_before_stopping(ledger, worker)
             worker.shutdown(wait=True, cancel_futures=True)
 
     app = Endpoint(

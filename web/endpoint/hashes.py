@@ -7,9 +7,11 @@ millisecond, docs/endpoint.md), which in the purchase's own transaction held the
 and halved the sales a second; so a sale records no hash, and each endpoint process's hasher
 (started with the app, every HASH_INTERVAL seconds) builds the books of the plays that have
 none and records their hashes, a batch at a time; the books are built in a process of its own at a
-lower priority (`hashing_process`). Several processes may hash the same plays:
+lower priority (`hashing_process`). A process that stops hashes what is still waiting first
+(`hash_before_stopping`). Several processes may hash the same plays:
 the UPDATE keeps the first (`WHERE book_hash IS NULL`), and every process builds the same
-bytes. A play whose hash a stopped process never recorded gets it at its recall.
+bytes. A play whose hash a process that ended without stopping (killed) never recorded gets it
+at its recall.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from web.endpoint.schema import plays
 
 HASH_INTERVAL = 0.25  # seconds between two looks for unhashed plays
 HASH_BATCH = 256
+STOP_HASHING_SECONDS = 30.0  # at most this long hashing what is left when the endpoint stops
 
 
 def book_hash(game: str, model: str, composition: Composition, seed: bytes) -> str:
@@ -152,19 +155,42 @@ def hashing_process() -> ProcessPoolExecutor:
     )
 
 
+async def hash_waiting(ledger: Ledger, worker: ProcessPoolExecutor) -> int:
+    """Hash, batch after batch, the plays that have no hash (their books built in the hashing
+    process); returns how many."""
+    loop = asyncio.get_running_loop()
+    done = 0
+    # (database work as the sales do it: inline on SQLite, where a thread would only wait on
+    # the same lock the event loop takes; in a thread on PostgreSQL)
+    while rows := await ledger.db.run(unhashed, ledger):
+        found = await loop.run_in_executor(worker, digests, rows)
+        await ledger.db.run(record_all, ledger, found)
+        done += len(rows)
+        if len(rows) < HASH_BATCH:
+            break
+    return done
+
+
+async def hash_before_stopping(ledger: Ledger, worker: ProcessPoolExecutor) -> None:
+    """At a stop, the plays still unhashed hashed by this engine, the one that sold them (within
+    STOP_HASHING_SECONDS): after a deployment a new engine would hash them otherwise, and a
+    change to their books would go unseen."""
+    log = logging.getLogger("web.endpoint")
+    try:
+        with anyio.fail_after(STOP_HASHING_SECONDS):
+            await hash_waiting(ledger, worker)
+    except TimeoutError:
+        log.warning("stopped with plays still unhashed after %ss", STOP_HASHING_SECONDS)
+    except Exception:
+        log.exception("hashing books before stopping failed")
+
+
 async def keep_hashing(ledger: Ledger, worker: ProcessPoolExecutor) -> None:
     """The app's hasher: every HASH_INTERVAL, the unhashed plays' books built in the hashing
     process and their hashes recorded. Runs until cancelled."""
-    loop = asyncio.get_running_loop()
     while True:
         await anyio.sleep(HASH_INTERVAL)
         try:
-            # (database work as the sales do it: inline on SQLite, where a thread would only
-            # wait on the same lock the event loop takes; in a thread on PostgreSQL)
-            while rows := await ledger.db.run(unhashed, ledger):
-                found = await loop.run_in_executor(worker, digests, rows)
-                await ledger.db.run(record_all, ledger, found)
-                if len(rows) < HASH_BATCH:
-                    break
+            await hash_waiting(ledger, worker)
         except Exception:
             logging.getLogger("web.endpoint").exception("hashing books failed")
