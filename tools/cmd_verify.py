@@ -1,8 +1,11 @@
-"""`build.py verify --play N --api URL [--session-token T] [--proof FILE] [--json]`: check a play.
+"""`build.py verify --play N (--api URL | --proof F --keys F --commitment F) ...`: check a play.
+
+    build.py verify --play N --api URL [--session-token T] [--proof FILE] [--keys FILE]
+                    [--commitment FILE] [--reveal FILE] [--json]
 
 For auditors and players. Fetches the play (GET /api/plays/{N}, as its player: the bearer
 token of docs/api.md, Authentication) or reads the same object saved in a file (--proof FILE),
-and the published keys (GET /api/keys), then checks, step by step:
+and the published keys (GET /api/keys, or --keys FILE), then checks, step by step:
 
   1 signature    the outcome token is a JWS signed with EdDSA (Ed25519) by a published key
                  whose kid is its RFC 7638 thumbprint (docs/token.md)
@@ -18,6 +21,11 @@ and the published keys (GET /api/keys), then checks, step by step:
                  /api/pools/{game}/{pool_id})
 
 Exit 0 when every step passes; 1 naming the first that failed.
+
+Offline, without --api: the play, the keys and the pool's commitment as saved from those
+routes (--proof, --keys, --commitment; --reveal with GET /api/pools/{game}/{pool_id}/reveal
+once the pool is closed), so evidence kept by an auditor can be checked again after the fact;
+step 5 then checks the root against the saved commitment.
 
 Independent of the endpoint's code on purpose: the standard library, httpx and cryptography's
 Ed25519 only, from docs/token.md and docs/math.md, so one file and the documents are all an
@@ -233,10 +241,27 @@ def fetch(client: httpx.Client, path: str, token: str | None = None) -> tuple[in
         return response.status_code, None
 
 
-def check_published(client: httpx.Client, play: dict[str, Any]) -> tuple[bool, str, Any]:
-    """Step 5: the root against what the endpoint publishes; also returns the commitment."""
+def check_published(
+    client: httpx.Client | None, play: dict[str, Any], saved: Any = None
+) -> tuple[bool, str, Any]:
+    """Step 5: the root against what the endpoint publishes, or against a saved commitment
+    (`saved`); also returns the commitment."""
     game, pool = play.get("game"), play.get("pool") or {}
     root, pool_id = pool.get("root"), pool.get("id")
+    if saved is not None:
+        if not isinstance(saved, dict) or saved.get("pool_id") != pool_id:
+            return False, f"the saved commitment is not pool {pool_id}'s", None
+        if saved.get("root") != root:
+            return False, f"the saved commitment has root {saved.get('root')}", saved
+        return (
+            True,
+            (
+                f"root {root} is the one in the saved commitment (committed "
+                f"{saved.get('created_at')})"
+            ),
+            saved,
+        )
+    assert client is not None
     seen = []
     status, current = fetch(client, f"/api/pools/{game}")
     if status == 200 and isinstance(current, dict) and current.get("pool_id") == pool_id:
@@ -255,39 +280,63 @@ def check_published(client: httpx.Client, play: dict[str, Any]) -> tuple[bool, s
     return True, f"root {root} is the one published: " + " and ".join(seen), commitment
 
 
+def read_json(path: Path) -> Any:
+    """A saved answer of the endpoint (ValueError when it is not JSON)."""
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
 def main(argv: list[str]) -> int:
     """Fetch (or read) the play and the keys, run the steps, print them; 0 if all pass."""
     parser = argparse.ArgumentParser(prog="build.py verify", description=__doc__.split("\n")[0])
     parser.add_argument("--play", type=int, required=True, metavar="N", help="the Play Number")
-    parser.add_argument("--api", required=True, help="the endpoint's base URL, e.g. http://h:8001")
+    parser.add_argument("--api", help="the endpoint's base URL, e.g. http://h:8001")
     parser.add_argument("--session-token", metavar="T", help="the player's bearer token")
     parser.add_argument("--proof", type=Path, metavar="FILE", help="the play's detail, saved")
+    parser.add_argument("--keys", type=Path, metavar="FILE", help="GET /api/keys, saved")
+    parser.add_argument(
+        "--commitment", type=Path, metavar="FILE", help="the pool's commitment, saved"
+    )
+    parser.add_argument("--reveal", type=Path, metavar="FILE", help="the pool's reveal, saved")
     parser.add_argument("--json", action="store_true", help="print the steps as JSON")
     args = parser.parse_args(argv)
+    if not args.api and not (args.proof and args.keys and args.commitment):
+        parser.error("without --api, give --proof, --keys and --commitment (saved answers)")
     steps = Steps()
-    with httpx.Client(base_url=args.api.rstrip("/"), timeout=120) as client:
+    client = httpx.Client(base_url=args.api.rstrip("/"), timeout=120) if args.api else None
+    try:
         try:
             if args.proof:
-                play = json.loads(args.proof.read_text(encoding="utf-8"))
+                play = read_json(args.proof)
             else:
+                assert client is not None
                 status, play = fetch(client, f"/api/plays/{args.play}", args.session_token)
                 if status != 200:
                     error = (play or {}).get("error", {}) if isinstance(play, dict) else {}
                     raise ValueError(f"GET /api/plays/{args.play}: {status} {error.get('code')}")
-            status, jwks = fetch(client, "/api/keys")
-            if status != 200 or not isinstance(jwks, dict):
-                raise ValueError(f"GET /api/keys: {status}")
+            if args.keys:
+                jwks = read_json(args.keys)
+            else:
+                assert client is not None
+                status, jwks = fetch(client, "/api/keys")
+                if status != 200:
+                    raise ValueError(f"GET /api/keys: {status}")
+            if not isinstance(jwks, dict):
+                raise ValueError("the keys are not a JSON object")
             if not isinstance(play, dict):
                 raise ValueError("the play is not a JSON object")
+            saved = read_json(args.commitment) if args.commitment else None
+            revealed = read_json(args.reveal) if args.reveal else None
+            if args.reveal and not isinstance(revealed, dict):
+                raise ValueError("the saved reveal is not a JSON object")
         except (httpx.HTTPError, OSError, ValueError) as error:
             print(f"FAIL  fetch: {error}", file=sys.stderr)
             return 1
         ok, why, payload = check_signature(str(play.get("token", "")), jwks)
         steps.add(1, "signature", ok, why)
         steps.add(2, "payload", *check_payload(payload, play, args.play))
-        ok, why, commitment = check_published(client, play)
-        reveal = None
-        if commitment is not None and commitment.get("closed_at"):
+        ok, why, commitment = check_published(client, play, saved)
+        reveal = revealed
+        if reveal is None and client and commitment is not None and commitment.get("closed_at"):
             status, body = fetch(
                 client, f"/api/pools/{play.get('game')}/{commitment['pool_id']}/reveal"
             )
@@ -296,6 +345,9 @@ def main(argv: list[str]) -> int:
         steps.add(3, "leaf", okl, whyl)
         steps.add(4, "merkle", *check_merkle(leaf, play))
         steps.add(5, "published", ok, why)
+    finally:
+        if client is not None:
+            client.close()
     failed = steps.first_failed
     if args.json:
         print(json.dumps({"play_number": args.play, "ok": failed is None, "failed": failed,

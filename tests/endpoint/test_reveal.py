@@ -249,6 +249,30 @@ def test_verify_passes_for_a_real_play_and_names_the_tampered_step(
         assert cmd_verify.main([*base, "--session-token", token]) == 0
         assert "every step passes" in capsys.readouterr().out
 
+        # offline: the answers saved, no endpoint (the reveal too, now the pool is closed)
+        pool_id = play["pool"]["id"]
+        saved = {
+            "proof": play,
+            "keys": client.get("/api/keys").json(),
+            "commitment": client.get(f"/api/pools/{GAME}/{pool_id}").json(),
+            "reveal": client.get(f"/api/pools/{GAME}/{pool_id}/reveal").json(),
+        }
+    offline = ["--play", str(number)]
+    for name, answer in saved.items():
+        (tmp_path / f"{name}.json").write_text(json.dumps(answer))
+        offline += [f"--{name}", str(tmp_path / f"{name}.json")]
+    code, verdict = run_tool(cmd_verify.main, offline, capsys)
+    assert code == 0, verdict
+    assert "derive from the revealed key" in verdict["steps"][2]["detail"]
+    assert "saved commitment" in verdict["steps"][4]["detail"]
+    (tmp_path / "other.json").write_text(json.dumps({**saved["commitment"], "root": "0" * 64}))
+    code, verdict = run_tool(
+        cmd_verify.main, [*offline, "--commitment", str(tmp_path / "other.json")], capsys
+    )
+    assert code == 1 and verdict["failed"] == "published"
+    with pytest.raises(SystemExit):  # offline, the keys and the commitment are needed too
+        cmd_verify.main(["--play", str(number), "--proof", str(tmp_path / "proof.json")])
+
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 def test_retire_pool_command_closes_the_pool_and_commits_the_next(
