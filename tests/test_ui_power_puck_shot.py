@@ -27,7 +27,7 @@ from engine.ui.games import first_scene
 from engine.ui.input import Activate, Event, Key
 from engine.ui.motion import Motion
 from engine.ui.power_puck_shot import PRESENTATION, paint
-from engine.ui.power_puck_shot.layout import ARROWS, MIN_TARGET, Layout, Rect, layout
+from engine.ui.power_puck_shot.layout import ARROWS, MIN_TARGET, TALL_ROW, Layout, Rect, layout
 from engine.ui.power_puck_shot.main import MainScene
 from engine.ui.power_puck_shot.narrate import ARROW_NAMES
 from engine.ui.settings import Settings
@@ -260,6 +260,16 @@ def test_every_part_is_inside_the_window_and_overlaps_no_other(size: tuple[int, 
     assert [(a, b) for (a, ra), (b, rb) in pairs if not apart(ra, rb)] == [], f"overlap at {size}"
     below_header = [n for n in ("grid", "meter", "prize table") if not apart(lay.header, found[n])]
     assert below_header == [], f"under the header at {size}"
+
+
+@pytest.mark.parametrize("size", [(390, 844), (412, 915), (360, 780), (360, 640)])
+def test_a_tall_phone_leaves_no_band_empty_at_the_bottom(size: tuple[int, int]) -> None:
+    """The grid of a phone in portrait is bound by its width: the height left over goes to the
+    Prize Table's rows and the spaces between the parts, not to a band under the settings."""
+    lay = layout(*size)
+    lowest = max(y + h for _n, (_x, y, _w, h) in parts(lay).items())
+    assert size[1] - lowest <= 12, f"{size[1] - lowest:.0f} px left at the bottom"
+    assert lay.row("yellow")[3] >= min(TALL_ROW, size[1] * 0.032)
 
 
 @pytest.mark.parametrize("size", LAYOUT_SIZES, ids=SIZE_IDS.get)

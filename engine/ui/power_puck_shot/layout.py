@@ -5,9 +5,10 @@ Collection Meter | the Play Grid | the Prize Table, as the procedure places them
 Directional Arrows under the grid and the Pucks Left Counter under them; Rules and Prizes,
 Sound and Faster animations under the Prize Table. Portrait (phone, 390 × 844 down to
 360 × 640): the Prize Table across the top, then the meter beside the grid, the arrows, the
-counter and the settings. The PRIZE POT panel sits at the top left, over the title, in the
-Prize Game. Every control is at least 44 px each way; a window under 320 px either way is laid
-out as 320 px.
+counter and the settings; on a tall phone, whose grid the width bounds, the rows of the Prize
+Table grow and the rest of the height spaces the parts out. The PRIZE POT panel sits at the top
+left, over the title, in the Prize Game. Every control is at least 44 px each way; a window
+under 320 px either way is laid out as 320 px.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ ARROWS = rules.DIRECTIONAL_ARROWS
 # part, the header, an arrow or off the window.
 CUSHION = 12.0
 FRAME = 5.0
+TALL_ROW = 36.0  # the tallest a Prize Table row grows on a tall phone
 
 
 @dataclass(frozen=True)
@@ -98,21 +100,29 @@ def layout(width: float, height: float) -> Layout:
         meter_w = float(round(max(92.0, w * 0.24)))  # its labels readable
         settings_h = 2 * MIN_TARGET + gap
         row_h = max(18.0, min(34.0, h * 0.032))
-        table_h = ROWS * row_h
-        fixed = (header_h + margin + table_h + beside + under + arrow + 1.5 * gap + pucks_h
-                 + settings_h + margin)  # fmt: skip
-        cell = min((w - 2 * max(margin, CUSHION) - meter_w - beside) / 4, (h - fixed) / 4)
+        fixed = (header_h + margin + beside + under + arrow + 1.5 * gap + pucks_h + settings_h
+                 + margin)  # fmt: skip
+        cell = min((w - 2 * max(margin, CUSHION) - meter_w - beside) / 4,
+                   (h - fixed - ROWS * row_h) / 4)  # fmt: skip
         cell = float(int(cell))
+        # A tall phone's grid is bound by the width: the height left over goes to the Prize
+        # Table's rows (up to TALL_ROW), then in equal parts above the grid, above the arrows
+        # and above the settings, so nothing is left in a band at the bottom.
+        spare = max(0.0, h - fixed - ROWS * row_h - 4 * cell)
+        grown = min(TALL_ROW, max(row_h, row_h + spare / ROWS))
+        spare -= ROWS * (grown - row_h)
+        row_h, air = grown, spare / 3
+        table_h = ROWS * row_h
         row_w = meter_w + beside + 4 * cell
         left = float(round((w - row_w) / 2))
         table = (float(margin), header_h + margin, w - 2 * margin, table_h)
-        grid_y = table[1] + table_h + beside
+        grid_y = table[1] + table_h + beside + air
         grid_x = left + meter_w + beside
         meter = (left, grid_y, meter_w, 4 * cell)
-        below = grid_y + 4 * cell + under
+        below = grid_y + 4 * cell + under + air
         arrows_y = below
         pucks = (w / 2 - 110.0, arrows_y + arrow + gap * 0.5, 220.0, pucks_h)
-        foot = pucks[1] + pucks_h + gap
+        foot = pucks[1] + pucks_h + gap + air
         half = (w - 2 * margin - gap) / 2
         rules_r = (float(margin), foot, half, MIN_TARGET)
         speed = (margin + half + gap, foot, half, MIN_TARGET)
