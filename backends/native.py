@@ -112,11 +112,17 @@ class HttpClient(Protocol):
     ) -> HttpResponse: ...
 
 
+SIGN_IN_PROMPT = "The sign-in code shown on your other device (Account, Get a sign-in code): "
+
+
 class EndpointShell:
     """The shell's requests (docs/drawing.md) performed natively against a running endpoint."""
 
-    def __init__(self, client: HttpClient) -> None:
+    def __init__(self, client: HttpClient, ask: Callable[[str], str | None] | None = None) -> None:
         self.client = client
+        # How a sign-in code is asked for (play-native: the terminal); None: this window
+        # cannot sign in to another account.
+        self.ask = ask
         self.keys: dict[str, Ed25519PublicKey] = {}
         self.purchase_key: str | None = None
         self.progress: dict[str, Any] = {}
@@ -152,6 +158,26 @@ class EndpointShell:
         payload: dict[str, Any] = json.loads(_b64(body))
         Payload.from_json(payload)  # a well-formed outcome, or PayloadError (a ValueError)
         return payload
+
+    def sign_in(self, before: Any) -> dict[str, Any]:
+        """Sign this window in to the account of a code shown on another device, as the page
+        does (js/bridge.js signin): the reality check's net spend carries on across the switch,
+        so its start balance moves by the change of balance."""
+        if self.ask is None:
+            raise ValueError("Sign in with a code in the browser; this window keeps its account.")
+        typed = (self.ask(SIGN_IN_PROMPT) or "").strip()
+        if not typed:
+            return {"cancelled": True}
+        made = self._call("POST", "/api/session", {"code": typed.upper()})
+        self.client.headers["Authorization"] = f"Bearer {made['token']}"
+        after = int(made["balance_pence"])
+        if self.began is None:
+            self.began = (time.monotonic(), after)
+        elif isinstance(before, int):
+            self.began = (self.began[0], self.began[1] + after - before)
+        elapsed = int((time.monotonic() - self.began[0]) * 1000)
+        session = {"elapsed_ms": elapsed, "start_balance_pence": self.began[1]}
+        return {"balance_pence": after, "session": session}
 
     def perform(self, request: dict[str, Any]) -> dict[str, Any]:
         """Do one request; raises ValueError with a sentence for the player."""
@@ -225,7 +251,7 @@ class EndpointShell:
         if op == "code":
             return self._call("POST", "/api/account/code", {})
         if op == "signin":
-            raise ValueError("Sign in with a code in the browser; this window keeps its account.")
+            return self.sign_in(request.get("balance_pence"))
         if op == "limits":
             return self._call("GET", "/api/limits")
         if op == "set_limits":

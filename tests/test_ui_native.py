@@ -84,3 +84,42 @@ def test_a_forged_token_is_refused(client: TestClient) -> None:
     head, body, signature = token.json()["token"].split(".")
     with pytest.raises(ValueError, match="could not be verified"):
         shell.verify(f"{head}.{body[:-2]}AA.{signature}")
+
+
+def test_a_native_window_signs_in_with_a_code_from_another_device(client: TestClient) -> None:
+    phone_client = TestClient(client.app)
+    phone = EndpointShell(phone_client)
+    phone.perform({"op": "session"})
+    reserve = {"game": "lab-riches", "composition": [{"feature": "row", "pence": 500}]}
+    assert phone_client.post("/api/test/next-entry", json=reserve).status_code == 200
+    run(phone, ["play"])  # the phone's account: 5,000 - 300 + 500
+    assert phone.perform({"op": "session"})["balance_pence"] == 5_200
+    code = phone.perform({"op": "code"})["code"]
+    desk = EndpointShell(TestClient(client.app), lambda prompt: f" {code.lower()} ")
+    began = desk.perform({"op": "session"})  # the window's own new account first
+    assert began["balance_pence"] == 5_000
+    assert desk.perform({"op": "signin", "balance_pence": 5_000}) == {
+        "balance_pence": 5_200,
+        "session": {"elapsed_ms": ANY_MS, "start_balance_pence": 5_200},
+    }
+    assert desk.perform({"op": "session"})["balance_pence"] == 5_200  # the phone's account
+    again = EndpointShell(TestClient(client.app), lambda prompt: code)
+    again.perform({"op": "session"})
+    with pytest.raises(ValueError):  # a code signs in once
+        again.perform({"op": "signin", "balance_pence": 5_000})
+    quiet = EndpointShell(TestClient(client.app), lambda prompt: "  ")
+    assert quiet.perform({"op": "signin"}) == {"cancelled": True}
+    with pytest.raises(ValueError, match="in the browser"):  # no way to ask: as before
+        EndpointShell(TestClient(client.app)).perform({"op": "signin"})
+
+
+class _AnyMs(int):
+    """Equal to any whole number of milliseconds (the session's elapsed time)."""
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, int) and other >= 0
+
+    __hash__ = int.__hash__
+
+
+ANY_MS = _AnyMs()

@@ -1,17 +1,29 @@
 """`build.py play-native [--width W --height H] [--api URL] [--scene check]`: a desktop window.
 
 The game talks to a running endpoint (`build.py serve` starts one; default
-http://127.0.0.1:8000) for its session, purchases and finishes, as the browser does.
+http://127.0.0.1:8000) for its session, purchases and finishes, as the browser does. Account's
+"Use a sign-in code" asks for the code in the terminal the window was started from.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 
 import httpx
 
 from backends.native import EndpointShell, run_window
 from engine.ui.games import first_scene
+
+
+def ask_in_terminal(prompt: str) -> str | None:
+    """What the player types in the terminal (None when there is none, or on Ctrl-D/Ctrl-C)."""
+    if not sys.stdin.isatty():
+        return None
+    try:
+        return input(prompt)
+    except (EOFError, KeyboardInterrupt):
+        return None
 
 
 def main(argv: list[str]) -> int:
@@ -30,7 +42,7 @@ def main(argv: list[str]) -> int:
         run_window(
             lambda: first_scene(start),
             (args.width, args.height),
-            EndpointShell(client),
+            EndpointShell(client, ask_in_terminal if sys.stdin.isatty() else None),
             lambda page: first_scene({**params, **page}),
         )
     return 0
