@@ -24,11 +24,11 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 
 from tests.endpoint.conftest import Clock, bearer, buy, serve, session
-from tools import cmd_audit_pool, cmd_verify
-from web.endpoint import reveal
+from tools import cmd_audit_pool, cmd_retire_pool, cmd_verify
+from web.endpoint import reveal, tokens
 from web.endpoint.ledger import Ledger
-from web.endpoint.plays import iso
 from web.endpoint.schema import pools
+from web.endpoint.times import iso
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = "lab-riches"
@@ -315,3 +315,38 @@ def test_retire_pool_command_closes_the_pool_and_commits_the_next(
         [*command[:4], "no-such-game", *command[5:]], cwd=ROOT, env=env, capture_output=True
     )
     assert unknown.returncode != 0
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+def test_retire_pool_try_closes_the_pool_of_free_plays_and_not_the_paid_one(
+    make_app: Callable[..., FastAPI],
+    tmp_path: Path,
+    pool_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: Any,
+) -> None:
+    app = make_app()
+    client = TestClient(app)
+    token = session(client)["token"]
+    assert buy(client, token).status_code == 201
+    paid = current(client)["pool_id"]
+
+    def free_pool() -> str:
+        given = client.post("/api/try", json={"game": GAME})
+        assert given.status_code == 201, given.text
+        return str(tokens.verify(app.state.ledger.ring, given.json()["token"])["pool"])
+
+    old = free_pool()
+    monkeypatch.setenv("LOTTERY_VAR_DIR", str(tmp_path / "var"))
+    monkeypatch.setenv("LOTTERY_POOL_DIR", str(pool_dir))
+    url = f"sqlite:///{tmp_path / 'var' / 'endpoint.sqlite3'}"
+    argv = ["--game", GAME, "--try", "--close-only", "--database-url", url]
+    code, printed = run_tool(cmd_retire_pool.main, argv, capsys)
+    assert code == 0
+    retired = printed["retired"]
+    assert (retired["kind"], retired["pool_id"], retired["sold"]) == ("try", old, 1)
+    assert retired["reason"] == "retired" and printed["next"] is None
+    assert free_pool() != old  # the next free play: a new pool of free plays
+    assert current(client)["pool_id"] == paid  # purchases sell on from the same pool
+    shown = client.get(f"/api/pools/{GAME}/{old}/reveal").json()
+    assert shown["closed_reason"] == "retired" and shown["sold"] == 1

@@ -33,14 +33,15 @@ from sqlalchemy import Connection, delete, func, insert, select, update
 from engine import games
 from web.endpoint.errors import ApiError, error_response
 from web.endpoint.guards import RateLimit
-from web.endpoint.ledger import POOL_LOCK_BASE, Ledger, check_game
+from web.endpoint.ledger import POOL_LOCK_BASE, TRY_LOCK_OFFSET, Ledger, check_game
 from web.endpoint.schema import plays as plays_table
 from web.endpoint.schema import pool_closings, pools, reservations
 from web.endpoint.times import iso
 
 RETIRED = "retired"
 SOLD_OUT = "sold_out"
-PAID = "paid"  # the kind of pool purchases draw from (try pools are "try")
+PAID = "paid"  # the kind of pool purchases draw from
+TRY = "try"  # the kind of a game's pool of free plays (TRY mode)
 POOL_ID = re.compile(r"[0-9a-f]{16}")
 CACHED_REVEALS = 4  # closed pools whose reveal (about 2.7 bytes an entry) stays in memory
 ENTRIES_ENCODING = "base64 of the outcome codes, 2 bytes each, little-endian, in index order"
@@ -106,8 +107,9 @@ def close_if_done(ledger: Ledger, row: Any) -> tuple[int, str] | None:
         return at, SOLD_OUT
 
 
-def retire(ledger: Ledger, game: str) -> dict[str, Any]:
-    """Close the game's current pool at once: no entry of it is sold after this returns.
+def retire(ledger: Ledger, game: str, kind: str = PAID) -> dict[str, Any]:
+    """Close the game's current pool (of paid plays, or of kind "try": its free plays) at once:
+    no entry of it is sold (or given) after this returns.
 
     Its next index becomes its size (every process's next draw from it finds it spent and
     moves to a new pool), test mode's reservations of it go, and the closing is recorded, in
@@ -116,15 +118,18 @@ def retire(ledger: Ledger, game: str) -> dict[str, Any]:
     next sale. Raises LookupError when the game has no pool yet."""
     check_game(game)
     with ledger.db.begin() as conn:
-        ledger.db.advisory_lock(conn, POOL_LOCK_BASE + games.ids().index(game))
+        lock = POOL_LOCK_BASE + games.ids().index(game)
+        ledger.db.advisory_lock(conn, lock + (TRY_LOCK_OFFSET if kind == TRY else 0))
         row = conn.execute(
             select(pools)
-            .where(pools.c.game == game, pools.c.kind == PAID)
+            .where(pools.c.game == game, pools.c.kind == kind)
             .order_by(pools.c.id.desc())
             .limit(1)
         ).first()
         if row is None:
-            raise LookupError(f"{game} has no pool to retire")
+            raise LookupError(
+                f"{game} has no {'pool of free plays' if kind == TRY else 'pool'} to retire"
+            )
         conn.execute(update(pools).where(pools.c.id == row.id).values(next_index=pools.c.size))
         before = done = closing(conn, row)
         if done is None:
@@ -135,11 +140,14 @@ def retire(ledger: Ledger, game: str) -> dict[str, Any]:
         conn.execute(delete(reservations).where(reservations.c.pool_ref == row.id))
         sold = _sold(conn, row.id)
     # This process forgets it at once; others find the pool spent at their next draw, and
-    # their GET /api/pools/{game} answers are at most POOL_STATUS_TTL old.
-    ledger._pools.pop(game, None)
-    ledger._status.pop(game, None)
+    # their GET /api/pools/{game} answers are at most POOL_STATUS_TTL old. (A try pool is
+    # read afresh at each free play.)
+    if kind == PAID:
+        ledger._pools.pop(game, None)
+        ledger._status.pop(game, None)
     return {
         "game": game,
+        "kind": kind,
         "pool_id": row.pool_id,
         "size": row.size,
         "sold": sold,
