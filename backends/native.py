@@ -171,13 +171,17 @@ class EndpointShell:
         made = self._call("POST", "/api/session", {"code": typed.upper()})
         self.client.headers["Authorization"] = f"Bearer {made['token']}"
         after = int(made["balance_pence"])
-        if self.began is None:
-            self.began = (time.monotonic(), after)
-        elif isinstance(before, int):
+        if self.began is not None and isinstance(before, int):
             self.began = (self.began[0], self.began[1] + after - before)
+        return {"balance_pence": after, "session": self._session(after)}
+
+    def _session(self, balance: int) -> dict[str, int]:
+        """The window's session for the reality check (begun at its first balance): the time
+        since and the balance it began with."""
+        if self.began is None:
+            self.began = (time.monotonic(), balance)
         elapsed = int((time.monotonic() - self.began[0]) * 1000)
-        session = {"elapsed_ms": elapsed, "start_balance_pence": self.began[1]}
-        return {"balance_pence": after, "session": session}
+        return {"elapsed_ms": elapsed, "start_balance_pence": self.began[1]}
 
     def perform(self, request: dict[str, Any]) -> dict[str, Any]:
         """Do one request; raises ValueError with a sentence for the player."""
@@ -189,11 +193,7 @@ class EndpointShell:
                 made = self._call("POST", "/api/session", {})
                 self.client.headers["Authorization"] = f"Bearer {made['token']}"
                 wallet = {"balance_pence": made["balance_pence"]}
-            if self.began is None:  # the window's session, for the reality check
-                self.began = (time.monotonic(), wallet["balance_pence"])
-            elapsed = int((time.monotonic() - self.began[0]) * 1000)
-            return {**wallet, "session": {"elapsed_ms": elapsed,
-                                          "start_balance_pence": self.began[1]}}  # fmt: skip
+            return {**wallet, "session": self._session(wallet["balance_pence"])}
         if op == "purchase":
             self.purchase_key = self.purchase_key or uuid.uuid4().hex
             bought = self._call(

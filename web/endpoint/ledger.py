@@ -151,9 +151,8 @@ class Ledger:
             if row is not None and row.id != exhausted_ref and row.next_index < row.size:
                 return
             pool = self.pool_files.lay_out(game, use_spare=kind == "paid")
-            lock = POOL_LOCK_BASE + games.ids().index(game)
             with self.db.begin() as conn:
-                self.db.advisory_lock(conn, lock + (TRY_LOCK_OFFSET if kind == "try" else 0))
+                self.db.advisory_lock(conn, pool_lock(game, kind))
                 row = self.current_pool(conn, game, kind)
                 if row is not None and row.id != exhausted_ref and row.next_index < row.size:
                     return  # another process committed a fresh pool meanwhile
@@ -674,6 +673,12 @@ def read_clock_offset(db: Database) -> int:
     with db.begin() as conn:
         found = conn.execute(select(meta.c.value).where(meta.c.key == CLOCK_KEY)).scalar()
     return int(found or 0)
+
+
+def pool_lock(game: str, kind: str = "paid") -> int:
+    """The PostgreSQL advisory lock held by whoever commits or closes a game's pools of a kind
+    (its free plays' pools have one of their own)."""
+    return POOL_LOCK_BASE + games.ids().index(game) + (TRY_LOCK_OFFSET if kind == "try" else 0)
 
 
 def check_game(game_id: str) -> Game:

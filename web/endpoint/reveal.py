@@ -31,9 +31,9 @@ from fastapi.responses import Response
 from sqlalchemy import Connection, delete, func, insert, select, update
 
 from engine import games
-from web.endpoint.errors import ApiError, error_response
+from web.endpoint.errors import ApiError, documented
 from web.endpoint.guards import RateLimit
-from web.endpoint.ledger import POOL_LOCK_BASE, TRY_LOCK_OFFSET, Ledger, check_game
+from web.endpoint.ledger import Ledger, check_game, pool_lock
 from web.endpoint.schema import plays as plays_table
 from web.endpoint.schema import pool_closings, pools, reservations
 from web.endpoint.times import iso
@@ -118,8 +118,7 @@ def retire(ledger: Ledger, game: str, kind: str = PAID) -> dict[str, Any]:
     next sale. Raises LookupError when the game has no pool yet."""
     check_game(game)
     with ledger.db.begin() as conn:
-        lock = POOL_LOCK_BASE + games.ids().index(game)
-        ledger.db.advisory_lock(conn, lock + (TRY_LOCK_OFFSET if kind == TRY else 0))
+        ledger.db.advisory_lock(conn, pool_lock(game, kind))
         row = conn.execute(
             select(pools)
             .where(pools.c.game == game, pools.c.kind == kind)
@@ -277,10 +276,7 @@ def add_routes(app: FastAPI, ledger: Ledger, limiter: RateLimit) -> Reveals:
 
     @app.get(
         "/api/pools/{game}/{pool_id}",
-        responses={
-            status: error_response(text)
-            for status, text in ((404, NOT_FOUND), (429, LIMITED), (503, FILES))
-        },
+        responses=documented((404, NOT_FOUND), (429, LIMITED), (503, FILES)),
     )
     async def pool_commitment(game: str, pool_id: str, request: Request) -> dict[str, Any]:
         """A committed pool's public commitment (as published before its first sale: root,
@@ -301,15 +297,12 @@ def add_routes(app: FastAPI, ledger: Ledger, limiter: RateLimit) -> Reveals:
                 ),
                 "content": {"application/json": {"schema": {"type": "object"}}},
             },
-            **{
-                status: error_response(text)
-                for status, text in (
-                    (404, NOT_FOUND),
-                    (409, "pool_on_sale: the pool still sells; it is revealed once closed."),
-                    (429, LIMITED),
-                    (503, FILES),
-                )
-            },
+            **documented(
+                (404, NOT_FOUND),
+                (409, "pool_on_sale: the pool still sells; it is revealed once closed."),
+                (429, LIMITED),
+                (503, FILES),
+            ),
         },
     )
     async def pool_reveal(game: str, pool_id: str, request: Request) -> Response:
