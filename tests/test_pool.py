@@ -168,6 +168,17 @@ def test_the_root_is_the_documented_tree() -> None:
     assert len(seed) == len(salt) == 16
 
 
+def test_entries_read_in_any_order_derive_their_own_seed_and_salt() -> None:
+    """Pool.entry keeps the last chunk's stream: reading in order, across a chunk's end,
+    backwards and at random gives each entry the seed and salt `derive` gives it alone."""
+    key = bytes(range(32))
+    pool = lay_out(small_table(), 1000, key=key)
+    order = [*range(200, 600), *range(999, -1, -7), 3, 900, 4, 256, 255, 511, 512]
+    for index in order:
+        entry = pool.entry(index)
+        assert (entry.seed, entry.salt) == derive(key, index), index
+
+
 def test_an_auditor_recomputes_a_leaf_from_docs_math_md() -> None:
     key = bytes(range(32))
     pool = lay_out(small_table(), 1_000, key=key)

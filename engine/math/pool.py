@@ -25,6 +25,7 @@ from engine.math.leaves import (
     SpanJob,
     chunk_leaves,
     chunk_root,
+    chunk_stream,
     composition_bytes,
     derive,
     leaf_tails,
@@ -148,8 +149,19 @@ class Pool:
         if not 0 <= index < self.size:
             raise IndexError(f"entry {index} is outside a pool of {self.size}")
         prize, comp = self.catalogue[self.codes[index]]
-        seed, salt = derive(self.key, index)
-        return PoolEntry(index, prize, comp, seed, salt)
+        chunk, at = index >> CHUNK_HEIGHT, (index % CHUNK) * 32
+        known, stream = self._recent_stream[0]
+        if known != chunk:
+            stream = chunk_stream(self.key, chunk)
+            self._recent_stream[0] = (chunk, stream)
+        return PoolEntry(index, prize, comp, stream[at : at + 16], stream[at + 16 : at + 32])
+
+    @cached_property
+    def _recent_stream(self) -> list[tuple[int, bytes]]:
+        """The seeds and salts of the chunk last read (`derive`'s stream whole): entries are
+        sold and hashed in order, so one SHAKE-256 serves a chunk's 256 entries, where
+        deriving each alone cost 17 us on average, about a twelfth of a sale's CPU."""
+        return [(-1, b"")]
 
     def outcome(self, index: int) -> Outcome:
         """The (prize_pence, composition) of entry index, without deriving its seed."""
