@@ -6,6 +6,7 @@ Each PostgreSQL test gets its own schema, dropped afterwards.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import secrets
 import socket
@@ -192,3 +193,22 @@ def serve(app: Any, port: int = 0, **options: Any) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+
+
+def in_own_loop(make: Callable[[], Any]) -> Any:
+    """Run a coroutine to its end in a thread of its own, with its own event loop: the suite's
+    browser tests leave Playwright's loop running in the main thread, where asyncio.run fails."""
+    done: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            done["value"] = asyncio.run(make())
+        except BaseException as error:  # re-raised in the test's thread
+            done["error"] = error
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join()
+    if "error" in done:
+        raise done["error"]
+    return done["value"]

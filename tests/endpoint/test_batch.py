@@ -27,7 +27,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
-from tests.endpoint.conftest import buy, session
+from tests.endpoint.conftest import buy, in_own_loop, session
 from web.endpoint import sales, tokens
 from web.endpoint.errors import ApiError
 from web.endpoint.ledger import Ledger
@@ -69,25 +69,6 @@ def check_books(ledger: Ledger) -> dict[int, int]:
     assert pool.next_index == len(entries) == charged  # one debit per play
     assert balances == sums and min(balances.values()) >= 0
     return {int(k): int(v) for k, v in bought.items()}
-
-
-def in_own_loop(make: Callable[[], Any]) -> Any:
-    """Run a coroutine to its end in a thread of its own, with its own event loop: the suite's
-    browser tests leave Playwright's loop running in the main thread, where asyncio.run fails."""
-    done: dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            done["value"] = asyncio.run(make())
-        except BaseException as error:  # re-raised in the test's thread
-            done["error"] = error
-
-    worker = threading.Thread(target=run)
-    worker.start()
-    worker.join()
-    if "error" in done:
-        raise done["error"]
-    return done["value"]
 
 
 def test_concurrent_purchases_sold_in_batches_keep_every_invariant(

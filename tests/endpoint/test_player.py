@@ -27,7 +27,7 @@ from sqlalchemy import func, select, update
 from engine import games
 from engine.outcome import Composition
 from engine.payload import Payload
-from tests.endpoint.conftest import Clock, bearer, buy, serve, session
+from tests.endpoint.conftest import Clock, bearer, buy, in_own_loop, serve, session
 from web.endpoint import hashes, limits, tokens
 from web.endpoint.schema import accounts, plays, pools, transactions, try_plays
 from web.endpoint.times import iso
@@ -326,7 +326,7 @@ def test_recall_checks_the_book_recorded_at_purchase(app: FastAPI, game: str) ->
     token = session(client)["token"]
     session(stranger)
     number = buy(client, token, game=game).json()["play_number"]
-    assert client.get(f"/api/plays/{number}").json()["book_hash"] is None  # not in the sale
+    assert client.get(f"/api/plays/{number}").json()["book_hash"] is None  # no hasher yet
     assert hashes.fill_all(app.state.ledger) >= 1  # the hasher's round, as the app runs it
     detail = client.get(f"/api/plays/{number}").json()
     expected = engine_book_hash(
@@ -379,12 +379,67 @@ def test_the_app_hashes_each_sold_play_s_book_and_a_missed_one_at_its_recall(app
             time.sleep(0.05)
     client = TestClient(app)  # no lifespan now: nothing hashes behind the test's back
     token = session(client)["token"]
-    missed = buy(client, token).json()["play_number"]
+    missed = buy(client, token, game=PPS).json()["play_number"]  # a pool not hashed ahead
     client.post(f"/api/plays/{missed}/finish", json={"choices": []})
     assert client.get(f"/api/plays/{missed}").json()["book_hash"] is None
     recalled = client.get(f"/api/plays/{missed}/recall")
     assert recalled.status_code == 200
     assert client.get(f"/api/plays/{missed}").json()["book_hash"] == recalled.json()["book_hash"]
+
+
+def test_a_sale_writes_the_book_hash_its_entry_was_given_ahead(app: FastAPI) -> None:
+    """The hasher hashes the next entries of each pool the process sells before they are
+    sold: their plays are written with their hashes (nothing to read back and record), the
+    hashes the recall checks. An entry not reached yet is sold unhashed and hashed after."""
+    client = TestClient(app)  # no lifespan: the test takes the hasher's steps itself
+    token = session(client)["token"]
+    ledger = app.state.ledger
+    first = buy(client, token).json()["play_number"]  # the pool's first: nothing hashed ahead
+    worker = hashes.hashing_process()
+    try:
+        assert in_own_loop(lambda: hashes.hash_ahead(ledger, worker)) == hashes.HASH_BATCH
+        again = in_own_loop(lambda: hashes.hash_ahead(ledger, worker))
+    finally:
+        worker.shutdown(wait=True)
+    assert again == 0  # the next HASH_BATCH entries are hashed: no sale since
+    ahead = [buy(client, token).json()["play_number"] for _ in range(3)]
+    columns = (plays.c.game, plays.c.model, plays.c.composition, plays.c.seed)
+    with ledger.db.begin() as conn:
+        rows = conn.execute(
+            select(plays.c.play_number, plays.c.book_hash, *columns).order_by(plays.c.id)
+        ).all()
+    assert [row.play_number for row in rows] == [first, *ahead]
+    assert rows[0].book_hash is None and [r[0] for r in hashes.unhashed(ledger)] == [first]
+    for row in rows[1:]:
+        assert row.book_hash == hashes.hash_of_row(*row[2:])
+    client.post(f"/api/plays/{ahead[0]}/finish", json={"choices": []})
+    recalled = client.get(f"/api/plays/{ahead[0]}/recall")
+    assert recalled.status_code == 200 and recalled.json()["book_hash"] == rows[1].book_hash
+
+
+def test_hashing_ahead_follows_the_pace_of_the_sales() -> None:
+    """Where to hash: past the entries sold between two looks (sold while a batch is built),
+    reaching four looks' worth further, at least HASH_BATCH and at most AHEAD; the passed
+    entries' hashes are forgotten, each is handed out once, and a pool no longer sold is
+    dropped."""
+    batch, most = hashes.HASH_BATCH, hashes.AHEAD
+    ahead = hashes.Ahead()
+    ahead.look(7, 1000)  # the first look: nothing sold since
+    assert ahead.wanted(7, 10**6) == (1000, 1000 + batch)
+    ahead.add(7, 1000, ["a" * 64] * batch)
+    assert ahead.wanted(7, 10**6) == (1000 + batch,) * 2  # reached
+    ahead.look(7, 1100)  # 100 sold since the last look: 100 lead, 400 reach
+    assert ahead.take(7, 1000) is None  # passed: forgotten
+    assert ahead.take(7, 1200) == "a" * 64 and ahead.take(7, 1200) is None
+    assert ahead.wanted(7, 10**6) == (1000 + batch, min(1600, 1000 + 2 * batch))
+    ahead.look(7, 100_000)  # a burst: the lead and the reach are AHEAD at most
+    assert ahead.wanted(7, 10**6) == (100_000 + most, 100_000 + most + batch)
+    ahead.add(7, 100_000 + most, ["b" * 64] * most)
+    assert ahead.wanted(7, 10**6) == (100_000 + 2 * most,) * 2
+    assert ahead.wanted(7, 100_010) == (100_000 + 2 * most,) * 2  # the pool's end
+    assert ahead.take(7, 100_000 + most) == "b" * 64
+    ahead.forget({8})
+    assert ahead.take(7, 100_001 + most) is None
 
 
 def test_recall_of_an_auto_settled_play(client: TestClient, clock: Clock) -> None:

@@ -1,14 +1,27 @@
-"""The hash of each play's book, recorded just after its sale, off the purchase's path.
+"""The hash of each play's book, made just before its sale or recorded just after, off the
+purchase's path.
 
 A play's recall (GET /api/plays/{n}/recall) rebuilds the book from the ledger's entry and
 refuses it when its SHA-256 differs from the one recorded for the play: an engine change can
 never make a past play show something else. Building a book costs CPU (well under a
 millisecond, docs/endpoint.md), which in the purchase's own transaction held the pool's lock
-and halved the sales a second; so a sale records no hash, and each endpoint process's hasher
-(started with the app, every HASH_INTERVAL seconds) builds the books of the plays that have
-none and records their hashes, a batch at a time; the books are built in a process of its own at a
-lower priority (`hashing_process`). A process that stops hashes what is still waiting first
-(`hash_before_stopping`). Several processes may hash the same plays:
+and halved the sales a second; so no sale builds a book. Each endpoint process's hasher
+(`keep_hashing`, started with the app) has them built in a process of its own at a lower
+priority (`hashing_process`), batch after batch, and looks again every HASH_INTERVAL seconds
+once nothing is due:
+
+- first ahead of the sales (`hash_ahead`, `Ahead`): the books of the next entries of each pool
+  the process sells (at most AHEAD ahead), from the pool's own files, so a sale writes its
+  play's hash with the play's row;
+- then behind them (`hash_behind`): the plays sold with no hash (the hasher had not reached
+  their entry: the process's first sales of a pool, a burst faster than it, another process's
+  sales), whose hashes it records.
+
+Either way the book is the one this engine builds for the entry the play was sold, and the
+process that hashes it is the one that sells: its hashes are as good as its sales. Hashing
+ahead spares the database reading every play back and rewriting its row (the reading and
+recording were most of the hasher's cost, docs/endpoint.md). A process that stops hashes what is still
+waiting first (`hash_before_stopping`). Several processes may hash the same plays:
 the UPDATE keeps the first (`WHERE book_hash IS NULL`), and every process builds the same
 bytes. A play whose hash a process that ended without stopping (killed) never recorded gets it
 at its recall.
@@ -25,18 +38,27 @@ import logging
 import multiprocessing
 import os
 import signal
+import threading
 from concurrent.futures import ProcessPoolExecutor
+from itertools import takewhile
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import anyio
 from sqlalchemy import Connection, select, update
 
 from engine import games
+from engine.math.pool import Pool
 from engine.outcome import Composition
-from web.endpoint.ledger import Ledger
-from web.endpoint.schema import plays
+from web.endpoint import pool_store
+from web.endpoint.schema import plays, pools
+
+if TYPE_CHECKING:  # (not imported at run time: the hashing process imports this module)
+    from web.endpoint.ledger import Ledger
 
 HASH_INTERVAL = 0.25  # seconds between two looks for unhashed plays
 HASH_BATCH = 256
+AHEAD = 4096  # entries of each pool on sale hashed before they are sold
 STOP_HASHING_SECONDS = 30.0  # at most this long hashing what is left when the endpoint stops
 
 
@@ -51,6 +73,109 @@ def hash_of_row(game: str, model: str, composition_json: str, seed_hex: str) -> 
     """The book hash of a plays row's entry (its composition as stored, JSON)."""
     composition = Composition.from_json(json.loads(composition_json))
     return book_hash(game, model, composition, bytes.fromhex(seed_hex))
+
+
+class Ahead:
+    """The book hashes of the entries each pool will sell next, made before they are sold;
+    `take` hands a sale its entry's hash (the batch's thread), the hasher adds them (the
+    event loop). Where it hashes follows the pace of the sales, measured by the entries sold
+    between two looks (a look each batch the hasher builds): it starts that many entries past
+    the pool's next (those are sold while it builds), and reaches four looks' worth further,
+    at least HASH_BATCH and at most AHEAD."""
+
+    def __init__(self) -> None:
+        self._digests: dict[int, dict[int, str]] = {}  # pool ref -> entry index -> hash
+        self._end: dict[int, int] = {}  # pool ref -> the end of the entries asked for
+        self._seen: dict[int, tuple[int, int, int]] = {}  # pool ref -> (next, lead, reach)
+        self._lock = threading.Lock()
+
+    def take(self, pool_ref: int, index: int) -> str | None:
+        """The hash of this entry's book, made ahead, or None (then it is made after the
+        sale); each is handed out once."""
+        with self._lock:
+            found = self._digests.get(pool_ref)
+            return found.pop(index, None) if found is not None else None
+
+    def look(self, pool_ref: int, next_index: int) -> None:
+        """A pool's next entry now: the hashes of those passed are forgotten, and where to
+        hash follows the entries sold since the last look."""
+        with self._lock:
+            found = self._digests.setdefault(pool_ref, {})
+            for index in list(takewhile(lambda i: i < next_index, found)):  # (ascending)
+                del found[index]
+            last = self._seen.get(pool_ref, (next_index, 0, 0))[0]
+            sold = next_index - last
+            reach = min(AHEAD, max(HASH_BATCH, 4 * sold))
+            self._seen[pool_ref] = (next_index, min(sold, AHEAD), reach)
+
+    def wanted(self, pool_ref: int, size: int) -> tuple[int, int]:
+        """The entries of a pool of `size` to hash next, [start, end): at most HASH_BATCH,
+        past those sold while they are built and within reach (as of the last look); start ==
+        end when none are."""
+        with self._lock:
+            next_index, lead, reach = self._seen[pool_ref]
+            start = max(next_index + lead, self._end.get(pool_ref, 0))
+            end = min(size, next_index + lead + reach, start + HASH_BATCH)
+            return start, max(start, end)
+
+    def add(self, pool_ref: int, start: int, found: list[str]) -> None:
+        """The hashes of entries start, start + 1, ... of a pool."""
+        with self._lock:
+            digests = self._digests.setdefault(pool_ref, {})
+            for offset, digest in enumerate(found):
+                digests[start + offset] = digest
+            self._end[pool_ref] = max(self._end.get(pool_ref, 0), start + len(found))
+
+    def forget(self, keep: set[int]) -> None:
+        """Drop the pools not in `keep` (retired or spent)."""
+        with self._lock:
+            for pool_ref in set(self._digests) - keep:
+                del self._digests[pool_ref]
+                self._end.pop(pool_ref, None)
+                self._seen.pop(pool_ref, None)
+
+
+_LOADED: dict[str, Pool] = {}  # the hashing process's pools, by directory
+
+
+def entry_hashes(directory: str, start: int, end: int) -> list[str]:
+    """The book hashes of a saved pool's entries [start, end) (pure CPU once its files are
+    read: the app runs it in its hashing process, which keeps the pools it has read)."""
+    pool = _LOADED.get(directory)
+    if pool is None:
+        if len(_LOADED) >= 8:
+            _LOADED.clear()
+        pool = _LOADED[directory] = pool_store.load(Path(directory))
+    entries = (pool.entry(index) for index in range(start, end))
+    return [book_hash(pool.game, pool.model, e.composition, e.seed) for e in entries]
+
+
+def next_indexes(ledger: Ledger, refs: list[int]) -> list[tuple[int, int]]:
+    """(pool ref, next entry) of these pools, as the database has them now."""
+    with ledger.db.begin() as conn:
+        query = select(pools.c.id, pools.c.next_index).where(pools.c.id.in_(refs))
+        return [(int(ref), int(at)) for ref, at in conn.execute(query).all()]
+
+
+async def hash_ahead(ledger: Ledger, worker: ProcessPoolExecutor) -> int:
+    """Hash a batch of the next entries of each pool this process sells (`Ahead` says which);
+    returns how many were hashed."""
+    selling = {pool.id: pool for pool in ledger.selling()}
+    ledger.ahead.forget(set(selling))
+    if not selling:
+        return 0
+    loop = asyncio.get_running_loop()
+    done = 0
+    for ref, next_index in await ledger.db.run(next_indexes, ledger, list(selling)):
+        pool = selling[ref]
+        directory = str(ledger.pool_files.directory / pool.pool_id)
+        ledger.ahead.look(ref, next_index)
+        start, end = ledger.ahead.wanted(ref, pool.size)
+        if start < end:
+            found = await loop.run_in_executor(worker, entry_hashes, directory, start, end)
+            ledger.ahead.add(ref, start, found)
+            done += end - start
+    return done
 
 
 def record(conn: Connection, play_number: int, digest: str) -> None:
@@ -155,20 +280,24 @@ def hashing_process() -> ProcessPoolExecutor:
     )
 
 
-async def hash_waiting(ledger: Ledger, worker: ProcessPoolExecutor) -> int:
-    """Hash, batch after batch, the plays that have no hash (their books built in the hashing
-    process); returns how many."""
-    loop = asyncio.get_running_loop()
-    done = 0
+async def hash_behind(ledger: Ledger, worker: ProcessPoolExecutor) -> int:
+    """Hash a batch of the plays that have no hash (their books built in the hashing process,
+    their hashes recorded); returns how many."""
     # (database work as the sales do it: inline on SQLite, where a thread would only wait on
     # the same lock the event loop takes; in a thread on PostgreSQL)
-    while rows := await ledger.db.run(unhashed, ledger):
-        found = await loop.run_in_executor(worker, digests, rows)
+    rows = await ledger.db.run(unhashed, ledger)
+    if rows:
+        found = await asyncio.get_running_loop().run_in_executor(worker, digests, rows)
         await ledger.db.run(record_all, ledger, found)
-        done += len(rows)
-        if len(rows) < HASH_BATCH:
-            break
-    return done
+    return len(rows)
+
+
+async def hash_waiting(ledger: Ledger, worker: ProcessPoolExecutor) -> int:
+    """Hash, batch after batch, every play that has no hash; returns how many."""
+    done = 0
+    while (behind := await hash_behind(ledger, worker)) == HASH_BATCH:
+        done += behind
+    return done + behind
 
 
 async def hash_before_stopping(ledger: Ledger, worker: ProcessPoolExecutor) -> None:
@@ -186,11 +315,16 @@ async def hash_before_stopping(ledger: Ledger, worker: ProcessPoolExecutor) -> N
 
 
 async def keep_hashing(ledger: Ledger, worker: ProcessPoolExecutor) -> None:
-    """The app's hasher: every HASH_INTERVAL, the unhashed plays' books built in the hashing
-    process and their hashes recorded. Runs until cancelled."""
+    """The app's hasher: batch after batch, the next entries of the pools on sale hashed
+    ahead, and when none are due, the unhashed plays' books built and their hashes recorded
+    (ahead first: a hash made ahead costs the database nothing more); every HASH_INTERVAL
+    when both are done. Runs until cancelled."""
     while True:
         await anyio.sleep(HASH_INTERVAL)
         try:
-            await hash_waiting(ledger, worker)
+            while (
+                await hash_ahead(ledger, worker) or await hash_behind(ledger, worker) == HASH_BATCH
+            ):
+                pass
         except Exception:
             logging.getLogger("web.endpoint").exception("hashing books failed")

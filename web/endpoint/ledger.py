@@ -20,6 +20,7 @@ from web.endpoint import limits, tokens
 from web.endpoint.batch import NextEntries, SaleBatcher
 from web.endpoint.database import Database
 from web.endpoint.errors import ApiError, not_on_sale, unknown_game
+from web.endpoint.hashes import Ahead
 from web.endpoint.keys import KeyRing, load_keyring
 from web.endpoint.pools import LayOut, PoolFiles
 from web.endpoint.schema import (
@@ -85,6 +86,7 @@ class Ledger:
         batching = (self.sql.batch_debit is not None or db.is_sqlite) and not test_mode
         self.batcher = SaleBatcher(self) if batching else None
         self.next_entries = NextEntries()  # PostgreSQL batches signed ahead (web.endpoint.batch)
+        self.ahead = Ahead()  # book hashes of the next entries (web.endpoint.hashes)
         self.clock_offset_ms = read_clock_offset(db) if test_mode else 0
 
     def now_ms(self) -> int:
@@ -277,6 +279,10 @@ class Ledger:
             "balance_pence": int(balance),
         }
 
+    def selling(self) -> list[PoolRow]:
+        """The pools this process has sold from and is selling from now, a game each."""
+        return list(self._pools.values())
+
     def _pool(self, conn: Connection, game: str) -> PoolRow:
         """The pool the game sells from (cached: a pool row's identity never changes)."""
         pool = self._pools.get(game) or self.current_pool(conn, game)
@@ -318,8 +324,9 @@ class Ledger:
     def _sale(
         self, account: Account, pool: PoolRow, index: int, key: str | None, now: int
     ) -> dict[str, Any]:
-        """The plays row of a sale of this pool entry, with its signed outcome token (the hash
-        of its book is recorded just after, off the sale's path: web/endpoint/hashes.py)."""
+        """The plays row of a sale of this pool entry, with its signed outcome token and its
+        book's hash when the hasher made it ahead (else it is recorded just after, off the
+        sale's path: web/endpoint/hashes.py)."""
         entry, play_number, payload = self._outcome(account.public_id, pool, index, now)
         return {
             "play_number": play_number,
@@ -337,7 +344,7 @@ class Ledger:
             "purchased_at": now,
             "finished_at": None,
             "finished_by": None,
-            "book_hash": None,
+            "book_hash": self.ahead.take(pool.id, index),
             "progress_event": 0,
             "choices": "[]",
         }

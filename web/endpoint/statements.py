@@ -76,6 +76,7 @@ ADD_SALES_ARRAYS = {
     "seed": "text",
     "token": "text",
     "idempotency_key": "text",
+    "book_hash": "text",
 }
 
 
