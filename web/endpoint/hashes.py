@@ -20,8 +20,8 @@ once nothing is due:
 Either way the book is the one this engine builds for the entry the play was sold, and the
 process that hashes it is the one that sells: its hashes are as good as its sales. Hashing
 ahead spares the database reading every play back and rewriting its row (the reading and
-recording were most of the hasher's cost, docs/endpoint.md). A process that stops hashes what is still
-waiting first (`hash_before_stopping`). Several processes may hash the same plays:
+recording were most of the hasher's cost, docs/endpoint.md). A process that stops hashes
+what is still waiting first (`hash_before_stopping`). Several processes may hash the same plays:
 the UPDATE keeps the first (`WHERE book_hash IS NULL`), and every process builds the same
 bytes. A play whose hash a process that ended without stopping (killed) never recorded gets it
 at its recall.
