@@ -395,13 +395,15 @@ def test_a_sale_writes_the_book_hash_its_entry_was_given_ahead(app: FastAPI) -> 
     token = session(client)["token"]
     ledger = app.state.ledger
     first = buy(client, token).json()["play_number"]  # the pool's first: nothing hashed ahead
-    worker = hashes.hashing_process()
-    try:
-        assert in_own_loop(lambda: hashes.hash_ahead(ledger, worker)) == hashes.HASH_BATCH
-        again = in_own_loop(lambda: hashes.hash_ahead(ledger, worker))
+    worker = hashes.hashing_process()  # (ends with the thread that starts it: one loop)
+
+    async def twice() -> list[int]:
+        return [await hashes.hash_ahead(ledger, worker) for _ in range(2)]
+
+    try:  # the next HASH_BATCH entries hashed, then none: no sale since
+        assert in_own_loop(twice) == [hashes.HASH_BATCH, 0]
     finally:
         worker.shutdown(wait=True)
-    assert again == 0  # the next HASH_BATCH entries are hashed: no sale since
     ahead = [buy(client, token).json()["play_number"] for _ in range(3)]
     columns = (plays.c.game, plays.c.model, plays.c.composition, plays.c.seed)
     with ledger.db.begin() as conn:
@@ -415,6 +417,38 @@ def test_a_sale_writes_the_book_hash_its_entry_was_given_ahead(app: FastAPI) -> 
     client.post(f"/api/plays/{ahead[0]}/finish", json={"choices": []})
     recalled = client.get(f"/api/plays/{ahead[0]}/recall")
     assert recalled.status_code == 200 and recalled.json()["book_hash"] == rows[1].book_hash
+
+
+def test_a_pool_whose_files_cannot_be_read_is_hashed_behind(
+    app: FastAPI, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Hashing ahead reads the pool's files; when they are gone it says so once and leaves
+    the pool's plays to hashing behind, which reads their rows."""
+    client = TestClient(app)
+    token = session(client)["token"]
+    ledger = app.state.ledger
+    number = buy(client, token).json()["play_number"]
+    (pool,) = ledger.selling()
+    moved = ledger.pool_files.directory / f"{pool.pool_id}.moved"
+    (ledger.pool_files.directory / pool.pool_id).rename(moved)
+    worker = hashes.hashing_process()  # (ends with the thread that starts it: one loop)
+
+    async def steps() -> list[int]:
+        ahead = [await hashes.hash_ahead(ledger, worker) for _ in range(2)]
+        return [*ahead, await hashes.hash_behind(ledger, worker)]
+
+    try:
+        assert in_own_loop(steps) == [0, 0, 1]
+    finally:
+        worker.shutdown(wait=True)
+        moved.rename(ledger.pool_files.directory / pool.pool_id)
+    warnings = [r.getMessage() for r in caplog.records if "not hashing ahead" in r.getMessage()]
+    assert len(warnings) == 1 and pool.pool_id in warnings[0], warnings
+    detail = client.get(f"/api/plays/{number}").json()
+    expected = engine_book_hash(
+        "lab-riches", detail["model"], detail["composition"], detail["entry"]["seed"]
+    )
+    assert detail["book_hash"] == expected
 
 
 def test_hashing_ahead_follows_the_pace_of_the_sales() -> None:

@@ -87,6 +87,7 @@ class Ahead:
         self._digests: dict[int, dict[int, str]] = {}  # pool ref -> entry index -> hash
         self._end: dict[int, int] = {}  # pool ref -> the end of the entries asked for
         self._seen: dict[int, tuple[int, int, int]] = {}  # pool ref -> (next, lead, reach)
+        self.unread: set[int] = set()  # pools whose files the hashing process could not read
         self._lock = threading.Lock()
 
     def take(self, pool_ref: int, index: int) -> str | None:
@@ -159,8 +160,9 @@ def next_indexes(ledger: Ledger, refs: list[int]) -> list[tuple[int, int]]:
 
 async def hash_ahead(ledger: Ledger, worker: ProcessPoolExecutor) -> int:
     """Hash a batch of the next entries of each pool this process sells (`Ahead` says which);
-    returns how many were hashed."""
-    selling = {pool.id: pool for pool in ledger.selling()}
+    returns how many were hashed. A pool whose files cannot be read is left to hashing behind
+    (which reads the plays' rows), with one warning."""
+    selling = {pool.id: pool for pool in ledger.selling() if pool.id not in ledger.ahead.unread}
     ledger.ahead.forget(set(selling))
     if not selling:
         return 0
@@ -172,7 +174,16 @@ async def hash_ahead(ledger: Ledger, worker: ProcessPoolExecutor) -> int:
         ledger.ahead.look(ref, next_index)
         start, end = ledger.ahead.wanted(ref, pool.size)
         if start < end:
-            found = await loop.run_in_executor(worker, entry_hashes, directory, start, end)
+            try:
+                found = await loop.run_in_executor(worker, entry_hashes, directory, start, end)
+            except (OSError, ValueError) as error:  # missing or damaged pool files
+                ledger.ahead.unread.add(ref)
+                logging.getLogger("web.endpoint").warning(
+                    "not hashing ahead in pool %s (its plays are hashed after their sale): %s",
+                    pool.pool_id,
+                    error,
+                )
+                continue
             ledger.ahead.add(ref, start, found)
             done += end - start
     return done
