@@ -33,7 +33,7 @@ from web.endpoint.schema import (
     try_plays,
 )
 from web.endpoint.settings import Settings
-from web.endpoint.statements import ADD_SALES_ARRAYS, PoolRow, Statements
+from web.endpoint.statements import PoolRow, Statements, sales_param
 
 PLAY_NUMBER_BASE = 10**8  # Play Number = pool sequence × 10^8 + entry index + 1
 POOL_LOCK_BASE = 74_281_000  # + the game's index in the registry: the advisory lock of its pools
@@ -461,13 +461,12 @@ class Ledger:
                 self._pools.pop(game, None)
                 return results
             first = int(drawn) - len(paid)
-            columns: dict[str, list[Any]] = {name: [] for name in ADD_SALES_ARRAYS}
+            sales = []
             for n, (i, balance) in enumerate(paid):
                 account, key = requests[i]
                 self._spare_at(pool, first + n)
                 sale = self._sale(account, pool, first + n, key, now)
-                for name, values in columns.items():
-                    values.append(sale[name])
+                sales.append(sale)
                 results[i] = {
                     "play_number": sale["play_number"],
                     "token": sale["token"],
@@ -476,8 +475,8 @@ class Ledger:
             # every play and its ledger row in one statement
             cursor.execute(
                 sql.add_sales,
-                {**columns, "game": pool.game, "model": pool.model, "pool_ref": pool.id}
-                | {"purchased_at": now, "amount_pence": -price},
+                {"sales": sales_param(sales), "game": pool.game, "model": pool.model}
+                | {"pool_ref": pool.id, "purchased_at": now, "amount_pence": -price},
             )
             pg.commit()
             self.next_entries.drawn(pool.id, int(drawn))
@@ -508,8 +507,8 @@ class Ledger:
         ]
         cursor.execute(
             sql.batch_sale,
-            {name: [sale[name] for sale in sales] for name in ADD_SALES_ARRAYS}
-            | {
+            {
+                "sales": sales_param(sales),
                 "accounts": [requests[i][0].pk for i in chosen],
                 "keys": [requests[i][1] for i in chosen],
                 "price": price,
