@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import multiprocessing
 import os
 import subprocess
 import sys
@@ -449,6 +450,18 @@ def test_a_pool_whose_files_cannot_be_read_is_hashed_behind(
         "lab-riches", detail["model"], detail["composition"], detail["entry"]["seed"]
     )
     assert detail["book_hash"] == expected
+
+
+def test_the_hashing_process_is_warmed_as_the_app_starts(app: FastAPI) -> None:
+    """The lifespan starts the hashing process with one book of each game on sale built
+    (`hashes.warm`), so the first sales find it running, not starting."""
+    before = set(multiprocessing.active_children())
+    with TestClient(app):
+        deadline = time.monotonic() + 30
+        while not set(multiprocessing.active_children()) - before:
+            assert time.monotonic() < deadline, "no hashing process was started"
+            time.sleep(0.05)
+    hashes.warm()  # what it runs, here: raises if a game's book cannot be built
 
 
 def test_hashing_ahead_follows_the_pace_of_the_sales() -> None:

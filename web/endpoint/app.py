@@ -98,8 +98,9 @@ def create_app(
                 except Exception:
                     logging.getLogger("web.endpoint").exception("sweeping overdue plays failed")
 
-        # Each sold play's book hash, recorded just after the sale (web/endpoint/hashes.py).
+        # Each sold play's book hash, made ahead of the sale or just after (web/endpoint/hashes.py).
         worker = hashes.hashing_process()
+        worker.submit(hashes.warm)  # (started now, not by the first sales)
         tasks = [asyncio.create_task(sweeper()),
                  asyncio.create_task(hashes.keep_hashing(ledger, worker))]  # fmt: skip
         try:

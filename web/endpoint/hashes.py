@@ -136,6 +136,15 @@ class Ahead:
                 self._seen.pop(pool_ref, None)
 
 
+def warm() -> None:
+    """Import the book builders and build one book of each game on sale, in the hashing
+    process as the app starts: otherwise its first batch pays for its start while the sales
+    pass the entries it hashes ahead."""
+    for game in games.on_sale():
+        composition = next(iter(game.table.tiers[0].composition_counts(1)))[0]
+        game.book(game.table.model, composition, bytes(16))
+
+
 _LOADED: dict[str, Pool] = {}  # the hashing process's pools, by directory
 
 
