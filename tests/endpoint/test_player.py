@@ -431,7 +431,7 @@ def test_a_pool_whose_files_cannot_be_read_is_hashed_behind(
     number = buy(client, token).json()["play_number"]
     (pool,) = ledger.selling()
     moved = ledger.pool_files.directory / f"{pool.pool_id}.moved"
-    (ledger.pool_files.directory / pool.pool_id).rename(moved)
+    ledger.pool_files.path(pool.pool_id).rename(moved)
     worker = hashes.hashing_process()  # (ends with the thread that starts it: one loop)
 
     async def steps() -> list[int]:
@@ -442,7 +442,7 @@ def test_a_pool_whose_files_cannot_be_read_is_hashed_behind(
         assert in_own_loop(steps) == [0, 0, 1]
     finally:
         worker.shutdown(wait=True)
-        moved.rename(ledger.pool_files.directory / pool.pool_id)
+        moved.rename(ledger.pool_files.path(pool.pool_id))
     warnings = [r.getMessage() for r in caplog.records if "not hashing ahead" in r.getMessage()]
     assert len(warnings) == 1 and pool.pool_id in warnings[0], warnings
     detail = client.get(f"/api/plays/{number}").json()

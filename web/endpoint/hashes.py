@@ -179,7 +179,7 @@ async def hash_ahead(ledger: Ledger, worker: ProcessPoolExecutor) -> int:
     done = 0
     for ref, next_index in await ledger.db.run(next_indexes, ledger, list(selling)):
         pool = selling[ref]
-        directory = str(ledger.pool_files.directory / pool.pool_id)
+        directory = str(ledger.pool_files.path(pool.pool_id))
         ledger.ahead.look(ref, next_index)
         start, end = ledger.ahead.wanted(ref, pool.size)
         if start < end:

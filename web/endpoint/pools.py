@@ -76,13 +76,17 @@ class PoolFiles:
     def _make(self, game: str) -> Pool:
         table = games.load_table(game)
         pool = self._lay_out(table, self.size_for(table))
-        target = self.directory / pool.pool_id
+        target = self.path(pool.pool_id)
         if not target.exists():
             self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)  # future outcomes
             partial = self.directory / f".{pool.pool_id}.partial"
             pool_store.save(pool, partial)
             partial.rename(target)
         return pool
+
+    def path(self, pool_id: str) -> Path:
+        """The directory of a pool's saved files."""
+        return self.directory / pool_id
 
     def get(self, pool_id: str) -> Pool:
         """A committed pool by id, loaded from its files the first time."""
@@ -92,7 +96,7 @@ class PoolFiles:
         with self._lock:
             pool = self._pools.get(pool_id)
             if pool is None:
-                path = self.directory / pool_id
+                path = self.path(pool_id)
                 if not path.is_dir():
                     raise FileNotFoundError(
                         f"pool {pool_id} is recorded in the database but {path} is missing; "

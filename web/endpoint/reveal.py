@@ -201,7 +201,7 @@ class Reveals:
         row = self._row(game, pool_id)
         committed = self._commitments.get(pool_id)
         if committed is None:
-            path = self.ledger.pool_files.directory / pool_id / "commitment.json"
+            path = self.ledger.pool_files.path(pool_id) / "commitment.json"
             committed = json.loads(path.read_text(encoding="utf-8"))  # FileNotFoundError: 503
             self._commitments[pool_id] = committed
         done = close_if_done(self.ledger, row)
