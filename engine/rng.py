@@ -77,6 +77,14 @@ class Stream:
             if x < limit:
                 return x % n
 
+    def byte(self) -> int:
+        """The next byte of the stream: the same draw as below(256), read without its loop."""
+        if self._pos >= len(self._buf):
+            self._fill()
+        x = self._buf[self._pos]
+        self._pos += 1
+        return x
+
     def between(self, low: int, high: int) -> int:
         """A uniform integer in [low, high] (both included)."""
         return low + self.below(high - low + 1)

@@ -49,6 +49,17 @@ def test_below_rejects_the_biased_tail() -> None:
     assert stream.below(200) == raw[2] % 200
 
 
+def test_byte_is_below_256_across_fills() -> None:
+    # byte() is below(256) without its loop: the same values, the same bytes consumed, across
+    # the buffer's refills (8 blocks of 32 bytes each), mixed with the other helpers.
+    fast, slow = Stream(COUNTING), Stream(COUNTING)
+    for i in range(2_000):
+        assert fast.byte() == slow.below(256)
+        if i % 7 == 0:
+            assert fast.below(5) == slow.below(5)
+    assert fast.read(40) == slow.read(40)
+
+
 def test_below_is_uniform_enough() -> None:
     stream = Stream(b"uniform")
     counts = Counter(stream.below(6) for _ in range(60_000))

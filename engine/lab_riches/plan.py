@@ -57,18 +57,24 @@ def draw_symbols(stream: Stream, count: int) -> list[str]:
 
 LIGHTNING_BELOW = rules.LIGHTNING_CHANCE[0]  # a Top Row byte below this: lightning
 BONUS_BELOW = LIGHTNING_BELOW + rules.BONUS_MOTIF_CHANCE[0]  # then below this: a bonus motif
+EXTRA_BELOW = rules.EXTRA_GOES_CHANCE[0]  # a GO's first byte below this: an extra-goes motif
 assert rules.LIGHTNING_CHANCE[1] == rules.BONUS_MOTIF_CHANCE[1] == 256
+assert rules.EXTRA_GOES_CHANCE[1] == 256
+LIGHTNING_MOTIFS = tuple(f"{rules.LIGHTNING}/{n}" for n in rules.LIGHTNING_VALUES)
 
 
 def random_top_row(stream: Stream, total: int, max_goes: int | None) -> tuple[list[str], int]:
     """One Top Row of a random play and the extra goes it shows (none that would pass max_goes).
 
     docs/books.md, R2.1-2: an extra-goes motif with its chance (column, then value), then each
-    other column a lightning motif, a bonus motif or a uniform symbol.
+    other column a lightning motif, a bonus motif or a uniform symbol. (The hottest loop of a
+    losing play's book, which simulates random plays: each chance is one `byte()`, the same
+    draw as `below(256)`, and a symbol the same as `draw_symbols(stream, 1)`.)
     """
     row: list[str] = []
     extra_col, extra = -1, 0
-    if stream.chance(*rules.EXTRA_GOES_CHANCE):
+    byte = stream.byte
+    if byte() < EXTRA_BELOW:
         extra_col, extra = stream.below(rules.COLUMNS), stream.choice(rules.EXTRA_GOES_VALUES)
         if max_goes is not None and total + extra > max_goes:
             extra_col, extra = -1, 0
@@ -76,13 +82,13 @@ def random_top_row(stream: Stream, total: int, max_goes: int | None) -> tuple[li
         if c == extra_col:
             row.append(f"{rules.EXTRA_GOES}/{extra}")
             continue
-        b = stream.below(256)
+        b = byte()
         if b < LIGHTNING_BELOW:
-            row.append(f"{rules.LIGHTNING}/{stream.choice(rules.LIGHTNING_VALUES)}")
+            row.append(LIGHTNING_MOTIFS[stream.below(len(LIGHTNING_MOTIFS))])
         elif b < BONUS_BELOW:
             row.append(rules.BONUS)
         else:
-            row.append(draw_symbols(stream, 1)[0])
+            row.append(rules.SYMBOLS[byte() % N_SYMBOLS])
     return row, extra
 
 
