@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 from engine.games import load_table
-from engine.lab_riches import compositions, rules
+from engine.lab_riches import compositions, rules, simulate
 from engine.lab_riches.generator import build_book
 from engine.outcome import Composition, Part
 from engine.rng import Stream
@@ -59,7 +59,9 @@ RARE_LOSING = {
 # Seeds (parts, label, n) whose model 3 book takes one of model 3's new turns or a rare one, found
 # by scanning 120,000 losing seeds and 5,000 of each of four meter parts with an instrumented
 # copy of the outsider (each checked against the engine then); what a book shows is asserted
-# below. None of the 120,000 losing plays drew a GO again for a third Bonus Game.
+# below. A GO drawn again because its Bonus Game would be a third: 2 of 9.4 million losing seeds
+# (an instrumented copy of simulate.random_plan, 2026-12-02): THIRD_BONUS says where, and
+# test_a_go_whose_bonus_game_would_be_a_third_is_drawn_again that it still happens there.
 RARE_3: list[tuple[list[tuple[str, int]], str, int, str]] = [
     ([], "losing3", 1297, "a start row drawn again for its 3 bonus motifs, in the losing play"),
     (
@@ -80,7 +82,13 @@ RARE_3: list[tuple[list[tuple[str, int]], str, int, str]] = [
     ([], "losing3", 1967, "a Bonus Game on a GO that then has locks, in the losing play"),
     ([], "losing3", 36800, "a Top Row with 4 bonus motifs in the losing play"),
     ([], "losing3", 75443, "two Bonus Games in the losing play"),
+    ([], "losing3", 7445299, "a GO drawn again for a third Bonus Game, in a random play that won"),
+    ([], "losing3", 8732043, "a GO drawn again for a third Bonus Game, in a random play that won"),
 ]
+# ("losing3", n) -> which of the book's random plays (0: the first) draws a GO again because its
+# Bonus Game would be a third (the play won: it is not the one the book shows, but its bytes
+# come before that one's)
+THIRD_BONUS = {7445299: 4, 8732043: 1}
 
 
 def _seed(label: str, n: int) -> str:
@@ -358,3 +366,26 @@ def test_the_outsider_rebuilds_every_composition_of_model_3_byte_for_byte() -> N
             assert any(e["type"] == "go" and e["top"].count("bonus") == 4 for e in events), what
         if "two Bonus Games" in what:
             assert sum(e["type"] == "bonus_activated" for e in events) == 2, what
+
+
+def test_a_go_whose_bonus_game_would_be_a_third_is_drawn_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The engine's own random plays, counted as they draw (the real bonus_award runs): the
+    # play named has two Bonus Games and drew the award of one more, refused.
+    awards: list[object] = []
+    real = simulate.bonus_award
+
+    def counted(stream: Stream) -> tuple[str, int]:
+        awards.append(stream)
+        return real(stream)
+
+    monkeypatch.setattr(simulate, "bonus_award", counted)
+    for n, play in THIRD_BONUS.items():
+        stream = Stream(MODEL_3.encode() + b"\x00" + bytes.fromhex(_seed("losing3", n)))
+        for _ in range(play + 1):
+            awards.clear()
+            plan = simulate.random_plan(stream, rules.MODELS[MODEL_3])
+        assert len(plan.triggers) == rules.MAX_BONUS_GAMES, n
+        assert len(awards) > len(plan.triggers), n
+        assert simulate.plan_pays(plan), n
