@@ -84,7 +84,7 @@ def random_top_row(stream: Stream, total: int, max_goes: int | None) -> tuple[li
             continue
         b = byte()
         if b < LIGHTNING_BELOW:
-            row.append(LIGHTNING_MOTIFS[stream.below(len(LIGHTNING_MOTIFS))])
+            row.append(stream.choice(LIGHTNING_MOTIFS))
         elif b < BONUS_BELOW:
             row.append(rules.BONUS)
         else:
