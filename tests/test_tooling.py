@@ -5,6 +5,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -119,6 +120,46 @@ def test_bench_endpoint_against_summarizes_both_sides_the_change_and_the_ratios(
     assert summary["sqlite"]["change"]["purchases_per_second"] == 300
     assert "ratio" not in summary["sqlite"]["this"]
     assert pg["runs"] == {"reference": [1500, 1600, 1400], "this": [1700, 1800, 1650]}
+
+
+def test_bench_endpoint_rounds_take_each_figure_s_median_and_each_round_s_own_ratio() -> None:
+    from tools.bench_endpoint import medians
+
+    def pg(rate: float, tps: float, p99: float) -> dict[str, float]:
+        return {"purchases_per_second": rate, "p99_ms": p99, "pgbench_tps": tps,
+                "ratio": round(rate / tps, 3), "server_cpu_share": 0.6}  # fmt: skip
+
+    rounds: list[dict[str, Any]] = [
+        {"sqlite": {"purchases_per_second": 4000, "p99_ms": 12.0},
+         "postgresql": pg(3000, 10000, 20.0)},
+        {"sqlite": {"purchases_per_second": 5000, "p99_ms": 10.0},
+         "postgresql": pg(2000, 4000, 30.0)},
+        {"sqlite": {"purchases_per_second": 4500, "p99_ms": 11.0},
+         "postgresql": {"error": "PostgreSQL unavailable: gone"}},
+        {"sqlite": {"purchases_per_second": 4200, "p99_ms": 14.0},
+         "postgresql": pg(3500, 9000, 18.0)},
+    ]  # fmt: skip
+    out = medians(rounds)
+    assert out["sqlite"]["purchases_per_second"] == 4350 and out["sqlite"]["p99_ms"] == 11.5
+    assert out["sqlite"]["rounds"] == 4 and "ratio" not in out["sqlite"]
+    postgresql = out["postgresql"]
+    assert postgresql["rounds"] == 3  # the round PostgreSQL was unreachable is left out
+    assert postgresql["purchases_per_second"] == 3000 and postgresql["pgbench_tps"] == 9000
+    # each round's ratio (0.3, 0.5, 0.389), not the median rate over the median pgbench (0.333)
+    assert postgresql["ratio"] == 0.389
+    assert [run["ratio"] for run in postgresql["runs"]] == [0.3, 0.5, 0.389]
+    assert medians([rounds[2]])["postgresql"] == {"error": "PostgreSQL unavailable: gone"}
+
+
+def test_bench_rounds_alone_are_for_the_endpoint_and_at_least_one() -> None:
+    cases = [(["--engine", "--rounds", "3"], "is for --endpoint alone"),
+             (["--endpoint", "--rounds", "0"], "--rounds must be at least 1")]  # fmt: skip
+    for flags, said in cases:
+        done = subprocess.run(
+            [sys.executable, "-m", "tools", "bench", *flags],
+            cwd=ROOT, capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        assert done.returncode == 2 and said in done.stderr
 
 
 def test_bench_endpoint_tells_the_idle_priority_hasher_from_the_server() -> None:

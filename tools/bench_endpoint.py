@@ -313,8 +313,45 @@ def pgbench(url: str) -> dict[str, float] | None:
     return {"pgbench_tps": round(float(found[1]), 1), "pgbench_cpu_share": round(cpu / SECONDS, 2)}
 
 
-def run() -> dict[str, Any]:
-    """The figures for SQLite and (when reachable) PostgreSQL."""
+def run(rounds: int = 1) -> dict[str, Any]:
+    """The figures for SQLite and (when reachable) PostgreSQL; with several rounds (each a run
+    of both and of pgbench, in turn), the median of each figure over the rounds (`medians`)."""
+    if rounds < 1:
+        raise ValueError(f"rounds must be at least 1, not {rounds}")
+    if rounds == 1:
+        return one_round()
+    return medians([one_round() for _ in range(rounds)])
+
+
+def medians(rounds: list[dict[str, Any]]) -> dict[str, Any]:
+    """Per database, the median over the rounds of each figure they report (the ratio: the
+    median of each round's own ratio, its endpoint run beside its own pgbench run), with
+    `rounds` and each round's headline figures in the order run (`runs`), to judge the
+    spread. A database that gave an error in some round keeps the rounds that measured it."""
+    out: dict[str, Any] = {}
+    for database in ("sqlite", "postgresql"):
+        measured = [r[database] for r in rounds if database in r and "error" not in r[database]]
+        if not measured:
+            errors = [r[database] for r in rounds if database in r]
+            if errors:
+                out[database] = errors[-1]
+            continue
+        names = sorted({name for figures in measured for name in figures})
+        figures: dict[str, Any] = {}
+        for name in names:
+            values = [run[name] for run in measured if name in run]
+            median = statistics.median(values)
+            figures[name] = round(median, 3) if isinstance(median, float) else median
+        figures["rounds"] = len(measured)
+        headline = [n for n in ("purchases_per_second", "p99_ms", "pgbench_tps", "ratio")
+                    if n in names]  # fmt: skip
+        figures["runs"] = [{n: run[n] for n in headline if n in run} for run in measured]
+        out[database] = figures
+    return out
+
+
+def one_round() -> dict[str, Any]:
+    """One run on SQLite, one on PostgreSQL (when reachable) and one of pgbench."""
     results: dict[str, Any] = {"sqlite": measure("")}
     url = os.environ.get("DATABASE_URL") or PG_URL
     try:
