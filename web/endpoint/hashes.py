@@ -45,9 +45,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import anyio
+import orjson
 from sqlalchemy import Connection, select, update
 
 from engine import games
+from engine.book import Book
 from engine.math.pool import Pool
 from engine.outcome import Composition
 from web.endpoint import pool_store
@@ -66,7 +68,20 @@ def book_hash(game: str, model: str, composition: Composition, seed: bytes) -> s
     """SHA-256 hex of the canonical bytes (engine/book.py) of the book the engine builds for
     an entry: what a play's recall is checked against."""
     built = games.get(game).book(model, composition, seed)
-    return hashlib.sha256(built.to_json().encode()).hexdigest()
+    return hashlib.sha256(canonical_bytes(built)).hexdigest()
+
+
+def canonical_bytes(built: Book) -> bytes:
+    """`built.to_json().encode()`, written by orjson: the same bytes (docs/books.md, "the
+    bytes": sorted keys, no whitespace, integers, ASCII strings written as they are) in about
+    a sixth of the time, which was a quarter of a book hash's cost after building the book.
+    A book outside that form (an integer beyond 64 bits, a string that is not ASCII, which
+    `ensure_ascii` escapes and orjson does not) is written by to_json itself."""
+    try:
+        written = orjson.dumps(built.as_dict(), option=orjson.OPT_SORT_KEYS)
+    except TypeError:
+        return built.to_json().encode()
+    return written if written.isascii() else built.to_json().encode()
 
 
 def hash_of_row(game: str, model: str, composition_json: str, seed_hex: str) -> str:
