@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import multiprocessing
+import os
+import signal
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -86,6 +89,45 @@ def test_metrics_count_sales_finishes_errors_latency_and_entries_left(client: Te
     left = samples[("lottery_pool_entries_left", (("game", "lab-riches"),))]
     size = client.get("/api/pools/lab-riches").json()["size"]
     assert left == size - 1
+
+
+def test_the_hasher_goes_on_when_its_process_is_killed(
+    make_app: Callable[..., FastAPI], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A running endpoint whose hashing process is killed (the out-of-memory killer) starts
+    another and hashes the plays sold since; /api/metrics counts the restart."""
+    monkeypatch.setattr(hashes, "HASH_INTERVAL", 0.05)
+    monkeypatch.setattr(hashes, "RESTART_WAIT", 0.05)
+    before = set(multiprocessing.active_children())
+    app = make_app()
+    with TestClient(app) as client:
+        deadline = time.monotonic() + 30
+        while not (started := set(multiprocessing.active_children()) - before):
+            assert time.monotonic() < deadline, "no hashing process was started"
+            time.sleep(0.05)
+        (child,) = started
+        os.kill(child.pid or 0, signal.SIGKILL)
+        token = session(client)["token"]
+        for _ in range(3):
+            assert buy(client, token).status_code == 201
+        while (
+            hashes.unhashed(app.state.ledger)
+            or len(set(multiprocessing.active_children()) - before) != 1
+        ):
+            assert time.monotonic() < deadline, "the plays were not hashed"
+            time.sleep(0.05)
+        assert child not in multiprocessing.active_children()
+        samples = {
+            sample.name: sample.value
+            for family in text_string_to_metric_families(client.get("/api/metrics").text)
+            for sample in family.samples
+        }
+        assert samples["lottery_hashing_restarts_total"] == 1
+    assert set(multiprocessing.active_children()) == before
+    with app.state.ledger.db.begin() as conn:
+        rows = conn.execute(select(plays.c.game, plays.c.model, plays.c.composition,
+                                   plays.c.seed, plays.c.book_hash)).all()  # fmt: skip
+    assert len(rows) == 3 and all(row.book_hash == hashes.hash_of_row(*row[:4]) for row in rows)
 
 
 def test_a_stopping_endpoint_hashes_what_is_waiting_and_ends_its_hashing_process(

@@ -10,11 +10,13 @@ import hashlib
 import json
 import multiprocessing
 import os
+import signal
 import subprocess
 import sys
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -396,7 +398,7 @@ def test_a_sale_writes_the_book_hash_its_entry_was_given_ahead(app: FastAPI) -> 
     token = session(client)["token"]
     ledger = app.state.ledger
     first = buy(client, token).json()["play_number"]  # the pool's first: nothing hashed ahead
-    worker = hashes.hashing_process()  # (ends with the thread that starts it: one loop)
+    worker = hashes.HashingProcess()  # (ends with the thread that starts it: one loop)
 
     async def twice() -> list[int]:
         return [await hashes.hash_ahead(ledger, worker) for _ in range(2)]
@@ -404,7 +406,7 @@ def test_a_sale_writes_the_book_hash_its_entry_was_given_ahead(app: FastAPI) -> 
     try:  # the next HASH_BATCH entries hashed, then none: no sale since
         assert in_own_loop(twice) == [hashes.HASH_BATCH, 0]
     finally:
-        worker.shutdown(wait=True)
+        worker.shutdown()
     ahead = [buy(client, token).json()["play_number"] for _ in range(3)]
     columns = (plays.c.game, plays.c.model, plays.c.composition, plays.c.seed)
     with ledger.db.begin() as conn:
@@ -420,6 +422,45 @@ def test_a_sale_writes_the_book_hash_its_entry_was_given_ahead(app: FastAPI) -> 
     assert recalled.status_code == 200 and recalled.json()["book_hash"] == rows[1].book_hash
 
 
+def test_a_hashing_process_that_dies_is_started_again(
+    app: FastAPI, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The kernel may kill the hashing process (out of memory): the batch it was building
+    fails, another process is started (said in the log, counted in the metrics), and the
+    next batch is hashed. A dead process left in place would fail every batch after it, and
+    the plays sold from then on would be hashed only at their recall."""
+    client = TestClient(app)
+    token = session(client)["token"]
+    ledger = app.state.ledger
+    number = buy(client, token).json()["play_number"]  # nothing hashed ahead: unhashed
+    before = set(multiprocessing.active_children())
+    worker = hashes.HashingProcess(on_restart=app.state.metrics.hashing_restarts.inc)
+
+    async def steps() -> list[Any]:
+        assert await worker.run(len, "ready") == 5  # the process runs
+        (child,) = set(multiprocessing.active_children()) - before
+        os.kill(child.pid or 0, signal.SIGKILL)
+        child.join(timeout=10)
+        with pytest.raises(BrokenProcessPool):
+            await hashes.hash_behind(ledger, worker)
+        return [await hashes.hash_behind(ledger, worker), hashes.unhashed(ledger)]
+
+    try:
+        assert in_own_loop(steps) == [1, []]
+    finally:
+        worker.shutdown()
+    assert worker.restarts == 1
+    assert set(multiprocessing.active_children()) == before  # the new one ended too
+    said = [r.getMessage() for r in caplog.records if "hashing process died" in r.getMessage()]
+    assert said == ["the hashing process died; starting another (restart 1)"]
+    assert "lottery_hashing_restarts_total 1.0" in client.get("/api/metrics").text
+    detail = client.get(f"/api/plays/{number}").json()
+    expected = engine_book_hash(
+        "lab-riches", detail["model"], detail["composition"], detail["entry"]["seed"]
+    )
+    assert detail["book_hash"] == expected
+
+
 def test_a_pool_whose_files_cannot_be_read_is_hashed_behind(
     app: FastAPI, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -432,7 +473,7 @@ def test_a_pool_whose_files_cannot_be_read_is_hashed_behind(
     (pool,) = ledger.selling()
     moved = ledger.pool_files.directory / f"{pool.pool_id}.moved"
     ledger.pool_files.path(pool.pool_id).rename(moved)
-    worker = hashes.hashing_process()  # (ends with the thread that starts it: one loop)
+    worker = hashes.HashingProcess()  # (ends with the thread that starts it: one loop)
 
     async def steps() -> list[int]:
         ahead = [await hashes.hash_ahead(ledger, worker) for _ in range(2)]
@@ -441,7 +482,7 @@ def test_a_pool_whose_files_cannot_be_read_is_hashed_behind(
     try:
         assert in_own_loop(steps) == [0, 0, 1]
     finally:
-        worker.shutdown(wait=True)
+        worker.shutdown()
         moved.rename(ledger.pool_files.path(pool.pool_id))
     warnings = [r.getMessage() for r in caplog.records if "not hashing ahead" in r.getMessage()]
     assert len(warnings) == 1 and pool.pool_id in warnings[0], warnings

@@ -99,8 +99,7 @@ def create_app(
                     logging.getLogger("web.endpoint").exception("sweeping overdue plays failed")
 
         # Each sold play's book hash, made ahead of the sale or just after (web/endpoint/hashes.py).
-        worker = hashes.hashing_process()
-        worker.submit(hashes.warm)  # (started now, not by the first sales)
+        worker = hashes.HashingProcess(on_restart=metrics.hashing_restarts.inc)
         tasks = [asyncio.create_task(sweeper()),
                  asyncio.create_task(hashes.keep_hashing(ledger, worker))]  # fmt: skip
         try:
@@ -109,7 +108,7 @@ def create_app(
             for task in tasks:
                 task.cancel()
             await hashes.hash_before_stopping(ledger, worker)
-            worker.shutdown(wait=True, cancel_futures=True)
+            worker.shutdown()
 
     app = Endpoint(
         lifespan=lifespan,

@@ -39,10 +39,12 @@ import multiprocessing
 import os
 import signal
 import threading
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from itertools import takewhile
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
 import orjson
@@ -62,6 +64,9 @@ HASH_INTERVAL = 0.25  # seconds between two looks for unhashed plays
 HASH_BATCH = 256
 AHEAD = 4096  # entries of each pool on sale hashed before they are sold
 STOP_HASHING_SECONDS = 30.0  # at most this long hashing what is left when the endpoint stops
+RESTART_WAIT = 5.0  # seconds before hashing again after the hashing process died
+
+T = TypeVar("T")
 
 
 def book_hash(game: str, model: str, composition: Composition, seed: bytes) -> str:
@@ -182,7 +187,7 @@ def next_indexes(ledger: Ledger, refs: list[int]) -> list[tuple[int, int]]:
         return [(int(ref), int(at)) for ref, at in conn.execute(query).all()]
 
 
-async def hash_ahead(ledger: Ledger, worker: ProcessPoolExecutor) -> int:
+async def hash_ahead(ledger: Ledger, worker: HashingProcess) -> int:
     """Hash a batch of the next entries of each pool this process sells (`Ahead` says which);
     returns how many were hashed. A pool whose files cannot be read is left to hashing behind
     (which reads the plays' rows), with one warning."""
@@ -190,7 +195,6 @@ async def hash_ahead(ledger: Ledger, worker: ProcessPoolExecutor) -> int:
     ledger.ahead.forget(set(selling))
     if not selling:
         return 0
-    loop = asyncio.get_running_loop()
     done = 0
     for ref, next_index in await ledger.db.run(next_indexes, ledger, list(selling)):
         pool = selling[ref]
@@ -199,7 +203,7 @@ async def hash_ahead(ledger: Ledger, worker: ProcessPoolExecutor) -> int:
         start, end = ledger.ahead.wanted(ref, pool.size)
         if start < end:
             try:
-                found = await loop.run_in_executor(worker, entry_hashes, directory, start, end)
+                found = await worker.run(entry_hashes, directory, start, end)
             except (OSError, ValueError) as error:  # missing or damaged pool files
                 ledger.ahead.unread.add(ref)
                 logging.getLogger("web.endpoint").warning(
@@ -315,19 +319,58 @@ def hashing_process() -> ProcessPoolExecutor:
     )
 
 
-async def hash_behind(ledger: Ledger, worker: ProcessPoolExecutor) -> int:
+class HashingProcess:
+    """The hashing process (`hashing_process`, warmed with `warm`), started again when it dies
+    (the kernel's out-of-memory killer, a crash): a dead one would fail every batch after it,
+    and the plays sold from then on would be hashed only at their recall, perhaps by a later
+    engine. The batch it was building fails (BrokenProcessPool) and is done again; the
+    restart is logged and counted (`on_restart`, the metrics' counter)."""
+
+    def __init__(self, on_restart: Callable[[], None] = lambda: None) -> None:
+        self.restarts = 0
+        self._on_restart = on_restart
+        self._executor = self._start()
+
+    @staticmethod
+    def _start() -> ProcessPoolExecutor:
+        executor = hashing_process()
+        executor.submit(warm)  # (started now, not by the first sales)
+        return executor
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """fn(*args) in the hashing process."""
+        executor = self._executor
+        try:
+            return await asyncio.get_running_loop().run_in_executor(executor, fn, *args)
+        except BrokenProcessPool:
+            if executor is self._executor:  # (not started again already by another caller)
+                self.restarts += 1
+                self._on_restart()
+                logging.getLogger("web.endpoint").warning(
+                    "the hashing process died; starting another (restart %d)", self.restarts
+                )
+                executor.shutdown(wait=False, cancel_futures=True)
+                self._executor = self._start()
+            raise
+
+    def shutdown(self) -> None:
+        """End the hashing process, waiting for it."""
+        self._executor.shutdown(wait=True, cancel_futures=True)
+
+
+async def hash_behind(ledger: Ledger, worker: HashingProcess) -> int:
     """Hash a batch of the plays that have no hash (their books built in the hashing process,
     their hashes recorded); returns how many."""
     # (database work as the sales do it: inline on SQLite, where a thread would only wait on
     # the same lock the event loop takes; in a thread on PostgreSQL)
     rows = await ledger.db.run(unhashed, ledger)
     if rows:
-        found = await asyncio.get_running_loop().run_in_executor(worker, digests, rows)
+        found = await worker.run(digests, rows)
         await ledger.db.run(record_all, ledger, found)
     return len(rows)
 
 
-async def hash_waiting(ledger: Ledger, worker: ProcessPoolExecutor) -> int:
+async def hash_waiting(ledger: Ledger, worker: HashingProcess) -> int:
     """Hash, batch after batch, every play that has no hash; returns how many."""
     done = 0
     while (behind := await hash_behind(ledger, worker)) == HASH_BATCH:
@@ -335,25 +378,31 @@ async def hash_waiting(ledger: Ledger, worker: ProcessPoolExecutor) -> int:
     return done + behind
 
 
-async def hash_before_stopping(ledger: Ledger, worker: ProcessPoolExecutor) -> None:
+async def hash_before_stopping(ledger: Ledger, worker: HashingProcess) -> None:
     """At a stop, the plays still unhashed hashed by this engine, the one that sold them (within
     STOP_HASHING_SECONDS): after a deployment a new engine would hash them otherwise, and a
     change to their books would go unseen."""
     log = logging.getLogger("web.endpoint")
     try:
         with anyio.fail_after(STOP_HASHING_SECONDS):
-            await hash_waiting(ledger, worker)
+            while True:
+                try:
+                    await hash_waiting(ledger, worker)
+                    break
+                except BrokenProcessPool:  # started again: go on with the new one
+                    await anyio.sleep(0.1)  # (and a dead one never spins without yielding)
     except TimeoutError:
         log.warning("stopped with plays still unhashed after %ss", STOP_HASHING_SECONDS)
     except Exception:
         log.exception("hashing books before stopping failed")
 
 
-async def keep_hashing(ledger: Ledger, worker: ProcessPoolExecutor) -> None:
+async def keep_hashing(ledger: Ledger, worker: HashingProcess) -> None:
     """The app's hasher: batch after batch, the next entries of the pools on sale hashed
     ahead, and when none are due, the unhashed plays' books built and their hashes recorded
     (ahead first: a hash made ahead costs the database nothing more); every HASH_INTERVAL
-    when both are done. Runs until cancelled."""
+    when both are done, and RESTART_WAIT after its process died (started again). Runs until
+    cancelled."""
     while True:
         await anyio.sleep(HASH_INTERVAL)
         try:
@@ -361,5 +410,7 @@ async def keep_hashing(ledger: Ledger, worker: ProcessPoolExecutor) -> None:
                 await hash_ahead(ledger, worker) or await hash_behind(ledger, worker) == HASH_BATCH
             ):
                 pass
+        except BrokenProcessPool:  # said and started again (HashingProcess.run)
+            await anyio.sleep(RESTART_WAIT)
         except Exception:
             logging.getLogger("web.endpoint").exception("hashing books failed")

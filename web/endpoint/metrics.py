@@ -44,6 +44,11 @@ class Metrics:
             "lottery_request_seconds", "Time to answer a request, by route", ["method", "route"],
             buckets=LATENCY_BUCKETS, registry=self.registry,
         )  # fmt: skip
+        self.hashing_restarts = Counter(
+            "lottery_hashing_restarts",
+            "Book hashing processes started again after theirs died",
+            registry=self.registry,
+        )
         self.up = Gauge("lottery_up", "1 while the endpoint serves", registry=self.registry)
         self.up.set(1)
         self._purchases: dict[str, Any] = {}
