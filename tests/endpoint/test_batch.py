@@ -17,11 +17,13 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import httpx
+import psycopg
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
@@ -201,13 +203,13 @@ def test_a_batch_signed_ahead_with_a_purchase_not_paid_changes_nothing(
     assert ledger.balance(b) == PRICE and ledger.balance(a) == 17 * PRICE
 
 
-def test_kill_9_mid_load_leaves_whole_sales_only(
-    make_app: Callable[..., FastAPI], database_url: str, tmp_path: Path, pool_dir: Path
-) -> None:
-    app = make_app()
-    client = TestClient(app)
-    token = session(client)["token"]
-    assert buy(client, token).status_code == 201  # the pool is committed and its files saved
+@contextmanager
+def endpoint_process(
+    tmp_path: Path, pool_dir: Path, database_url: str
+) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+    """An endpoint in a uvicorn process of its own, on this test's database, keys and pools
+    (the test's app made the pool first); the process and its base URL. Ended (killed if
+    need be) at the block's end."""
     env = {
         **os.environ,
         "PYTHONPATH": str(ROOT),
@@ -239,38 +241,103 @@ def test_kill_9_mid_load_leaves_whole_sales_only(
             except httpx.HTTPError:
                 assert time.time() < deadline and server.poll() is None, "no endpoint"
                 time.sleep(0.1)
-        statuses: list[int] = []
-        stop = threading.Event()
-
-        def player() -> None:
-            with httpx.Client(base_url=base, timeout=5) as http:
-                try:
-                    credential = http.post("/api/session").json()["token"]
-                    bearer = {"Authorization": f"Bearer {credential}"}
-                    while not stop.is_set():
-                        headers = {**bearer, "Idempotency-Key": secrets.token_hex(8)}
-                        body = {"game": "lab-riches"}
-                        answer = http.post("/api/plays", json=body, headers=headers)
-                        statuses.append(answer.status_code)
-                except httpx.HTTPError:
-                    return  # the server died under us
-
-        threads = [threading.Thread(target=player) for _ in range(16)]
-        for thread in threads:
-            thread.start()
-        while len(statuses) < 100:
-            assert time.time() < deadline + 30, "no purchases went through"
-            time.sleep(0.01)
-        server.send_signal(signal.SIGKILL)  # mid-load: sales are in flight
-        server.wait(timeout=10)
-        stop.set()
-        for thread in threads:
-            thread.join(timeout=10)
+        yield server, base
     finally:
         if server.poll() is None:
             server.kill()
             server.wait(timeout=10)
-    assert set(statuses) == {201}
+
+
+class Buyers:
+    """`count` players, each its own session and connection, buying back to back until
+    `stop` (or until the server is gone); `statuses`: every answer's status."""
+
+    def __init__(self, base: str, count: int = 16) -> None:
+        self.base = base
+        self.statuses: list[int] = []
+        self._stop = threading.Event()
+        self._threads = [threading.Thread(target=self._play) for _ in range(count)]
+        for thread in self._threads:
+            thread.start()
+
+    def _play(self) -> None:
+        with httpx.Client(base_url=self.base, timeout=5) as http:
+            try:
+                credential = http.post("/api/session").json()["token"]
+                bearer = {"Authorization": f"Bearer {credential}"}
+                while not self._stop.is_set():
+                    headers = {**bearer, "Idempotency-Key": secrets.token_hex(8)}
+                    answer = http.post("/api/plays", json={"game": "lab-riches"}, headers=headers)
+                    self.statuses.append(answer.status_code)
+            except httpx.HTTPError:
+                return  # the server died under us
+
+    def wait_for(self, answers: int) -> None:
+        """Until this many answers have come."""
+        deadline = time.time() + 60
+        while len(self.statuses) < answers:
+            assert time.time() < deadline, "no purchases went through"
+            time.sleep(0.01)
+
+    def stop(self) -> None:
+        self._stop.set()
+        for thread in self._threads:
+            thread.join(timeout=10)
+
+
+def test_kill_9_mid_load_leaves_whole_sales_only(
+    make_app: Callable[..., FastAPI], database_url: str, tmp_path: Path, pool_dir: Path
+) -> None:
+    app = make_app()
+    client = TestClient(app)
+    token = session(client)["token"]
+    assert buy(client, token).status_code == 201  # the pool is committed and its files saved
+    with endpoint_process(tmp_path, pool_dir, database_url) as (server, base):
+        buyers = Buyers(base)
+        buyers.wait_for(100)
+        server.send_signal(signal.SIGKILL)  # mid-load: sales are in flight
+        server.wait(timeout=10)
+        buyers.stop()
+    assert set(buyers.statuses) == {201}
     bought = check_books(app.state.ledger)
-    assert sum(bought.values()) >= 1 + statuses.count(201)  # every 201 was committed
+    assert sum(bought.values()) >= 1 + buyers.statuses.count(201)  # every 201 was committed
     assert buy(client, token).status_code == 201  # and the pool sells on
+
+
+def test_purchases_go_on_when_postgresql_ends_the_endpoint_s_sessions(
+    make_app: Callable[..., FastAPI], database_url: str, tmp_path: Path, pool_dir: Path
+) -> None:
+    """A restarted PostgreSQL (or a failover, or an operator's pg_terminate_backend) ends every
+    session of the endpoint while purchases are in flight: each is bought again on a new
+    connection (its Idempotency-Key makes that safe), and no player sees an error. Before,
+    some got a 500 and lost their keep-alive connection with it."""
+    if not database_url:
+        pytest.skip("PostgreSQL's sessions")
+    app = make_app()
+    client = TestClient(app)
+    token = session(client)["token"]
+    assert buy(client, token).status_code == 201
+    name = "lost_" + secrets.token_hex(4)
+    admin = "postgresql://" + database_url.split("://", 1)[1].split("?")[0]
+    ended = []
+    with endpoint_process(tmp_path, pool_dir, f"{database_url}&application_name={name}") as (
+        server,
+        base,
+    ):
+        buyers = Buyers(base)
+        for round_number in range(3):
+            buyers.wait_for(200 * (round_number + 1))
+            with psycopg.connect(admin, autocommit=True) as conn:
+                found = conn.execute(
+                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                    " WHERE application_name = %s",
+                    (name,),
+                ).fetchone()
+            ended.append(found[0] if found else 0)
+        buyers.wait_for(len(buyers.statuses) + 200)  # and it sells on
+        buyers.stop()
+        assert server.poll() is None
+    assert all(ended), ended  # each round ended some of its sessions
+    assert set(buyers.statuses) == {201}
+    bought = check_books(app.state.ledger)
+    assert sum(bought.values()) == 1 + buyers.statuses.count(201)  # each sold once

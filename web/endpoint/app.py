@@ -25,6 +25,7 @@ from starlette.types import Receive, Scope, Send
 
 from engine import games as registry
 from web.endpoint import hashes, player, plays, reveal, sales, tokens
+from web.endpoint.database import UNAVAILABLE
 from web.endpoint.errors import LIMITED, PLAY_NOT_FOUND, UNAUTHENTICATED, ApiError
 from web.endpoint.errors import documented as errors
 from web.endpoint.guards import BodyLimit, HeadAsGet, JsonCORS, RateLimit
@@ -138,6 +139,13 @@ def create_app(
         logging.getLogger("web.endpoint").error("%s", error)  # the path, for the operator only
         message = "This server is missing the pool's files; see docs/endpoint.md (pools)."
         return refuse(ApiError(503, "pool_files_missing", message))
+
+    async def unavailable(_request: Request, error: Exception) -> JSONResponse:
+        await anyio.to_thread.run_sync(db.recover)
+        return refuse(sales.database_unavailable(error))
+
+    for kind in UNAVAILABLE:  # a lost connection, on any route: 503, not a 500
+        app.add_exception_handler(kind, unavailable)
 
     @app.exception_handler(FileNotFoundError)
     async def pool_missing(_request: Request, error: FileNotFoundError) -> JSONResponse:

@@ -5,12 +5,15 @@ from __future__ import annotations
 import secrets
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import anyio
+import psycopg
+import sqlalchemy.exc
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Connection, create_engine, event, insert, select
@@ -26,6 +29,14 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 # are short: purchases' p99 fell from 24.5-26.1 ms to 19.2-20.0 (docs/endpoint.md).
 CHECKPOINT_SECONDS = 0.1
 MIGRATION_LOCK = 74_280_001  # PostgreSQL advisory lock id: one migrator at a time
+RECOVER_SECONDS = 1.0  # the connection pool is emptied at most this often after a lost one
+
+# The errors of a database that cannot be reached or used just now: its server restarted or
+# ended the session (pg_terminate_backend, a failover), the network failed, it is out of
+# connections, or (SQLite) another process holds the file's lock past the busy timeout. The
+# statement's outcome is unknown; a purchase is retried (its Idempotency-Key makes that safe)
+# and otherwise answered 503 database_unavailable (web/endpoint/sales.py, app.py).
+UNAVAILABLE = (psycopg.OperationalError, sqlalchemy.exc.OperationalError, sqlite3.OperationalError)
 
 
 class Database:
@@ -51,6 +62,19 @@ class Database:
                 self._checkpointer.start()
         else:
             self.engine = create_engine(url, pool_size=pool_size, max_overflow=8, pool_recycle=1800)
+        self._recovered = 0.0  # (time.monotonic of the last `recover`)
+        self._recover_lock = threading.Lock()
+
+    def recover(self) -> None:
+        """After a lost connection: close the pool's idle connections (they were most likely
+        lost with it: a restarted server ends every session), so the next statements open new
+        ones; those in use are closed when they come back. At most every RECOVER_SECONDS."""
+        with self._recover_lock:
+            now = time.monotonic()
+            if now - self._recovered < RECOVER_SECONDS:
+                return
+            self._recovered = now
+        self.engine.dispose()
 
     @contextmanager
     def begin(self) -> Iterator[Connection]:

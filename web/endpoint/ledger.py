@@ -584,7 +584,10 @@ class Ledger:
                 with pg.pipeline(), pg.cursor() as cursor:
                     yield pg, cursor
             except BaseException:
-                pg.rollback()
+                if pg.broken:  # the connection was lost: drop it, not back to the pool
+                    raw.invalidate()
+                else:
+                    pg.rollback()
                 raise
         finally:
             raw.close()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
+import logging
 import time
 from collections.abc import Callable
 from typing import Any
@@ -20,6 +21,7 @@ from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
 from web.endpoint import guards, plays
+from web.endpoint.database import UNAVAILABLE
 from web.endpoint.errors import (
     ERROR_SCHEMA,
     PLAY_NOT_FOUND,
@@ -29,6 +31,11 @@ from web.endpoint.errors import (
 )
 from web.endpoint.ledger import MAX_DRAW_ATTEMPTS, Account, Ledger, PoolExhausted
 
+LOST_RETRIES = 2  # a purchase whose database connection was lost is tried again this often
+DATABASE_UNAVAILABLE = (
+    "The database could not be reached; try again with the same Idempotency-Key (a purchase "
+    "that went through is never bought twice)."
+)
 MAX_KEY_LENGTH = 128
 MAX_GAME_LENGTH = 64
 MAX_CHOICE = 5  # a choice is 0..5 (Power Puck Shot's arrows); each game checks its own range
@@ -45,13 +52,25 @@ async def buy(ledger: Ledger, account: Account, game: str, key: str | None) -> d
         sold = await batcher.buy(account, game, key)
         if sold is not None:
             return sold
-    for _ in range(MAX_DRAW_ATTEMPTS):
+    lost = 0
+    for _ in range(MAX_DRAW_ATTEMPTS + LOST_RETRIES):
         try:
             result: dict[str, Any] = await ledger.db.run(ledger.try_purchase, account, game, key)
             return result
         except PoolExhausted as exhausted:
             await anyio.to_thread.run_sync(ledger.ensure_pool, game, exhausted.args[0])
+        except UNAVAILABLE as error:  # bought again on a new connection: the key makes it safe
+            await anyio.to_thread.run_sync(ledger.db.recover)
+            lost += 1
+            if lost > LOST_RETRIES:
+                raise database_unavailable(error) from error
     raise ApiError(503, "pool_unavailable", "No pool could be laid out; try again.")
+
+
+def database_unavailable(error: BaseException) -> ApiError:
+    """The answer when the database cannot be reached (UNAVAILABLE), said in the log too."""
+    logging.getLogger("web.endpoint").warning("database unavailable: %s", error)
+    return ApiError(503, "database_unavailable", DATABASE_UNAVAILABLE)
 
 
 async def _caller(request: Request) -> Account:
@@ -136,6 +155,9 @@ class Shortcut:
             response = self.refuse(error)
         except FileNotFoundError as error:
             response = self.pool_missing(error)
+        except UNAVAILABLE as error:  # (authenticating: buying retries it first)
+            await anyio.to_thread.run_sync(self.state.ledger.db.recover)
+            response = self.refuse(database_unavailable(error))
         except Exception:
             failed = ApiError(500, "internal_error", "The purchase failed; try again.")
             await self.refuse(failed)(scope, receive, send)
@@ -269,7 +291,10 @@ PURCHASE_OPERATION: dict[str, Any] = {
             'invalid_request: the body is not {"game": ...} or the key is too long.'
         ),
         "429": error_response("rate_limited."),
-        "503": error_response("pool_unavailable: no pool could be laid out; try again."),
+        "503": error_response(
+            "pool_unavailable: no pool could be laid out; try again. Or database_unavailable: "
+            "the database could not be reached; try again with the same Idempotency-Key."
+        ),
     },
 }
 
@@ -341,6 +366,9 @@ FINISH_OPERATION: dict[str, Any] = {
 }
 
 
+DATABASE_FREE = ("/api/games", "/api/keys")  # routes that never touch the database
+
+
 def document(schema: dict[str, Any]) -> dict[str, Any]:
     """Add the sale operations and the error schema to FastAPI's OpenAPI document."""
     paths = schema.setdefault("paths", {})
@@ -362,6 +390,14 @@ def document(schema: dict[str, Any]) -> dict[str, Any]:
                 operation["responses"]["422"] = error_response(
                     "invalid_request: a parameter or body of the wrong shape."
                 )
+    # Any route that reads or writes the database may find it out of reach (app.py).
+    lost = "database_unavailable: the database could not be reached; try again."
+    for path, item in schema["paths"].items():
+        for operation in item.values() if path not in DATABASE_FREE else ():
+            answers = operation.setdefault("responses", {})
+            if "database_unavailable" not in str(answers.get("503", "")):
+                said = answers.get("503", {}).get("description")
+                answers["503"] = error_response(f"{said} Or {lost}" if said else lost)
     schemas.pop("HTTPValidationError", None)
     schemas.pop("ValidationError", None)
     schemas[ERROR_SCHEMA] = _object(

@@ -1,0 +1,119 @@
+"""A database out of reach (PostgreSQL behind a TCP relay the test cuts): every route answers
+503 database_unavailable in the API's error shape, not a 500, and a purchase tried again with
+its Idempotency-Key once the database is back is bought once."""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import threading
+from collections.abc import Callable, Iterator
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from sqlalchemy.engine import make_url
+
+from tests.endpoint.conftest import bearer, buy, session
+
+
+class Relay:
+    """A TCP relay on loopback to a database server; `cut` ends every connection through it
+    and refuses new ones (as a restarting server or a broken network does), `mend` lets them
+    through again."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.target = (host, port)
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = int(self.listener.getsockname()[1])
+        self.open = True
+        self._live: list[socket.socket] = []
+        self._lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return  # closed
+            if not self.open:
+                client.close()
+                continue
+            server = socket.create_connection(self.target)
+            with self._lock:
+                self._live += [client, server]
+            for source, sink in ((client, server), (server, client)):
+                threading.Thread(target=self._pipe, args=(source, sink), daemon=True).start()
+
+    @staticmethod
+    def _pipe(source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        for end in (source, sink):
+            end.close()
+
+    def cut(self) -> None:
+        self.open = False
+        with self._lock:
+            for end in self._live:
+                with contextlib.suppress(OSError):
+                    end.shutdown(socket.SHUT_RDWR)
+                end.close()
+            self._live.clear()
+
+    def mend(self) -> None:
+        self.open = True
+
+    def close(self) -> None:
+        self.cut()
+        self.listener.close()
+
+
+@pytest.fixture
+def relayed(database_url: str) -> Iterator[tuple[Relay, str]]:
+    """A relay to this test's PostgreSQL and the database URL through it."""
+    if not database_url:
+        pytest.skip("a database server to be cut off from")
+    url = make_url(database_url)
+    relay = Relay(url.host or "127.0.0.1", url.port or 5432)
+    try:
+        through = url.set(host="127.0.0.1", port=relay.port)
+        yield relay, through.render_as_string(hide_password=False)
+    finally:
+        relay.close()
+
+
+def test_a_database_out_of_reach_is_a_503_and_the_purchase_is_bought_once_when_it_is_back(
+    make_app: Callable[..., FastAPI], relayed: tuple[Relay, str]
+) -> None:
+    relay, url = relayed
+    app = make_app(database_url=url)
+    client = TestClient(app)
+    token = session(client)["token"]
+    assert buy(client, token).status_code == 201
+    balance = client.get("/api/wallet", headers=bearer(token)).json()["balance_pence"]
+    relay.cut()
+    for answer in (
+        buy(client, token, key="while-cut"),
+        client.get("/api/plays", headers=bearer(token)),
+        client.get("/api/wallet", headers=bearer(token)),
+        client.post("/api/session"),
+    ):
+        assert answer.status_code == 503, (answer.request.url, answer.text)
+        error = answer.json()["error"]
+        assert error["code"] == "database_unavailable"
+        assert "Idempotency-Key" in error["message"]
+    relay.mend()
+    bought = buy(client, token, key="while-cut")  # the player's retry, the same key
+    assert bought.status_code == 201
+    again = buy(client, token, key="while-cut")
+    assert again.json()["play_number"] == bought.json()["play_number"]
+    assert len(client.get("/api/plays", headers=bearer(token)).json()["plays"]) == 2
+    after = client.get("/api/wallet", headers=bearer(token)).json()["balance_pence"]
+    assert after == balance - 300  # charged once, for the play bought once
+    metrics = client.get("/api/metrics").text
+    assert 'lottery_errors_total{code="database_unavailable",status="503"} 4.0' in metrics
