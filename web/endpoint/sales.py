@@ -32,9 +32,11 @@ from web.endpoint.errors import (
 from web.endpoint.ledger import MAX_DRAW_ATTEMPTS, Account, Ledger, PoolExhausted
 
 LOST_RETRIES = 2  # a purchase whose database connection was lost is tried again this often
+# (shown to players as it is by the page: no API words; docs/api.md tells clients to retry a
+# purchase with the same Idempotency-Key, as the page does)
 DATABASE_UNAVAILABLE = (
-    "The database could not be reached; try again with the same Idempotency-Key (a purchase "
-    "that went through is never bought twice)."
+    "The game's database cannot be reached just now; try again in a moment. A purchase that "
+    "went through is never charged twice."
 )
 MAX_KEY_LENGTH = 128
 MAX_GAME_LENGTH = 64
