@@ -110,6 +110,8 @@ def test_a_database_out_of_reach_is_a_503_and_the_purchase_is_bought_once_when_i
         error = answer.json()["error"]
         assert error["code"] == "database_unavailable"
         assert "never charged twice" in error["message"]
+    health = client.get("/api/health")  # for the load balancer: this endpoint cannot serve
+    assert health.status_code == 503 and "database: failing" in health.json()["error"]["message"]
     relay.mend()
     bought = buy(client, token, key="while-cut")  # the player's retry, the same key
     assert bought.status_code == 201
