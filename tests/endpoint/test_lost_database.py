@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import contextlib
 import socket
+import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -124,3 +126,32 @@ def test_a_database_out_of_reach_is_a_503_and_the_purchase_is_bought_once_when_i
     assert finished.status_code == 200
     metrics = client.get("/api/metrics").text
     assert 'lottery_errors_total{code="database_unavailable",status="503"} 5.0' in metrics
+
+
+def test_a_sqlite_file_locked_by_another_process_is_a_503_after_one_busy_timeout(
+    make_app: Callable[..., FastAPI], database_url: str
+) -> None:
+    """Another process holds SQLite's file locked (a backup tool, a stuck writer): a purchase
+    waits one busy timeout (10 s), not one for its batch and more for each retry, then gets
+    503 database_unavailable; the file free again, the same key buys it."""
+    if database_url:
+        pytest.skip("SQLite's file lock")
+    app = make_app()
+    client = TestClient(app)
+    token = session(client)["token"]
+    assert buy(client, token).status_code == 201
+    path = app.state.ledger.db.url.split("///", 1)[1]
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        started = time.monotonic()
+        answer = buy(client, token, key="while-locked")
+        waited = time.monotonic() - started
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert answer.status_code == 503, answer.text
+    assert answer.json()["error"]["code"] == "database_unavailable"
+    assert waited < 15, waited  # one busy timeout
+    assert buy(client, token, key="while-locked").status_code == 201
+    assert len(client.get("/api/plays", headers=bearer(token)).json()["plays"]) == 2

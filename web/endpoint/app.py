@@ -26,7 +26,13 @@ from starlette.types import Receive, Scope, Send
 from engine import games as registry
 from web.endpoint import hashes, player, plays, reveal, sales, tokens
 from web.endpoint.database import UNAVAILABLE
-from web.endpoint.errors import LIMITED, PLAY_NOT_FOUND, UNAUTHENTICATED, ApiError
+from web.endpoint.errors import (
+    LIMITED,
+    PLAY_NOT_FOUND,
+    UNAUTHENTICATED,
+    ApiError,
+    database_unavailable,
+)
 from web.endpoint.errors import documented as errors
 from web.endpoint.guards import BodyLimit, HeadAsGet, JsonCORS, RateLimit
 from web.endpoint.keys import write_secret_once
@@ -142,7 +148,7 @@ def create_app(
 
     async def unavailable(_request: Request, error: Exception) -> JSONResponse:
         await anyio.to_thread.run_sync(db.recover)
-        return refuse(sales.database_unavailable(error))
+        return refuse(database_unavailable(error))
 
     for kind in UNAVAILABLE:  # a lost connection, on any route: 503, not a 500
         app.add_exception_handler(kind, unavailable)

@@ -34,6 +34,9 @@ import logging
 import threading
 from typing import TYPE_CHECKING, Any
 
+from web.endpoint.database import UNAVAILABLE
+from web.endpoint.errors import database_unavailable
+
 if TYPE_CHECKING:
     from web.endpoint.ledger import Account, Ledger
 
@@ -77,6 +80,15 @@ class SaleBatcher:
                 requests = [(account, key) for account, key, _ in batch]
                 try:
                     results = await self.ledger.db.run(self.ledger.sell_batch, game, requests)
+                except UNAVAILABLE as error:
+                    if not self.ledger.db.is_sqlite:  # a lost connection: each on a new one
+                        results = [None] * len(batch)
+                    else:  # the file locked a whole busy timeout: not that long again each
+                        refused = database_unavailable(error)
+                        for _, _, future in batch:
+                            if not future.done():
+                                future.set_exception(refused)
+                        continue
                 except Exception:  # rolled back: each is bought on its own, for its own answer
                     logging.getLogger("web.endpoint").debug(
                         "batch of %s failed", game, exc_info=True

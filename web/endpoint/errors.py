@@ -3,6 +3,7 @@ OpenAPI document describes the answers a route may give in that shape."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 
@@ -21,6 +22,21 @@ class ApiError(Exception):
     def body(self) -> dict[str, dict[str, Any]]:
         """The JSON error object."""
         return {"error": {**self.extra, "code": self.code, "message": self.message}}
+
+
+# (shown to players as it is by the page: no API words; docs/api.md tells clients to retry a
+# purchase with the same Idempotency-Key, as the page does)
+DATABASE_UNAVAILABLE = (
+    "The game's database cannot be reached just now; try again in a moment. A purchase that "
+    "went through is never charged twice."
+)
+
+
+def database_unavailable(error: BaseException) -> ApiError:
+    """The answer when the database cannot be reached (database.UNAVAILABLE), said in the
+    log too."""
+    logging.getLogger("web.endpoint").warning("database unavailable: %s", error)
+    return ApiError(503, "database_unavailable", DATABASE_UNAVAILABLE)
 
 
 def not_found_play() -> ApiError:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import copy
 import json
-import logging
 import time
 from collections.abc import Callable
 from typing import Any
@@ -27,17 +26,12 @@ from web.endpoint.errors import (
     PLAY_NOT_FOUND,
     UNAUTHENTICATED,
     ApiError,
+    database_unavailable,
     error_response,
 )
 from web.endpoint.ledger import MAX_DRAW_ATTEMPTS, Account, Ledger, PoolExhausted
 
 LOST_RETRIES = 2  # a purchase whose database connection was lost is tried again this often
-# (shown to players as it is by the page: no API words; docs/api.md tells clients to retry a
-# purchase with the same Idempotency-Key, as the page does)
-DATABASE_UNAVAILABLE = (
-    "The game's database cannot be reached just now; try again in a moment. A purchase that "
-    "went through is never charged twice."
-)
 MAX_KEY_LENGTH = 128
 MAX_GAME_LENGTH = 64
 MAX_CHOICE = 5  # a choice is 0..5 (Power Puck Shot's arrows); each game checks its own range
@@ -64,15 +58,11 @@ async def buy(ledger: Ledger, account: Account, game: str, key: str | None) -> d
         except UNAVAILABLE as error:  # bought again on a new connection: the key makes it safe
             await anyio.to_thread.run_sync(ledger.db.recover)
             lost += 1
-            if lost > LOST_RETRIES:
+            # (SQLite has no connection to lose: its file was locked for the whole busy
+            # timeout, 10 s, or could not be written; no use waiting that long again)
+            if lost > LOST_RETRIES or ledger.db.is_sqlite:
                 raise database_unavailable(error) from error
     raise ApiError(503, "pool_unavailable", "No pool could be laid out; try again.")
-
-
-def database_unavailable(error: BaseException) -> ApiError:
-    """The answer when the database cannot be reached (UNAVAILABLE), said in the log too."""
-    logging.getLogger("web.endpoint").warning("database unavailable: %s", error)
-    return ApiError(503, "database_unavailable", DATABASE_UNAVAILABLE)
 
 
 async def _caller(request: Request) -> Account:
