@@ -5,7 +5,6 @@ from __future__ import annotations
 import secrets
 import sqlite3
 import threading
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -29,7 +28,6 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 # are short: purchases' p99 fell from 24.5-26.1 ms to 19.2-20.0 (docs/endpoint.md).
 CHECKPOINT_SECONDS = 0.1
 MIGRATION_LOCK = 74_280_001  # PostgreSQL advisory lock id: one migrator at a time
-RECOVER_SECONDS = 1.0  # the connection pool is emptied at most this often after a lost one
 
 # The errors of a database that cannot be reached or used just now: its server restarted or
 # ended the session (pg_terminate_backend, a failover), the network failed, it is out of
@@ -62,18 +60,13 @@ class Database:
                 self._checkpointer.start()
         else:
             self.engine = create_engine(url, pool_size=pool_size, max_overflow=8, pool_recycle=1800)
-        self._recovered = 0.0  # (time.monotonic of the last `recover`)
-        self._recover_lock = threading.Lock()
 
     def recover(self) -> None:
-        """After a lost connection: close the pool's idle connections (they were most likely
-        lost with it: a restarted server ends every session), so the next statements open new
-        ones; those in use are closed when they come back. At most every RECOVER_SECONDS."""
-        with self._recover_lock:
-            now = time.monotonic()
-            if now - self._recovered < RECOVER_SECONDS:
-                return
-            self._recovered = now
+        """After a lost connection: a new pool (the old one's idle connections closed, those in
+        use closed when they come back), so that what tries again opens a new connection. A
+        restarted server ended every session: any other pooled connection would fail in turn.
+        (Done at most once a second, a purchase tried again on another lost connection got a
+        503 in about one run in twenty of tests/endpoint/test_batch.py's sessions test.)"""
         self.engine.dispose()
 
     @contextmanager
