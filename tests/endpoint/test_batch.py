@@ -304,6 +304,7 @@ def test_kill_9_mid_load_leaves_whole_sales_only(
     assert buy(client, token).status_code == 201  # and the pool sells on
 
 
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)  # its sessions
 def test_purchases_go_on_when_postgresql_ends_the_endpoint_s_sessions(
     make_app: Callable[..., FastAPI], database_url: str, tmp_path: Path, pool_dir: Path
 ) -> None:
@@ -311,8 +312,6 @@ def test_purchases_go_on_when_postgresql_ends_the_endpoint_s_sessions(
     session of the endpoint while purchases are in flight: each is bought again on a new
     connection (its Idempotency-Key makes that safe), and no player sees an error. Before,
     some got a 500 and lost their keep-alive connection with it."""
-    if not database_url:
-        pytest.skip("PostgreSQL's sessions")
     app = make_app()
     client = TestClient(app)
     token = session(client)["token"]
