@@ -151,6 +151,23 @@ def test_bench_endpoint_rounds_take_each_figure_s_median_and_each_round_s_own_ra
     assert medians([rounds[2]])["postgresql"] == {"error": "PostgreSQL unavailable: gone"}
 
 
+def test_bench_endpoint_says_what_the_cpu_a_purchase_cost_allows() -> None:
+    from tools.bench_endpoint import SECONDS, cpu_bound
+
+    # 5 s at 3,500 purchases a second: the whole machine's CPU 1.65 cores, the hasher 0.55
+    figures = {"cores": 2, "server_cpu_share": 0.65, "hashing_cpu_share": 0.55,
+               "database_cpu_share": 0.30, "client_cpu_share": 0.15}  # fmt: skip
+    bound = cpu_bound(figures, int(3_500 * SECONDS))
+    assert bound["cpu_ms_per_purchase"] == round(1.65 / 3_500 * 1000, 3)  # 0.471 ms
+    assert bound["cpu_bound_purchases_per_second"] == round(2 / (1.65 / 3_500), 1)  # 4,242
+    assert bound["cpu_ms_per_purchase_without_hasher"] == round(1.10 / 3_500 * 1000, 3)
+    assert bound["cpu_bound_purchases_per_second_without_hasher"] == round(2 / (1.1 / 3_500), 1)
+    # SQLite: no database processes of its own (it runs in the server's)
+    sqlite = cpu_bound({"cores": 2, "server_cpu_share": 1.0, "client_cpu_share": 0.2}, 25_000)
+    assert sqlite["cpu_bound_purchases_per_second"] == round(2 / (1.2 * SECONDS / 25_000), 1)
+    assert sqlite["cpu_ms_per_purchase"] == sqlite["cpu_ms_per_purchase_without_hasher"]
+
+
 def test_bench_rounds_alone_are_for_the_endpoint_and_at_least_one() -> None:
     cases = [(["--engine", "--rounds", "3"], "is for --endpoint alone"),
              (["--endpoint", "--rounds", "0"], "--rounds must be at least 1")]  # fmt: skip

@@ -187,6 +187,27 @@ def client_excluded(rate: float, client_share: float) -> float:
     return round(rate * cores / max(cores - client_share, 0.01), 1)
 
 
+def cpu_bound(figures: dict[str, float], purchases: int) -> dict[str, float]:
+    """What the machine's CPU allows at the CPU a purchase cost in this run: the whole machine's
+    CPU seconds a purchase (the server, its hasher, the database's processes and the load
+    generator: every share measured, in ms), and the purchases a second all the cores would sell
+    at that cost were every one of them busy with nothing else, with and without the hasher's
+    share. A rate above the bound needs a cheaper purchase, not a better order of the work."""
+    shares = ("server_cpu_share", "hashing_cpu_share", "database_cpu_share", "client_cpu_share")
+    seconds = {name: figures.get(name, 0.0) * SECONDS for name in shares}
+    cores, n = figures["cores"], max(purchases, 1)
+    whole = sum(seconds.values()) * 1000 / n
+    without = whole - seconds["hashing_cpu_share"] * 1000 / n
+    return {
+        "cpu_ms_per_purchase": round(whole, 3),
+        "cpu_bound_purchases_per_second": round(cores * 1000 / whole, 1) if whole else 0.0,
+        "cpu_ms_per_purchase_without_hasher": round(without, 3),
+        "cpu_bound_purchases_per_second_without_hasher": (
+            round(cores * 1000 / without, 1) if without else 0.0
+        ),
+    }
+
+
 async def drive(port: int, server: int | None = None, database: bool = False) -> dict[str, float]:
     """Run the clients against a started endpoint and compute the figures."""
     players = await asyncio.gather(*(player(port) for _ in range(CLIENTS)))
@@ -231,6 +252,8 @@ async def drive(port: int, server: int | None = None, database: bool = False) ->
         figures["hashing_cpu_share"] = round(hashing_cpu / SECONDS, 2)
     if databases:
         figures["database_cpu_share"] = round(database_cpu / SECONDS, 2)
+    if server is not None:
+        figures.update(cpu_bound(figures, len(buys)))
     return figures
 
 
@@ -343,8 +366,8 @@ def medians(rounds: list[dict[str, Any]]) -> dict[str, Any]:
             median = statistics.median(values)
             figures[name] = round(median, 3) if isinstance(median, float) else median
         figures["rounds"] = len(measured)
-        headline = [n for n in ("purchases_per_second", "p99_ms", "pgbench_tps", "ratio")
-                    if n in names]  # fmt: skip
+        headline = [n for n in ("purchases_per_second", "p99_ms", "pgbench_tps", "ratio",
+                                "cpu_bound_ratio") if n in names]  # fmt: skip
         figures["runs"] = [{n: run[n] for n in headline if n in run} for run in measured]
         out[database] = figures
     return out
@@ -374,6 +397,10 @@ def one_round() -> dict[str, Any]:
         figures["ratio_client_excluded"] = round(
             figures["purchases_per_second_client_excluded"] / tps, 3
         )
+        for bound in ("", "_without_hasher"):  # the ratio the CPU allows at this run's costs
+            rate = figures.get(f"cpu_bound_purchases_per_second{bound}")
+            if rate is not None:
+                figures[f"cpu_bound_ratio{bound}"] = round(rate / reference["pgbench_tps"], 3)
     return results
 
 
