@@ -21,6 +21,9 @@ PostgreSQL's reference, measured in the same invocation on the same database: `p
 (its simple-update transactions, 32 clients, prepared statements) in a scratch schema;
 `ratio` is purchases a second over pgbench's transactions a second (a purchase is about one
 pgbench transaction's worth of database work), and pgbench's own CPU share is reported too.
+
+`cpu_bound` says what the machine's CPU allows at the CPU a purchase cost in the run (every
+measured process's), with and without the hasher: no order of the work sells faster.
 """
 
 from __future__ import annotations
