@@ -30,7 +30,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--json", action="store_true", help='print {"settled": N} only')
     args = parser.parse_args(argv)
     settings = Settings.for_database(args.database_url)
-    db = Database(settings.db_url, settings.db_pool_size)
+    db = Database(settings.db_url, settings.db_pool_size, settings.db_connect_timeout_seconds)
     try:
         db.migrate()
         offset = read_clock_offset(db) if settings.test_mode else 0

@@ -21,14 +21,16 @@ from tests.endpoint.conftest import bearer, buy, session
 
 class Relay:
     """A TCP relay on loopback to a database server; `cut` ends every connection through it
-    and refuses new ones (as a restarting server or a broken network does), `mend` lets them
-    through again."""
+    and refuses new ones (as a restarting server or a broken network does), `hang` ends them
+    and takes new ones without ever answering (as a stopped or swamped server does), `mend`
+    lets them through again."""
 
     def __init__(self, host: str, port: int) -> None:
         self.target = (host, port)
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port = int(self.listener.getsockname()[1])
         self.open = True
+        self.hanging = False
         self._live: list[socket.socket] = []
         self._lock = threading.Lock()
         threading.Thread(target=self._accept, daemon=True).start()
@@ -39,6 +41,10 @@ class Relay:
                 client, _ = self.listener.accept()
             except OSError:
                 return  # closed
+            if self.hanging:
+                with self._lock:
+                    self._live.append(client)  # open, and never a byte back
+                continue
             if not self.open:
                 client.close()
                 continue
@@ -67,8 +73,12 @@ class Relay:
                 end.close()
             self._live.clear()
 
+    def hang(self) -> None:
+        self.cut()
+        self.hanging = True
+
     def mend(self) -> None:
-        self.open = True
+        self.open, self.hanging = True, False
 
     def close(self) -> None:
         self.cut()
@@ -125,6 +135,45 @@ def test_a_database_out_of_reach_is_a_503_and_the_purchase_is_bought_once_when_i
     assert finished.status_code == 200
     metrics = client.get("/api/metrics").text
     assert 'lottery_errors_total{code="database_unavailable",status="503"} 5.0' in metrics
+
+
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)  # a server to stop
+def test_a_database_that_takes_connections_and_never_answers_is_a_503_within_seconds(
+    make_app: Callable[..., FastAPI], relayed: tuple[Relay, str]
+) -> None:
+    """A server that accepts connections but never answers (stopped with SIGSTOP, swamped, a
+    network dropping its packets): each new connection gives up after the connect timeout
+    (LOTTERY_DB_CONNECT_TIMEOUT_SECONDS, here libpq's least, 2 s), so the purchase gets its 503
+    in seconds, where psycopg's own default would have waited 130 s a connection."""
+    relay, url = relayed
+    app = make_app(database_url=url, db_connect_timeout_seconds=2)
+    client = TestClient(app)
+    token = session(client)["token"]
+    assert buy(client, token).status_code == 201
+    relay.hang()
+    started = time.monotonic()
+    answer = buy(client, token, key="while-hung")
+    waited = time.monotonic() - started
+    assert answer.status_code == 503, answer.text
+    assert answer.json()["error"]["code"] == "database_unavailable"
+    # the batch's connection and the purchase's three tries, 2 s each; 130 s each without
+    assert waited < 30, f"{waited:.1f} s"
+    relay.mend()
+    assert buy(client, token, key="while-hung").status_code == 201
+
+
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+def test_the_connect_timeout_is_the_url_s_when_it_has_one(database_url: str) -> None:
+    from web.endpoint.database import Database
+    from web.endpoint.settings import Settings
+
+    url = Settings(database_url=database_url).db_url
+    given = f"{url}{'&' if '?' in url else '?'}connect_timeout=11"
+    for db, seconds in ((Database(url, connect_timeout=7), 7), (Database(given), 11)):
+        with db.begin() as conn:
+            dsn = conn.connection.driver_connection.info.dsn  # type: ignore[union-attr]
+        db.dispose()
+        assert f"connect_timeout={seconds}" in dsn.split(), dsn
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)  # SQLite's file lock

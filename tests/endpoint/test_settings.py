@@ -17,6 +17,7 @@ def test_defaults_keep_state_under_var_with_sqlite() -> None:
     assert settings.pools_path == settings.var_dir / "pools"
     assert not settings.test_mode and settings.cors_origins == ()
     assert settings.warm_pools
+    assert settings.db_connect_timeout_seconds == 5
 
 
 def test_environment_overrides(tmp_path: Path) -> None:
@@ -28,8 +29,10 @@ def test_environment_overrides(tmp_path: Path) -> None:
             "LOTTERY_DEMO_BALANCE_PENCE": "10000",
             "LOTTERY_PLAY_TIMEOUT_SECONDS": "60",
             "LOTTERY_TEST_MODE": "1",
+            "LOTTERY_DB_CONNECT_TIMEOUT_SECONDS": "3",
         }
     )
+    assert settings.db_connect_timeout_seconds == 3
     assert settings.var_dir == tmp_path
     assert settings.db_url == "postgresql+psycopg://u@h:5432/db"
     assert settings.cors_origins == ("https://a.example", "https://b.example")
@@ -42,3 +45,5 @@ def test_bad_values_fail_with_the_variable_named() -> None:
         Settings.from_env({"LOTTERY_DEMO_BALANCE_PENCE": "lots"})
     with pytest.raises(ValueError, match="LOTTERY_COOKIE_SAMESITE"):
         Settings.from_env({"LOTTERY_COOKIE_SAMESITE": "none"})
+    with pytest.raises(ValueError, match="LOTTERY_DB_CONNECT_TIMEOUT_SECONDS"):
+        Settings.from_env({"LOTTERY_DB_CONNECT_TIMEOUT_SECONDS": "1"})

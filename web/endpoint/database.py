@@ -16,7 +16,7 @@ import sqlalchemy.exc
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Connection, create_engine, event, insert, select
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
 
 from web.endpoint.schema import meta
 
@@ -40,7 +40,7 @@ UNAVAILABLE = (psycopg.OperationalError, sqlalchemy.exc.OperationalError, sqlite
 class Database:
     """One engine, and `begin()` for a transaction; SQLite writers are serialized in-process."""
 
-    def __init__(self, url: str, pool_size: int = 8) -> None:
+    def __init__(self, url: str, pool_size: int = 8, connect_timeout: int = 5) -> None:
         self.url = url
         self.is_sqlite = url.startswith("sqlite")
         self._lock = threading.Lock() if self.is_sqlite else None
@@ -59,7 +59,18 @@ class Database:
                 )
                 self._checkpointer.start()
         else:
-            self.engine = create_engine(url, pool_size=pool_size, max_overflow=8, pool_recycle=1800)
+            # A server that takes the connection but never answers (stopped, overloaded, a
+            # network dropping packets) fails a new connection after connect_timeout seconds
+            # (psycopg's own default is 130), so the caller gets its 503 and tries again. The
+            # URL's own connect_timeout, when it has one, is the operator's and is kept.
+            limit = (
+                {}
+                if "connect_timeout" in make_url(url).query
+                else {"connect_timeout": connect_timeout}
+            )
+            self.engine = create_engine(
+                url, pool_size=pool_size, max_overflow=8, pool_recycle=1800, connect_args=limit
+            )
 
     def recover(self) -> None:
         """After a lost connection: a new pool (the old one's idle connections closed, those in

@@ -719,7 +719,7 @@ def open_ledger(
 ) -> Ledger:
     """The ledger of an endpoint's configuration: its database opened (and migrated), its
     signing keys and its pools' directory. The app and the operators' commands open it alike."""
-    db = Database(settings.db_url, settings.db_pool_size)
+    db = Database(settings.db_url, settings.db_pool_size, settings.db_connect_timeout_seconds)
     db.migrate()
     ring = load_keyring(
         settings.var_dir,

@@ -57,6 +57,7 @@ class Settings:
     rate_burst: int = 60
     max_body_bytes: int = 16_384
     db_pool_size: int = 8
+    db_connect_timeout_seconds: int = 5
     test_mode: bool = False
     warm_pools: bool = False
 
@@ -69,6 +70,8 @@ class Settings:
             raise ValueError("LOTTERY_COOKIE_SAMESITE=none needs LOTTERY_COOKIE_SECURE=1")
         if self.play_timeout_seconds <= 0 or self.session_ttl_seconds <= 0:
             raise ValueError("timeouts must be positive")
+        if self.db_connect_timeout_seconds < 2:  # libpq's least (psycopg makes 1 into 2)
+            raise ValueError("LOTTERY_DB_CONNECT_TIMEOUT_SECONDS must be at least 2")
         if self.rate_per_second <= 0 or self.rate_burst <= 0:
             raise ValueError("LOTTERY_RATE_PER_SECOND and LOTTERY_RATE_BURST must be positive")
 
@@ -128,6 +131,7 @@ class Settings:
             rate_burst=_int(e, "LOTTERY_RATE_BURST", 60),
             max_body_bytes=_int(e, "LOTTERY_MAX_BODY_BYTES", 16_384),
             db_pool_size=_int(e, "LOTTERY_DB_POOL_SIZE", 8),
+            db_connect_timeout_seconds=_int(e, "LOTTERY_DB_CONNECT_TIMEOUT_SECONDS", 5),
             test_mode=e.get("LOTTERY_TEST_MODE", "").lower() in TRUE,
             warm_pools=e.get("LOTTERY_WARM_POOLS", "1").lower() in TRUE,
         )
