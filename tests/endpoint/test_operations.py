@@ -89,6 +89,12 @@ def test_metrics_count_sales_finishes_errors_latency_and_entries_left(client: Te
     left = samples[("lottery_pool_entries_left", (("game", "lab-riches"),))]
     size = client.get("/api/pools/lab-riches").json()["size"]
     assert left == size - 1
+    # no hasher runs here (the app's lifespan is not started): the play waits for its hash
+    unhashed = ("lottery_plays_unhashed", (("game", "lab-riches"),))
+    assert samples[unhashed] == 1
+    assert samples[("lottery_plays_unhashed", (("game", "power-puck-shot"),))] == 0
+    hashes.fill_all(client.app.state.ledger)  # type: ignore[attr-defined]
+    assert scrape(client)[unhashed] == 0
 
 
 def test_the_hasher_goes_on_when_its_process_is_killed(

@@ -37,7 +37,7 @@ from web.endpoint.errors import documented as errors
 from web.endpoint.guards import BodyLimit, HeadAsGet, JsonCORS, RateLimit
 from web.endpoint.keys import write_secret_once
 from web.endpoint.ledger import Account, open_ledger
-from web.endpoint.metrics import Metrics, Timing, entries_left, health
+from web.endpoint.metrics import Metrics, Timing, entries_left, health, unhashed_plays
 from web.endpoint.pools import LayOut
 from web.endpoint.settings import Settings
 
@@ -131,6 +131,7 @@ def create_app(
     app.state.limiter = limiter
     metrics = Metrics()
     metrics.watch_pools(lambda: entries_left(ledger))
+    metrics.watch_hashing(lambda: unhashed_plays(ledger))
     app.state.metrics = metrics
 
     def refuse(error: ApiError, headers: dict[str, str] | None = None) -> JSONResponse:

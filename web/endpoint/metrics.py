@@ -14,10 +14,11 @@ from typing import Any
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
-from sqlalchemy import text
+from sqlalchemy import func, select, text
 from starlette.routing import Match
 
 from engine import games
+from web.endpoint.schema import plays
 
 Scope = dict[str, Any]
 Message = dict[str, Any]
@@ -70,23 +71,31 @@ class Metrics:
 
     def watch_pools(self, entries_left: Callable[[], dict[str, int]]) -> None:
         """Report each game's unsold entries, read when Prometheus scrapes."""
-        self.registry.register(_EntriesLeft(entries_left))
+        self.registry.register(
+            _Read(entries_left, "lottery_pool_entries_left", "Unsold entries of the current pool")
+        )
+
+    def watch_hashing(self, unhashed: Callable[[], dict[str, int]]) -> None:
+        """Report the plays sold whose book hash is not recorded yet, read at each scrape."""
+        self.registry.register(
+            _Read(unhashed, "lottery_plays_unhashed", "Sold plays whose book hash is not recorded")
+        )
 
     def render(self) -> bytes:
         """The metrics in Prometheus' text format."""
         return generate_latest(self.registry)
 
 
-class _EntriesLeft(Collector):
-    def __init__(self, read: Callable[[], dict[str, int]]) -> None:
-        self.read = read
+class _Read(Collector):
+    """A gauge by game, read from the database when Prometheus scrapes."""
+
+    def __init__(self, read: Callable[[], dict[str, int]], name: str, about: str) -> None:
+        self.read, self.name, self.about = read, name, about
 
     def collect(self) -> Any:
-        family = GaugeMetricFamily(
-            "lottery_pool_entries_left", "Unsold entries of the current pool", labels=["game"]
-        )
-        for game, left in self.read().items():
-            family.add_metric([game], left)
+        family = GaugeMetricFamily(self.name, self.about, labels=["game"])
+        for game, value in self.read().items():
+            family.add_metric([game], value)
         yield family
 
 
@@ -152,3 +161,17 @@ def entries_left(ledger: Any) -> dict[str, int]:
             row = ledger.current_pool(conn, game.id)
             left[game.id] = 0 if row is None else max(0, row.size - row.next_index)
     return left
+
+
+def unhashed_plays(ledger: Any) -> dict[str, int]:
+    """Sold plays of each game on sale with no book hash recorded yet (the hasher's backlog,
+    counted on its partial index): one that keeps growing means the hasher is short of CPU."""
+    counted = {game.id: 0 for game in games.on_sale()}
+    query = (
+        select(plays.c.game, func.count()).where(plays.c.book_hash.is_(None)).group_by(plays.c.game)
+    )
+    with ledger.db.begin() as conn:
+        for game, count in conn.execute(query).all():
+            if game in counted:
+                counted[game] = int(count)
+    return counted
