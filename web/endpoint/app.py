@@ -79,7 +79,7 @@ def create_app(
     settings = settings or Settings.from_env()
     # The event loop hands the interpreter lock to the database threads (PostgreSQL's batches),
     # the hashing process's feeder and the WAL checkpointer within 0.5 ms, not Python's 5 ms
-    # (docs/endpoint.md, Benchmark).
+    # (docs/endpoint-benchmarks.md).
     sys.setswitchinterval(SWITCH_INTERVAL)
     ledger = open_ledger(settings, clock, lay_out)
     db, ring = ledger.db, ledger.ring

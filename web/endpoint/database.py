@@ -25,7 +25,7 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 # the serving connection's writes to the WAL wait for the filesystem's journal (ext4, strace
 # 2026-12-02): all 32 of the benchmark's purchases stalled together, once a checkpoint.
 # Every 0.1 s instead of every second, each has a tenth of the pages to flush and the stalls
-# are short: purchases' p99 fell from 24.5-26.1 ms to 19.2-20.0 (docs/endpoint.md).
+# are short: purchases' p99 fell from 24.5-26.1 ms to 19.2-20.0 (docs/endpoint-benchmarks.md).
 CHECKPOINT_SECONDS = 0.1
 MIGRATION_LOCK = 74_280_001  # PostgreSQL advisory lock id: one migrator at a time
 

@@ -358,7 +358,7 @@ class Ledger:
            the pool's next entry (locking the pool row);
         2. the play and its ledger row in one statement, and COMMIT.
         The pool row is locked from the middle of the first round trip to the commit: for
-        the signature and one round trip, not for five (see docs/endpoint.md, Benchmark).
+        the signature and one round trip, not for five (see docs/endpoint-benchmarks.md).
         """
         sql = self.sql
         assert sql.take is not None and sql.add_sale is not None

@@ -8,7 +8,7 @@ A pool is laid out in a process of its own (`lay_out_apart`), never in a serving
 Lab Riches pool of 2,000,000 entries takes about 2.5 s of CPU, nearly all of it holding the
 interpreter's lock, and the next pool is laid out while the current one sells (`prepare_spare`).
 Laid out in a thread of the serving process, it halved the purchases a second for those
-seconds and raised their p99 from 11 to 100 ms (docs/endpoint.md, Benchmark).
+seconds and raised their p99 from 11 to 100 ms (docs/endpoint-benchmarks.md).
 """
 
 from __future__ import annotations
