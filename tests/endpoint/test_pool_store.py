@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import secrets
+import signal
+import threading
 import time
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 
 from engine import games
 from engine.math.pool import Pool, verify_proof
+from tests.endpoint.conftest import bearer, buy, session
 from tests.test_pool import small_table
 from web.endpoint import pool_store
 from web.endpoint.app import create_app
@@ -109,3 +114,39 @@ def test_a_pool_is_laid_out_in_a_process_of_its_own(tmp_path: Path) -> None:
     assert saved.stat().st_mode & 0o777 == 0o700
     assert files.get(pool.pool_id) is pool
     assert [p.name for p in (tmp_path / "pools").iterdir()] == [pool.pool_id]  # no partial left
+
+
+def test_a_lay_out_whose_process_is_killed_is_a_503_and_the_purchase_goes_through_after(
+    tmp_path: Path,
+) -> None:
+    """The lay-out process killed (the out-of-memory killer, say): the purchase that needed the
+    pool gets 503 pool_unavailable in the API's shape and is not charged; tried again with its
+    Idempotency-Key, a new process lays the pool out and it is bought."""
+    app = create_app(Settings(var_dir=tmp_path / "var", pool_dir=tmp_path / "pools"))
+    client = TestClient(app)
+    token = session(client)["token"]
+    before = {child.pid for child in multiprocessing.active_children()}
+    killed: list[int] = []
+
+    def kill_the_lay_out() -> None:
+        deadline = time.monotonic() + 60
+        while not killed and time.monotonic() < deadline:
+            for child in multiprocessing.active_children():
+                if child.pid not in before and child.pid is not None:
+                    os.kill(child.pid, signal.SIGKILL)
+                    killed.append(child.pid)
+                    return
+            time.sleep(0.005)
+
+    watcher = threading.Thread(target=kill_the_lay_out)
+    watcher.start()
+    refused = buy(client, token, key="first")
+    watcher.join()
+    assert killed, "no lay-out process was seen"
+    assert refused.status_code == 503, refused.text
+    assert refused.json()["error"]["code"] == "pool_unavailable"
+    assert client.get("/api/wallet", headers=bearer(token)).json()["balance_pence"] == 5_000
+    bought = buy(client, token, key="first")
+    assert bought.status_code == 201, bought.text
+    assert client.get("/api/wallet", headers=bearer(token)).json()["balance_pence"] == 4_700
+    app.state.ledger.db.dispose()

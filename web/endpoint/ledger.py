@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 import threading
 from collections.abc import Callable, Iterator
@@ -152,7 +153,11 @@ class Ledger:
                 row = self.current_pool(conn, game, kind)
             if row is not None and row.id != exhausted_ref and row.next_index < row.size:
                 return
-            pool = self.pool_files.lay_out(game, use_spare=kind == "paid")
+            try:
+                pool = self.pool_files.lay_out(game, use_spare=kind == "paid")
+            except Exception as error:  # its process killed (out of memory), a full disk...
+                logging.getLogger("web.endpoint").exception("laying out a pool of %s failed", game)
+                raise ApiError(503, "pool_unavailable", NO_POOL) from error
             with self.db.begin() as conn:
                 self.db.advisory_lock(conn, pool_lock(game, kind))
                 row = self.current_pool(conn, game, kind)
@@ -650,7 +655,7 @@ class Ledger:
                 if pool is not None and taken is not None:
                     return self._try_sale(conn, account, pool, int(taken) - 1)
             exhausted = None if pool is None else pool.id
-        raise ApiError(503, "pool_unavailable", "No pool could be laid out; try again.")
+        raise ApiError(503, "pool_unavailable", NO_POOL)
 
     def _try_sale(
         self, conn: Connection, account: Account | None, pool: PoolRow, index: int
@@ -673,6 +678,7 @@ class Ledger:
         return {"play_number": play_number, "token": tokens.sign(self.ring, payload)}
 
 
+NO_POOL = "No pool could be laid out; try again in a moment."
 ANONYMOUS = "anonymous"  # the account claim of a try play's token without a session
 CLOCK_LOCK = 74_280_002  # PostgreSQL advisory lock id: one mover of the test clock at a time
 

@@ -29,7 +29,7 @@ from web.endpoint.errors import (
     database_unavailable,
     error_response,
 )
-from web.endpoint.ledger import MAX_DRAW_ATTEMPTS, Account, Ledger, PoolExhausted
+from web.endpoint.ledger import MAX_DRAW_ATTEMPTS, NO_POOL, Account, Ledger, PoolExhausted
 
 LOST_RETRIES = 2  # a purchase whose database connection was lost is tried again this often
 MAX_KEY_LENGTH = 128
@@ -62,7 +62,7 @@ async def buy(ledger: Ledger, account: Account, game: str, key: str | None) -> d
             # timeout, 10 s, or could not be written; no use waiting that long again)
             if lost > LOST_RETRIES or ledger.db.is_sqlite:
                 raise database_unavailable(error) from error
-    raise ApiError(503, "pool_unavailable", "No pool could be laid out; try again.")
+    raise ApiError(503, "pool_unavailable", NO_POOL)
 
 
 async def _caller(request: Request) -> Account:
