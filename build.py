@@ -86,7 +86,7 @@ def ensure_python_deps(with_test: bool) -> None:
 
 
 def ensure_node_deps() -> None:
-    """Install the npm packages (the Pyodide runtime, fonts) from package-lock.json."""
+    """Install the npm packages (Pyodide, fonts, the JS tools) from package-lock.json."""
     stamp = ROOT / "node_modules" / STAMP_NAME
     value = fingerprint("package.json", "package-lock.json")
     if stamp_ok(stamp, value):
@@ -99,17 +99,27 @@ def ensure_node_deps() -> None:
     stamp.write_text(value + "\n")
 
 
+def can_apt() -> bool:
+    """True on a Debian-like Linux, as root (CI's machine): Debian's packages can be installed."""
+    return sys.platform.startswith("linux") and os.geteuid() == 0 and bool(shutil.which("apt-get"))
+
+
+def apt_install(packages: list[str]) -> None:
+    """apt-get install the packages (once more after apt-get update if the lists were stale)."""
+    say(f"installing Debian's {', '.join(packages)} (apt-get)")
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    quiet = {"stdout": subprocess.DEVNULL, "env": env}
+    if subprocess.run(["apt-get", "install", "-y", *packages], **quiet).returncode:  # type: ignore[call-overload]
+        run(["apt-get", "update"], **quiet)
+        run(["apt-get", "install", "-y", *packages], **quiet)
+
+
 def ensure_chromium() -> None:
     """Make a Chromium available for Playwright: the system one, or install one."""
     if os.environ.get("LOTTERY_CHROMIUM") or shutil.which("chromium"):
         return
-    if sys.platform.startswith("linux") and os.geteuid() == 0 and shutil.which("apt-get"):
-        say("installing Debian's chromium package (apt-get)")
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        quiet = {"stdout": subprocess.DEVNULL, "env": env}
-        if subprocess.run(["apt-get", "install", "-y", "chromium"], **quiet).returncode:  # type: ignore[call-overload]
-            run(["apt-get", "update"], **quiet)
-            run(["apt-get", "install", "-y", "chromium"], **quiet)
+    if can_apt():
+        apt_install(["chromium"])
         return
     stamp = VENV / f"{STAMP_NAME}-playwright-chromium"
     if not stamp.exists():
@@ -118,19 +128,20 @@ def ensure_chromium() -> None:
         stamp.write_text("ok\n")
 
 
+def ensure_engines() -> None:
+    """The other browsers players have, as Debian ships them, for tests/browsers: Firefox ESR
+    (driven over WebDriver BiDi, no geckodriver) and WebKitGTK's WebKitWebDriver under Xvfb.
+    Installed as root with apt-get; without them the smoke suite fails on CI (CI=true)."""
+    wanted = {"firefox-esr": "firefox-esr", "WebKitWebDriver": "webkit2gtk-driver", "Xvfb": "xvfb"}
+    packages = [package for tool, package in wanted.items() if not shutil.which(tool)]
+    if packages and can_apt():
+        apt_install(packages)
+
+
 def ensure_nginx() -> None:
     """The static web server the deployment test serves dist/ with (Debian's nginx, as root)."""
-    if shutil.which("nginx") or not (sys.platform.startswith("linux") and os.geteuid() == 0):
-        return
-    if not shutil.which("apt-get"):
-        return
-    say("installing Debian's nginx and its brotli_static module (apt-get)")
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    packages = ["nginx-light", "libnginx-mod-http-brotli-static"]
-    quiet = {"stdout": subprocess.DEVNULL, "env": env}
-    if subprocess.run(["apt-get", "install", "-y", *packages], **quiet).returncode:  # type: ignore[call-overload]
-        run(["apt-get", "update"], **quiet)
-        run(["apt-get", "install", "-y", *packages], **quiet)
+    if not shutil.which("nginx") and can_apt():
+        apt_install(["nginx-light", "libnginx-mod-http-brotli-static"])
 
 
 def main(argv: list[str]) -> int:
@@ -147,6 +158,7 @@ def main(argv: list[str]) -> int:
     if with_test:
         ensure_chromium()
         ensure_nginx()
+        ensure_engines()
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     cmd = [str(venv_python()), "-m", "tools", *argv]
     try:

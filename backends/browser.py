@@ -20,9 +20,11 @@ import gc
 import json
 import time
 from array import array
+from typing import Any
 
-from backends.canvas import CommandCanvas
+from backends.canvas import BatchReader, CommandCanvas
 from engine.ui.app import App
+from engine.ui.draw import Font
 from engine.ui.games import first_scene, present, presentation, sounds
 from engine.ui.input import Event, Resize, event_from_json
 from engine.ui.sound import notes_json
@@ -36,6 +38,7 @@ PRESENTATIONS = tuple(presentation(game) for game in present())
 _app: App | None = None
 _canvas: CommandCanvas | None = None
 _numbers: array[float] = array("d")
+_layout: BatchReader | None = None  # ?layout=1: each frame that drew reports its text boxes
 
 
 def _measure_with_js(s: str, size: float, family: str, bold: bool) -> float:
@@ -47,9 +50,10 @@ def _measure_with_js(s: str, size: float, family: str, bold: bool) -> float:
 def start(width: float, height: float, params_json: str = "{}", answered_json: str = "{}") -> None:
     """Create the app at the given logical size with the page's query parameters and the
     answers the page already has for Python's first requests ({op: {ok, body}}: App)."""
-    global _app, _canvas, _numbers
+    global _app, _canvas, _numbers, _layout
     _numbers = array("d")
     params = json.loads(params_json)
+    _layout = BatchReader() if isinstance(params, dict) and params.get("layout") == "1" else None
     answered = {
         str(op): (
             answer.get("ok") is True,
@@ -82,9 +86,12 @@ def frame(now_ms: float, events_json: str = "[]") -> str:
         events.append(event)
     result = _app.frame(now_ms, events, _canvas)
     cmds = None
+    layout = None
     if result.drew:
         drawn = _canvas.flush()
         _numbers, cmds = drawn.numbers, drawn.table_json()
+        if _layout is not None:
+            layout = _layout_of(_app, _canvas, _layout.read(drawn))
     controls = None if result.controls is None else [c.to_json() for c in result.controls]
     tail = json.dumps(
         {
@@ -94,6 +101,7 @@ def frame(now_ms: float, events_json: str = "[]") -> str:
             "say": result.narration,
             "requests": result.requests,
             "sounds": result.sounds,
+            **({} if layout is None else {"layout": layout}),
         },
         separators=(",", ":"),
     )
@@ -107,6 +115,23 @@ def _screen(app: App) -> dict[str, str]:
     game = str(getattr(getattr(flow, "game", None), "name", ""))
     mode = getattr(flow, "mode", "play")
     return {"id": app.scene.name, "game": f"{game} ({mode.upper()})" if mode != "play" else game}
+
+
+def _layout_of(app: App, canvas: CommandCanvas, commands: list[list[Any]]) -> dict[str, Any]:
+    """What the layout test measures of a frame: the screen's size, its text boxes, and the
+    scene's scrolling area ([top, bottom, offset, content height]) when it has one."""
+    from backends.layout import text_boxes  # only with ?layout=1: not in a player's frames
+
+    scroller = getattr(app.scene, "scroll_area", None)
+    return {
+        "w": canvas.width,
+        "h": canvas.height,
+        "screen": app.scene.name,
+        "texts": text_boxes(
+            commands, lambda s, size, family, bold: canvas.measure(s, Font(size, family, bold))
+        ),
+        "scroll": scroller() if scroller is not None else None,
+    }
 
 
 def sound_notes() -> str:

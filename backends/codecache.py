@@ -21,9 +21,9 @@ import dataclasses
 import hashlib
 import importlib.util
 import marshal
+import pkgutil
 import sys
 from collections.abc import Callable
-from importlib import resources
 from types import CodeType
 from typing import Any
 
@@ -110,7 +110,9 @@ def install(data: bytes | None = None) -> Stats:
     stats = Stats()
     if data is None:
         try:
-            data = resources.files(__package__ or "backends").joinpath(CACHE_FILE).read_bytes()
+            # The loader's own read (zipimport's in the browser): importlib.resources would
+            # import zipfile, pathlib, tempfile and shutil for it (docs/build.md).
+            data = pkgutil.get_data(__package__ or "backends", CACHE_FILE) or b""
         except OSError:
             data = b""
     table = load(data) or {}

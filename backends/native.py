@@ -14,6 +14,7 @@ import os
 import time
 import uuid
 from collections.abc import Callable, Iterable, MutableMapping, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import urlencode
@@ -37,6 +38,7 @@ KEY_NAMES = {
     pygame.K_KP_ENTER: "Enter",
     pygame.K_SPACE: " ",
     pygame.K_ESCAPE: "Escape",
+    pygame.K_BACKSPACE: "Backspace",  # (an amount typed on the Limits page)
     pygame.K_TAB: "Tab",
     pygame.K_LEFT: "ArrowLeft",
     pygame.K_RIGHT: "ArrowRight",
@@ -112,6 +114,32 @@ class HttpClient(Protocol):
     ) -> HttpResponse: ...
 
 
+class Refused(ValueError):
+    """A purchase refused for a spend limit: its facts as the page reads them (as the shell
+    gives them, web/shell/js/bridge.js limitDetail), the reset in this computer's local time."""
+
+    def __init__(self, error: dict[str, Any]) -> None:
+        code = str(error.get("code"))
+        if code == "limits_required":
+            body: dict[str, Any] = {"missing": list(error.get("missing") or [])}
+            said = "Choose a daily and a weekly limit (Limits, in the lobby) before a paid play."
+        else:
+            left = format_pounds(int(error.get("left_pence") or 0))
+            resets = datetime.fromisoformat(str(error.get("resets_at")).replace("Z", "+00:00"))
+            local = resets.astimezone()
+            body = {
+                "period": error.get("period"),
+                "left_pence": int(error.get("left_pence") or 0),
+                "resets_local": f"{local.day} {local:%b %Y, %H:%M}",
+            }
+            said = (
+                f"Your {error.get('period', 'spend')} limit is reached: {left} left until "
+                f"{body['resets_local']}. Nothing was charged."
+            )
+        super().__init__(said)
+        self.body = {**body, "code": code, "message": said}
+
+
 SIGN_IN_PROMPT = "The sign-in code shown on your other device (Account, Get a sign-in code): "
 
 
@@ -134,11 +162,13 @@ class EndpointShell:
         if response.status_code == 402:
             raise ValueError("Insufficient funds: your balance does not cover this play.")
         error = data.get("error", {}) if response.is_error else {}
-        if error.get("code") == "limit_reached":
-            left = format_pounds(int(error.get("left_pence") or 0))
+        if error.get("code") in ("limit_reached", "limits_required"):
+            raise Refused(error)
+        if error.get("code") == "cooling_off":
             raise ValueError(
-                f"Your {error.get('period', 'spend')} limit is reached: {left} left until the "
-                "limit resets. Nothing was charged."
+                f"Your play session has ended: take a break. You can buy plays again at "
+                f"{str(error.get('resumes_at', ''))[11:16]} UTC. Nothing was charged; an "
+                "unfinished play can still be finished."
             )
         if response.is_error:
             raise ValueError(error.get("message", f"HTTP {response.status_code}"))
@@ -175,6 +205,21 @@ class EndpointShell:
             self.began = (self.began[0], self.began[1] + after - before)
         return {"balance_pence": after, "session": self._session(after)}
 
+    def log_out(self, every: bool) -> dict[str, Any]:
+        """Log this window (or every device of the account) out, as the page does; the window
+        then goes on as a new guest, as the page's next load does."""
+        ended = self._call("POST", "/api/session/logout-all" if every else "/api/session/logout")
+        made = self._call("POST", "/api/session", {})
+        self.client.headers["Authorization"] = f"Bearer {made['token']}"
+        self.began = None
+        balance = int(made["balance_pence"])
+        return {
+            **ended,
+            "every": every,
+            "balance_pence": balance,
+            "session": self._session(balance),
+        }
+
     def _session(self, balance: int) -> dict[str, int]:
         """The window's session for the reality check (begun at its first balance): the time
         since and the balance it began with."""
@@ -208,7 +253,7 @@ class EndpointShell:
                 "play_number": bought["play_number"],
                 "token": bought["token"],
                 "index": 0,
-                "choices": {},
+                "choices": [],
             }
             return {**bought, "payload": payload}
         if op == "resume":
@@ -221,14 +266,14 @@ class EndpointShell:
             same = self.progress.get("token") == token
             kept = detail.get("progress") or {}  # played on another device: the endpoint's
             index = self.progress.get("index", 0) if same else kept.get("event", 0)
-            choices = self.progress.get("choices", {}) if same else kept.get("choices", [])
+            choices = self.progress.get("choices", []) if same else kept.get("choices", [])
             body = {"play_number": mine["play_number"], "token": token, "index": index,
                     "choices": choices}  # fmt: skip
             return {"found": True, **body, "payload": self.verify(token)}
         if op == "save" and self.progress.get("play_number") == request["play_number"]:
             self.progress["index"] = request["index"]
-            self.progress["choices"] = request.get("choices", {})
-            kept = {"event": request["index"], "choices": request.get("choice_list", [])}
+            self.progress["choices"] = request.get("choices", [])
+            kept = {"event": request["index"], "choices": self.progress["choices"]}
             self._call("PUT", f"/api/plays/{request['play_number']}/progress", kept)
         if op == "finish":
             body = {"choices": request.get("choices", [])}
@@ -247,11 +292,15 @@ class EndpointShell:
             signature = {"ok": claims is not None}
             pool = self._call("GET", f"/api/pools/{detail['game']}/{detail['pool']['id']}")
             return {"detail": detail, "signature": signature, "payload": claims,
-                    "published": {"root": pool.get("root")}}  # fmt: skip
+                    "published": {"root": pool.get("root"), "kind": pool.get("kind")}}  # fmt: skip
+        if op == "reality_seen":
+            return self._call("POST", "/api/play-time/reality-check", {})
         if op == "code":
             return self._call("POST", "/api/account/code", {})
         if op == "signin":
             return self.sign_in(request.get("balance_pence"))
+        if op == "logout":
+            return self.log_out(bool(request.get("every")))
         if op == "limits":
             return self._call("GET", "/api/limits")
         if op == "set_limits":
@@ -270,6 +319,8 @@ class EndpointShell:
         for request in requests:
             try:
                 replies.append(Reply(request["id"], True, self.perform(request)))
+            except Refused as refused:
+                replies.append(Reply(request["id"], False, refused.body))
             except (ValueError, httpx.HTTPError) as error:
                 message = str(error) if isinstance(error, ValueError) else "The connection failed."
                 replies.append(Reply(request["id"], False, {"message": message}))

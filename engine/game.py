@@ -12,11 +12,11 @@ own zip (docs/build.md).
 from __future__ import annotations
 
 import importlib
+import pkgutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
-from importlib import resources
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -139,6 +139,12 @@ class Game:
         )
 
     @property
+    def choice_values(self) -> int:
+        """How many values a player's choice takes (0 to n-1): the most any of its actions
+        offers (`waits`), 0 when the game takes no choices. The endpoint checks this range."""
+        return max((action.choices for action in self.waits.values()), default=0)
+
+    @property
     def on_sale(self) -> bool:
         """True when a play of this game can be bought, shown and checked end to end."""
         parts = (self.build_book, self.replay, self.validator, self.statistics, self.presentation)
@@ -151,7 +157,10 @@ class Game:
 
     def table_text(self) -> str:
         """The TOML text of the game's prize table (engine/<package>/prize-table.toml)."""
-        return (resources.files(f"engine.{self.package}") / "prize-table.toml").read_text("utf-8")
+        data = pkgutil.get_data(f"engine.{self.package}", "prize-table.toml")
+        if data is None:  # a loader that cannot read files: none of CPython's or zipimport
+            raise OSError(f"engine.{self.package} cannot read its prize-table.toml")
+        return data.decode("utf-8")
 
     @cached_property
     def table(self) -> PrizeTable:

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Browser, Playwright, sync_playwright
 
 from engine import games
 from tools.dist import build
+from tools.localserver import CHROMIUM_ARGS, chromium_path
 
 
 @pytest.fixture(scope="session")
@@ -17,6 +20,21 @@ def dist_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("dist")
     build(out)
     return out
+
+
+@pytest.fixture(scope="session")
+def playwright() -> Iterator[Playwright]:
+    """One Playwright for the session: its sync API cannot be started twice at once."""
+    with sync_playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    """One headless Chromium for the session's browser tests, in every folder."""
+    b = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+    yield b
+    b.close()
 
 
 @pytest.fixture

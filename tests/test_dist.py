@@ -100,6 +100,22 @@ def test_the_trimmed_stdlib_is_smaller_and_holds_what_the_game_imports(dist_dir:
     assert b"json" in json_pyc and b"JavaScript Object Notation" not in json_pyc
 
 
+def test_the_stdlib_ships_nothing_the_start_no_longer_imports(dist_dir: Path) -> None:
+    stdlib = config_of(dist_dir)["pyodide"]["stdlib"]
+    names = zip_names(dist_dir, stdlib)
+    # Pyodide's start as the build edits it (tools/pyodide_patch.py) imports none of these, and
+    # neither does the game: asyncio and what it brings, the package loader's archives and
+    # paths (the game reads its data with pkgutil.get_data, not importlib.resources).
+    gone = ("asyncio/__init__", "ssl", "socket", "subprocess", "selectors", "logging/__init__",
+            "concurrent/futures/__init__", "pyodide/webloop", "zipfile/__init__", "shutil",
+            "tempfile", "pathlib/__init__", "importlib/resources/__init__")  # fmt: skip
+    # Frozen modules are built into the interpreter: their files were never read.
+    frozen = ("os", "site", "codecs", "io", "zipimport", "importlib/_bootstrap")
+    for name in (*gone, *frozen):
+        assert name + ".pyc" not in names, name
+    assert "_pyodide/_deferred.pyc" in names
+
+
 def test_the_game_zips_ship_no_sources_but_keep_our_docstrings(dist_dir: Path) -> None:
     game = config_of(dist_dir)["game"]
     for url in [game["zip"], *(g["zip"] for g in game["games"])]:
@@ -115,9 +131,23 @@ def test_the_service_worker_precaches_the_release(dist_dir: Path) -> None:
     sw = (dist_dir / "sw.js").read_text()
     assert "{{" not in sw
     precache = json.loads(re.search(r"const PRECACHE = (\[.*?\]);", sw).group(1))  # type: ignore[union-attr]
-    assert "/" in precache
-    for url in precache[1:]:
+    assert "/offline.html" in precache  # what a visit with no network is shown
+    for url in precache:
         assert (dist_dir / url.lstrip("/")).is_file(), url
+
+
+def test_the_ed25519_fallback_is_its_own_file_and_not_precached(dist_dir: Path) -> None:
+    """Only a browser whose WebCrypto has no Ed25519 fetches it (web/shell/js/signature.js)."""
+    config = config_of(dist_dir)
+    url = config["ed25519"]
+    assert re.fullmatch(r"/ed25519\.[0-9a-f]+\.js", url), url
+    assert "zip215" in (dist_dir / url.lstrip("/")).read_text()  # @noble/ed25519 is in it
+    sw = (dist_dir / "sw.js").read_text()
+    precache = json.loads(re.search(r"const PRECACHE = (\[.*?\]);", sw).group(1))  # type: ignore[union-attr]
+    assert url not in precache
+    (page,) = dist_dir.glob("app.*.js")  # neither the page's bundle nor the worker's carries it
+    for bundle in (page, dist_dir / config["worker"].lstrip("/")):
+        assert "zip215" not in bundle.read_text(), bundle.name
 
 
 def config_of(dist: Path) -> dict[str, Any]:

@@ -23,8 +23,9 @@ from engine.ui.games import first_scene, playable, presentation
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS_PER_COMPOSITION = 12
-# Per game on sale: (composition, seed hex, SHA-256 of the book's JSON). These bytes must never
-# change for a published model: a new presentation means a new model version.
+# Per game with books, by its registry id: (composition, seed hex, SHA-256 of the book's JSON).
+# Literals on purpose: they pin behaviour. These bytes must never change for a published model: a
+# new presentation means a new model version. A game without an entry fails `golden` by name.
 GOLDEN: dict[str, list[tuple[list[dict[str, Any]], str, str]]] = {
     "lab-riches": [
         ([], "00" * 16, "b89d00cabc1cd68be0eed3e1b38a66761e502be32287b337139853ea808877b3"),
@@ -39,15 +40,15 @@ GOLDEN: dict[str, list[tuple[list[dict[str, Any]], str, str]]] = {
             "f4be986f60189333ad8f82ced179719261fb439f3cf89ba47242f30f3e0a8401",
         ),
     ],
-    "power-puck-shot": [
-        ([], "00" * 16, "d93f26d40540bdb8ca40f79dc19054f2ad99b60143fa82c1d5e833777db5db9c"),
+    "power-puck-shot": [  # model 3; model 2's are in tests/test_power_puck_shot_golden.py
+        ([], "00" * 16, "18e4bf2e3b4be0835d63188d915a3c6f03f152a0a4c82cb417391a04c62f9a38"),
         (
             [
                 {"feature": "row", "pence": 3000, "colour": "red", "boosts": 1},
                 {"feature": "bonus", "pence": 0, "games": 1, "pucks": 1, "boosters": "red"},
             ],
             "0123456789abcdef0123456789abcdef",
-            "6c7ecd72c07f8bd2baaa1d77552deffae09fb3cf0edb11f76e4656934cfbdd24",
+            "68b46a2c2e7226fc52fac7207128b2fde7af5302199b98e38a05f859c257b09e",
         ),
         (
             [
@@ -55,21 +56,12 @@ GOLDEN: dict[str, list[tuple[list[dict[str, Any]], str, str]]] = {
                 {"feature": "pot", "pence": 2500, "pucks": 2},
             ],
             "f" * 32,
-            "842a47edde6e4baf072e002fda567520850443da84477347a2d4635411db59ac",
+            "2ed9ecf290e4cc18759ff6c91d4b21bdc5c419db3978fee1b84139ca09c01086",
         ),
         (
-            [
-                {
-                    "feature": "bonus",
-                    "pence": 0,
-                    "games": 2,
-                    "pucks": 2,
-                    "boosters": "light-blue",
-                    "symbols": 1,
-                }
-            ],  # a losing play with two Bonus Games
-            "5a" * 16,
-            "ef4bc378e9ed72930274444992f08dacdbe8677fa45b61942a5990295adefecd",
+            [{"feature": "pot", "pence": 10000, "pucks": 1}],  # the £100 Prize Game amount
+            "3c" * 16,
+            "ed1f8dc0333abaff653a63ab26d569818f3fe99d8315e9c41422e61f9d499992",
         ),
     ],
 }
@@ -81,6 +73,17 @@ WITH_BOOKS = [game for game in games.GAMES if game.build_book is not None]
 
 def ids(game: Game) -> str:
     return game.id
+
+
+def golden(game: Game) -> list[tuple[list[dict[str, Any]], str, str]]:
+    """The game's golden books; fails, naming the game, when this file has none for it."""
+    if game.id not in GOLDEN:
+        pytest.fail(f"{game.id} builds books but has no golden books in GOLDEN (this file)")
+    return GOLDEN[game.id]
+
+
+def test_golden_books_are_kept_only_for_registered_games() -> None:
+    assert set(GOLDEN) <= set(games.ids()), "GOLDEN names a game the registry does not hold"
 
 
 def books(game: Game) -> list[Book]:
@@ -123,7 +126,7 @@ def test_a_game_with_books_has_every_engine_part(game: Game) -> None:
     assert set(game.waits) <= set(game.event_types)
     assert callable(game.load_validator().validate)
     assert set(game.load_statistics().FEATURES)
-    assert game.id in GOLDEN, "a game with books needs golden books in this file"
+    assert golden(game)
 
 
 def test_every_game_on_sale_has_books() -> None:
@@ -132,7 +135,7 @@ def test_every_game_on_sale_has_books() -> None:
 
 @pytest.mark.parametrize("game", WITH_BOOKS, ids=ids)
 def test_golden_books_are_stable(game: Game) -> None:
-    for parts, seed, digest in GOLDEN[game.id]:
+    for parts, seed, digest in golden(game):
         composition = Payload.from_json(_payload(game, parts, seed)).composition
         book = game.book(game.table.model, composition, bytes.fromhex(seed))
         assert hashlib.sha256(book.to_json().encode()).hexdigest() == digest
@@ -145,7 +148,7 @@ def test_golden_books_are_the_same_bytes_in_pyodide() -> None:
     cases = [
         (game.id, game.table.model, parts, seed)
         for game in WITH_BOOKS
-        for parts, seed, _digest in GOLDEN[game.id]
+        for parts, seed, _digest in golden(game)
     ]
     code = (
         "import hashlib, json\n"
@@ -158,7 +161,7 @@ def test_golden_books_are_the_same_bytes_in_pyodide() -> None:
     result = pyodide_eval(code)
     if result is None:
         pytest.skip("Node.js or node_modules/pyodide is not installed")
-    expected = [digest for game in WITH_BOOKS for _parts, _seed, digest in GOLDEN[game.id]]
+    expected = [digest for game in WITH_BOOKS for _parts, _seed, digest in golden(game)]
     assert json.loads(result) == expected
 
 
@@ -195,7 +198,8 @@ def test_every_event_type_is_handled_by_replay_narration_cues_and_timing(game: G
         assert len(replay) == len(book.events)
         for index, event in enumerate(book.events):
             state = replay.state_at(index)
-            assert all(isinstance(line, str) and line for line in shown.narrate(event, state))
+            for at, line in shown.narrate(event, state):  # each said as its moment shows
+                assert 0.0 <= at <= 1.0 and isinstance(line, str) and line, (event["type"], at)
             assert shown.duration(event) >= 0
             for at, cue in shown.timeline(event):
                 assert 0.0 <= at <= 1.0 and cue in sounds, (event["type"], cue)
@@ -220,7 +224,7 @@ def _payload(game: Game, parts: list[dict[str, Any]], seed: str) -> dict[str, An
 
 @pytest.mark.parametrize("game", WITH_BOOKS, ids=ids)
 def test_the_token_codec_round_trips_and_builds_the_same_book(game: Game) -> None:
-    for parts, seed, _digest in GOLDEN[game.id]:
+    for parts, seed, _digest in golden(game):
         data = _payload(game, parts, seed)
         payload = Payload.from_json(data)
         assert Payload.from_json(payload.to_json()) == payload

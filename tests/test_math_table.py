@@ -37,7 +37,7 @@ def test_lab_riches_exact_figures() -> None:
 
 def test_power_puck_shot_exact_figures() -> None:
     table = load_table("power-puck-shot")
-    assert table.model == "power-puck-shot/2"
+    assert table.model == "power-puck-shot/3"
     assert table.price_pence == 500
     assert table.winning_plays == 784_000
     assert table.total_prizes_pence == 730_000_000
@@ -201,8 +201,8 @@ def test_refuses_a_bad_losing_tier_and_wrong_top_prize() -> None:
     refuse("lab-riches", losing, r"tier 0 pence: .* adds up to 300, not 0")
 
     def no_plain_loss(t: dict[str, Any]) -> None:
-        tier_of(t, 0)["compositions"] = tier_of(t, 0)["compositions"][1:]
-        tier_of(t, 0)["compositions"][0]["weight"] += 870
+        bonus = {"feature": "bonus", "pence": 0, "games": 1, "pucks": 1, "extra_pucks": 1}
+        tier_of(t, 0)["compositions"] = [{"weight": 1, "parts": [bonus]}]
 
     refuse("power-puck-shot", no_plain_loss, r"tier 0 pence: the losing tier needs the empty")
 

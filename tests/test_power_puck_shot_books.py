@@ -142,3 +142,22 @@ def test_the_validator_checks_the_prize_game_and_the_paths() -> None:
         first(events, "shot", "prize")["reveals"] = ["pot:10000"]
 
     assert tampered(richer, pot) != []
+
+
+def test_a_model_3_book_shows_every_award_its_composition_names() -> None:
+    """Model 3: chance may add Bonus Game awards, but every award the composition names is shown
+    and a model the validator does not know is refused."""
+    book = book_of(BOOSTED, seed=3)
+    assert book["model"] == "power-puck-shot/3" and validate(book) == []
+    awards = [a for e in book["events"] if e.get("game") == "bonus" for a in e["reveals"]]
+    assert {"booster:red", "power"} <= set(awards)
+
+    def no_power(events: list[dict[str, Any]], _book: dict[str, Any]) -> None:
+        for event in events:
+            if event.get("game") == "bonus" and "power" in event["reveals"]:
+                event["reveals"][event["reveals"].index("power")] = "prize"
+            if event["type"] == "bonus_end" and event["power_pucks"]:
+                event["power_pucks"] -= 1
+
+    assert any("not all shown" in fault for fault in tampered(no_power))
+    assert validate({**book, "model": "power-puck-shot/9"}) != []

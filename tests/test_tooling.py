@@ -31,6 +31,35 @@ def test_mypy() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+# The shipped JavaScript (the shell, its workers, the Node scripts) under Biome (lint and
+# format, biome.json) and TypeScript's checker over JSDoc types (one tsconfig per global scope:
+# the page, the workers, Node), installed from package-lock.json as the ruff and mypy of the JS.
+TSCONFIGS = ("web/shell/tsconfig.json", "web/shell/tsconfig.worker.json", "tsconfig.json")
+
+
+def node_tool(name: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run a tool of node_modules/.bin (build.py installs them) from the project's root."""
+    tool = ROOT / "node_modules" / ".bin" / name
+    assert tool.exists(), f"{tool} missing: run `python3 build.py test` to install it"
+    return subprocess.run([str(tool), *args], cwd=ROOT, capture_output=True, text=True, check=False)
+
+
+def test_biome_lint() -> None:
+    result = node_tool("biome", "lint", "--error-on-warnings", "--max-diagnostics=50")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_biome_format() -> None:
+    result = node_tool("biome", "format", "--max-diagnostics=50")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_tsc() -> None:
+    for config in TSCONFIGS:
+        result = node_tool("tsc", "--pretty", "false", "-p", config)
+        assert result.returncode == 0, f"tsc -p {config}\n" + result.stdout + result.stderr
+
+
 def test_set_up_output_goes_to_stderr_so_stdout_stays_the_command_s() -> None:
     """`build.py math --json > f` must give JSON even on a fresh clone, while it installs."""
     code = (
@@ -93,7 +122,7 @@ def test_bench_against_compares_one_benchmark_that_knows_how() -> None:
             cwd=ROOT, capture_output=True, text=True, check=False,
         )  # fmt: skip
         assert done.returncode == 2
-        assert "--against compares --load or --endpoint, one at a time" in done.stderr
+        assert "--against compares --load, --endpoint or --flood, one at a time" in done.stderr
 
 
 def test_bench_endpoint_against_summarizes_both_sides_the_change_and_the_ratios() -> None:
@@ -169,7 +198,7 @@ def test_bench_endpoint_says_what_the_cpu_a_purchase_cost_allows() -> None:
 
 
 def test_bench_rounds_alone_are_for_the_endpoint_and_at_least_one() -> None:
-    cases = [(["--engine", "--rounds", "3"], "is for --endpoint alone"),
+    cases = [(["--engine", "--rounds", "3"], "is for --endpoint or --flood alone"),
              (["--endpoint", "--rounds", "0"], "--rounds must be at least 1")]  # fmt: skip
     for flags, said in cases:
         done = subprocess.run(

@@ -159,6 +159,9 @@ def test_keys_press_go() -> None:
     shell.press("play")
     shell.frame()
     shell.frame(Key(" "))
+    assert shell.app.scene.player.current == 1  # type: ignore[attr-defined]
+    for _ in range(60):  # said once the Top Row has turned over
+        shell.frame()
     assert any(line.startswith("Go 1:") for line in shell.said)
 
 
@@ -225,11 +228,11 @@ def test_the_narration_counts_and_names_in_good_english() -> None:
 
     one = SimpleNamespace(goes_left=1, top=("dna", "atom", "flask", "magnet"))
     said = narrate.HANDLERS["go"]({"type": "go", "go": 5}, one)  # type: ignore[arg-type]
-    assert said[0].startswith("Go 5: 1 go left. Top Row: DNA")
+    assert said[0][1].startswith("Go 5: 1 go left. Top Row: DNA")
     lock = {"type": "lock", "symbol": "dna", "row": 0, "col": 2}
-    assert narrate.HANDLERS["lock"](lock, one)[0].startswith("DNA locked")  # type: ignore[arg-type]
+    assert narrate.HANDLERS["lock"](lock, one)[0][1].startswith("DNA locked")  # type: ignore[arg-type]
     extra = {"type": "extra_goes", "count": 1, "goes_left": 1}
-    assert narrate.HANDLERS["extra_goes"](extra, one) == ["1 extra go: 1 go left."]  # type: ignore[arg-type]
+    assert narrate.HANDLERS["extra_goes"](extra, one)[0][1] == "1 extra go: 1 go left."  # type: ignore[arg-type]
     assert narrate.award_words("segments", 1) == "1 meter segment"
     assert narrate.award_words("segments", 3) == "3 meter segments"
 
@@ -350,3 +353,37 @@ def test_an_answer_the_page_had_is_used_once_and_an_error_is_said() -> None:
     assert any("The wallet is resting." in line for line in first.narration)
     retry = app.frame(32.0, [Activate("retry")], canvas)
     assert [r["op"] for r in retry.requests] == ["session"]  # the retry asks afresh
+
+
+def test_the_dimmed_top_row_keeps_its_numbers_at_full_contrast() -> None:
+    """Before the Top Row is in play its squares are drawn dimmed, but what a player reads on
+    them (a lightning's number, '+3 GOES') is drawn again at full opacity over them: at 0.45 a
+    lightning's ink '4' on its blue badge fell to about 2.7:1 (the layout test's fault)."""
+    import dataclasses
+
+    from engine.lab_riches.replay import Replay
+    from engine.ui.lab_riches import paint
+    from engine.ui.lab_riches.layout import layout
+    from engine.ui.motion import Motion
+
+    game = get("lab-riches")
+    book = game.book(game.table.model, Composition.from_json([]), (7).to_bytes(16, "big"))
+    state = dataclasses.replace(
+        Replay(book).state_at(0), top=("lightning/4", "extra-goes/3", "flask", "atom"),
+        top_active=False,
+    )  # fmt: skip
+    lay = layout(1280, 720)
+    canvas = CommandCanvas(1280, 720, lambda s, px, _f, _b: len(s) * px * 0.55)
+    paint.grid(canvas, lay, state, None, 1.0, Motion(reduced=False, seconds=1.0))
+    alpha, stack = 1.0, []
+    shown: dict[str, float] = {}
+    for name, *args in BatchReader().read(canvas.flush()):
+        if name == "save":
+            stack.append(alpha)
+        elif name == "restore":
+            alpha = stack.pop()
+        elif name == "alpha":
+            alpha *= args[0]
+        elif name == "text":
+            shown[args[0]] = max(shown.get(args[0], 0.0), alpha)
+    assert shown["4"] == 1.0 and shown["+3"] == 1.0 and shown["GOES"] == 1.0

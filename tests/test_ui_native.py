@@ -11,7 +11,8 @@ from backends.canvas import CommandCanvas
 from backends.native import EndpointShell
 from engine.ui.app import App
 from engine.ui.games import first_scene
-from engine.ui.input import Activate, Event
+from engine.ui.input import Activate, Event, Key
+from engine.ui.scenes.verify import run_steps
 from web.endpoint.app import create_app
 from web.endpoint.settings import Settings
 
@@ -19,7 +20,7 @@ from web.endpoint.settings import Settings
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> TestClient:
     var: Path = tmp_path_factory.mktemp("var")
-    return TestClient(create_app(Settings(var_dir=var, test_mode=True)))
+    return TestClient(create_app(Settings(var_dir=var, test_mode=True, limits_required=False)))
 
 
 def run(
@@ -86,6 +87,19 @@ def test_a_forged_token_is_refused(client: TestClient) -> None:
         shell.verify(f"{head}.{body[:-2]}AA.{signature}")
 
 
+def test_a_native_verify_checks_a_paid_play_from_a_pool_of_paid_plays(client: TestClient) -> None:
+    shell = EndpointShell(client)
+    shell.perform({"op": "session"})
+    bought = client.post(
+        "/api/plays", json={"game": "lab-riches"}, headers={"Idempotency-Key": "v"}
+    )
+    steps = run_steps(
+        shell.perform({"op": "verify_play", "play_number": bought.json()["play_number"]})
+    )
+    assert [s.ok for s in steps] == [True] * 5, steps
+    assert "a paid play's" in steps[1].detail and "pool of paid plays" in steps[4].detail
+
+
 def test_a_native_window_signs_in_with_a_code_from_another_device(client: TestClient) -> None:
     phone_client = TestClient(client.app)
     phone = EndpointShell(phone_client)
@@ -113,6 +127,19 @@ def test_a_native_window_signs_in_with_a_code_from_another_device(client: TestCl
         EndpointShell(TestClient(client.app)).perform({"op": "signin"})
 
 
+def test_a_native_window_logs_out_and_goes_on_as_a_new_guest(client: TestClient) -> None:
+    window = EndpointShell(TestClient(client.app))
+    window.perform({"op": "session"})
+    old = window.client.headers["Authorization"]
+    out = window.perform({"op": "logout", "every": True})
+    assert out["ended"] == 1 and out["every"] is True and out["balance_pence"] == 5_000
+    assert (
+        TestClient(client.app).get("/api/wallet", headers={"Authorization": old}).status_code == 401
+    )
+    assert window.client.headers["Authorization"] != old
+    assert window.perform({"op": "session"})["balance_pence"] == 5_000
+
+
 class _AnyMs(int):
     """Equal to any whole number of milliseconds (the session's elapsed time)."""
 
@@ -123,3 +150,50 @@ class _AnyMs(int):
 
 
 ANY_MS = _AnyMs()
+
+
+def test_a_native_window_is_led_to_limits_types_them_with_keys_and_then_buys(
+    tmp_path: Path,
+) -> None:
+    """Limits required (the endpoint's default): PLAY is refused on its own screen, Limits
+    opens the lobby's page, the amounts are typed with the keys, and then PLAY buys."""
+    import pygame
+
+    from backends.native import translate_event
+    from engine.ui.scenes.limits import LimitsScene
+    from engine.ui.scenes.refusal import RefusalScene
+
+    backspace = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_BACKSPACE, unicode="\b")
+    assert translate_event(backspace, (1280, 720)) == Key("Backspace")
+    required = TestClient(create_app(Settings(var_dir=tmp_path / "var", test_mode=True)))
+    shell = EndpointShell(required)
+    app = App(first_scene({"fast": "1", "game": "lab-riches"}), 1280, 720)
+    canvas = CommandCanvas(1280, 720, lambda s, px, f, b: len(s) * px * 0.55)
+    pending: list[Event] = []
+
+    def frames(n: int, *events: Event) -> None:
+        nonlocal pending
+        for i in range(n):
+            result = app.frame(i * 1000 / 60, [*pending, *(events if i == 0 else ())], canvas)
+            canvas.flush()
+            pending = shell.answer(result.requests)
+            for request in result.requests:
+                if request["op"] == "open":
+                    app.switch(first_scene({"fast": "1", **request["params"]}))
+
+    frames(30)
+    frames(30, Activate("play"))
+    assert isinstance(app.scene, RefusalScene) and app.scene.title == "CHOOSE YOUR LIMITS"
+    frames(30, Activate("limits"))
+    assert isinstance(app.scene, LimitsScene)
+    for key, typed in (("daily", "20"), ("weekly", "5x0.5")):
+        frames(2, Activate(f"amount:{key}"))
+        frames(30, *(Key(k) for k in [*typed, "Backspace", "5", "Enter"]))
+    assert {k: v["limit_pence"] for k, v in app.scene.limits.items()} == {
+        "daily": 2_500,
+        "weekly": 5_050,
+    }  # fmt: skip  ("20" then Backspace, "5": £25; "5x0.5": x ignored, then "5": £50.50)
+    frames(30, Activate("close"))
+    frames(30, Activate("play:lab-riches"))
+    frames(60, Activate("play"))
+    assert shell.client.get("/api/wallet").json()["balance_pence"] == 5_000 - 300

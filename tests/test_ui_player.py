@@ -54,8 +54,7 @@ def test_an_event_that_waits_for_a_choice_needs_one_in_range() -> None:
         pass
     saves = [r for r in requests if r["op"] == "save"]
     assert saves[-1] == {"op": "save", "game": "lab-riches", "play_number": 9,
-                         "index": player.shown, "choices": {"1": 4},
-                         "choice_list": [4]}  # fmt: skip
+                         "index": player.shown, "choices": [4]}  # fmt: skip
 
 
 def test_choices_recorded_as_a_list_belong_to_the_events_that_wait_for_one() -> None:
@@ -89,16 +88,20 @@ def test_a_replay_takes_no_press_but_its_own_with_the_recorded_choices() -> None
 
 
 def test_choices_come_back_with_a_resumed_play() -> None:
-    flow, _requests = flow_with_play(index=5, choices={"1": 4, "x": 2, "3": True, "2": 0})
+    flow, _requests = flow_with_play(index=5, choices=[4, 0, True, 2])
     assert flow.play is not None
     assert flow.play.resume_index == 5
-    assert flow.play.choices == {1: 4, 2: 0}  # malformed entries are dropped
+    waiting = sorted(flow.play.choices)
+    assert [flow.play.choices[i] for i in waiting] == [4, 0]  # up to the malformed one
+    assert flow.choice_list() == [4, 0]
 
 
-def test_read_choices_keeps_only_index_to_integer_pairs() -> None:
-    assert read_choices(None) == {}
-    assert read_choices([1, 2]) == {}
-    assert read_choices({"12": 3, "-1": 2, "1.5": 1, "7": "2"}) == {12: 3}
+def test_read_choices_takes_only_a_list_of_choices_in_order() -> None:
+    assert read_choices(None, [3, 8]) == {}
+    assert read_choices({"3": 1}, [3, 8]) == {}  # the shell converts an old record, not Python
+    assert read_choices([1, 2, 5], [3, 8]) == {3: 1, 8: 2}  # no event left for the third
+    assert read_choices([1, -1, 2], [3, 8, 9]) == {3: 1}
+    assert read_choices(["2", 1], [3, 8]) == {}
 
 
 def test_the_player_acts_only_through_the_game_s_declared_action() -> None:
@@ -141,3 +144,39 @@ def test_a_reality_check_stops_the_play_at_a_rest_after_each_interval() -> None:
     assert app.scene.name == "reality"
     requests = app.frame(40_100, [Activate("stop")], canvas).requests
     assert {"op": "open", "params": {}} in [{k: r[k] for k in ("op", "params")} for r in requests]
+
+
+def test_the_endpoint_s_reality_check_comes_when_it_is_due_and_is_acknowledged() -> None:
+    """The account's run of play (every device's) is the endpoint's: its check is due when the
+    wallet or a purchase says, not after this tab's hour, and showing it is acknowledged."""
+    flow = Flow(PRESENTATION)  # the page's own check only after each hour
+    app = App(PRESENTATION.start(flow), 1280, 720)
+    canvas = CommandCanvas(1280, 720, lambda s, px, f, b: len(s) * px * 0.55)
+    app.frame(0.0, [], canvas)
+    session = {"elapsed_ms": 5_000, "start_balance_pence": 5_000}  # a new tab
+    play_time = {  # another device began the run 19 min 50 s ago: a check is due in 10 s
+        "run_started_at": "2026-05-12T09:00:00.000Z",
+        "reality_check_at": "2026-05-12T09:20:00.000Z",
+        "now": "2026-05-12T09:19:50.000Z",
+    }
+    body = {"balance_pence": 4_400, "session": session, "play_time": play_time}
+    flow._on_session(Reply("r", True, body))
+    flow._begin({"play_number": 9, "payload": payload([])}, 0)
+    said: list[str] = []
+    requests: list[dict[str, Any]] = []
+    for ms in range(16, 9_000, 16):
+        said += app.frame(ms, [], canvas).narration
+        assert app.scene.name == "main"
+    for ms in range(9_000, 12_000, 16):  # the check comes at the first rest after 10 s
+        frame = app.frame(ms, [], canvas)
+        said, requests = said + frame.narration, requests + frame.requests
+    assert app.scene.name == "reality"
+    assert any("You have played for 20 minutes in this session." in s for s in said), said
+    assert [r["op"] for r in requests].count("reality_seen") == 1  # acknowledged once
+    seen = {**play_time, "now": "2026-05-12T09:20:01.000Z",
+            "reality_check_at": "2026-05-12T09:40:01.000Z"}  # fmt: skip
+    flow._on_reality_seen(Reply("s", True, seen))
+    app.frame(12_100, [Activate("keep")], canvas)
+    for ms in range(12_200, 60_000, 50):  # the next is 20 minutes on: not again now
+        assert "reality_seen" not in [r["op"] for r in app.frame(ms, [], canvas).requests]
+        assert app.scene.name == "main"

@@ -21,6 +21,7 @@ from engine.money import format_pounds
 from engine.outcome import Composition
 from engine.power_puck_shot import rules
 from engine.power_puck_shot.generator import build_book
+from engine.power_puck_shot.replay import Replay
 from engine.ui.app import App, FrameResult
 from engine.ui.flow import Flow
 from engine.ui.games import first_scene
@@ -47,7 +48,10 @@ CASES: dict[str, list[dict[str, Any]]] = {
         {**BONUS, "boosters": "purple"},
         {"feature": "row", "pence": 800, "boosts": 1, "colour": "purple"},
     ],
-    "extra-puck": [{**BONUS, "extra_pucks": 1}],
+    "extra-puck": [
+        {**BONUS, "extra_pucks": 1},
+        {"feature": "row", "pence": 500, "boosts": 0, "colour": "dark-blue"},
+    ],
     "power-puck": [
         {**BONUS, "power_pucks": 1},
         {"feature": "row", "pence": 600, "boosts": 0, "colour": "purple"},
@@ -205,6 +209,30 @@ def test_a_whole_play_narrates_its_prize_and_finishes(size: tuple[int, int], cas
         assert "RESULT! PRIZE GAME UNLOCKED! 10 Prize Game symbols: 5 Prize Pucks." in said
 
 
+# Losing model 3 plays (random plays that lost) with what model 2 never showed: the seed of a
+# Power Puck whose doubled Bonus motifs start a Bonus Game, and of five Bonus motifs in one shot.
+CHANCE_SEEDS = {
+    "power-puck-bonus-game": (53, "BONUS GAME! 4 Bonus symbols in one shot: 2 Bonus Pucks."),
+    "five-bonus-motifs": (531, "BONUS GAME! 5 Bonus symbols in one shot: 3 Bonus Pucks."),
+}
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1280, 720)], ids=SIZE_IDS.get)
+@pytest.mark.parametrize("case", CHANCE_SEEDS)
+def test_chance_s_bonus_games_play_through(size: tuple[int, int], case: str) -> None:
+    seed, words = CHANCE_SEEDS[case]
+    book = build_book(MODEL, Composition(), seed.to_bytes(16, "big"))
+    starts = [e for e in book.events if e["type"] == "bonus_start"]
+    if case == "power-puck-bonus-game":
+        powered = [e for e in book.events if e["type"] == "shot" and e.get("power")]
+        assert any(book.events[e["index"] + 1]["type"] == "bonus_start" for e in powered)
+    else:
+        assert any(e["pucks"] == 3 and e["motifs"] == 5 for e in starts)
+    shell = play(size, [], seed=seed)
+    check_finished(shell, 0)
+    assert words in shell.said
+
+
 def from_arrow(first: int) -> Callable[[int], int]:
     """The arrows in turn from `first`."""
     return lambda shot: (first + shot) % ARROWS
@@ -235,6 +263,7 @@ def parts(lay: Layout) -> dict[str, Rect]:
         "prize table": grown(lay.table, 5),
         **{f"arrow {k + 1}": rect for k, rect in enumerate(lay.arrows)},
         "pucks counter": lay.pucks,
+        "howto": lay.howto,
         "rules": lay.rules,
         "sound": lay.sound,
         "speed": lay.speed,
@@ -275,9 +304,10 @@ def test_a_tall_phone_leaves_no_band_empty_at_the_bottom(size: tuple[int, int]) 
 @pytest.mark.parametrize("size", LAYOUT_SIZES, ids=SIZE_IDS.get)
 def test_controls_are_big_enough_and_text_readable(size: tuple[int, int]) -> None:
     lay = layout(*size)
-    for name in ("rules", "sound", "speed", "pucks"):
+    for name in ("howto", "rules", "sound", "speed", "pucks"):
         _x, _y, w, h = getattr(lay, name)
         assert w >= MIN_TARGET and h >= MIN_TARGET, name
+    assert lay.speed[2] * 0.85 / (len("Faster animations: off") * 0.5) >= 10  # its label's px
     assert all(w >= MIN_TARGET and h >= MIN_TARGET for _x, _y, w, h in lay.arrows)
     assert all(lay.row(colour)[3] >= 16 for colour in rules.COLOURS)  # the Prize Table's rows
     _x, _y, _w, ah = lay.amount("yellow")
@@ -297,11 +327,43 @@ def test_the_main_scene_places_its_controls_by_the_layout(size: tuple[int, int])
     placed = {c.id: (c.x, c.y, c.w, c.h) for c in shell.app.scene.controls()}
     lay = layout(*size)
     expected = {f"shoot-{k}": rect for k, rect in enumerate(lay.arrows)}
-    expected |= {"rules": lay.rules, "speed": lay.speed, "sound": lay.sound}
+    expected |= {"howto": lay.howto, "rules": lay.rules, "speed": lay.speed, "sound": lay.sound}
     assert placed == expected
     labels = [c.label for c in shell.app.scene.controls() if c.id.startswith("shoot-")]
     assert labels == [f"Shoot {name}" for name in ARROW_NAMES]
     assert labels[0] == "Shoot steep left" and labels[-1] == "Shoot steep right"
+
+
+@pytest.mark.parametrize("size", LAYOUT_SIZES, ids=SIZE_IDS.get)
+def test_a_bonus_game_s_awarded_pucks_wait_inside_the_window(
+    size: tuple[int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Model 3's Bonus Games can award several Pucks at once (seed 2138: 3 extra and 2 Power
+    Pucks): those waiting beside the counter, or their '+N', stay inside the window."""
+    book = build_book(MODEL, Composition(), (2138).to_bytes(16, "big"))
+    replay = Replay(book)
+    state = max(
+        (replay.state_at(i) for i in range(len(book.events))),
+        key=lambda s: (s.stage == "bonus", s.pending_extra + s.pending_power),
+    )
+    assert state.stage == "bonus" and state.pending_extra + state.pending_power == 5
+    drawn: list[tuple[float, float]] = []  # (centre x, radius) of each puck icon
+    texts: list[str] = []
+    monkeypatch.setattr(paint.art, "puck", lambda _c, x, _y, s, _p=False: drawn.append((x, s / 2)))
+    label = paint.art.label
+
+    def labelled(c: Any, text: str, *args: Any, **kwargs: Any) -> None:
+        texts.append(text)
+        label(c, text, *args, **kwargs)
+
+    monkeypatch.setattr(paint.art, "label", labelled)
+    lay = layout(*size)
+    moment = paint.Moment(state, state, None, 1.0, Motion(), 0.0, None)
+    paint.counter(CommandCanvas(*size, lambda s, px, _f, _b: len(s) * px * EM), lay, moment)
+    assert all(x - r >= 0 and x + r <= lay.width for x, r in drawn), (drawn, lay.width)
+    waiting = [x for x, _ in drawn if x > lay.pucks[0] + lay.pucks[2]]
+    shown = len(waiting) + sum(int(t[1:]) for t in texts if t.startswith("+"))
+    assert shown == 5 + max(0, state.bonus_pucks_left - 6)
 
 
 EM = 0.65  # Nunito 700 capitals, about
@@ -327,7 +389,7 @@ def text_boxes(draw: Callable[[CommandCanvas], None], size: tuple[int, int]) -> 
 def test_the_header_words_and_the_prize_pot_fit_apart(size: tuple[int, int], pence: int) -> None:
     """The title or the PRIZE POT panel, and the balance: each inside the header, apart."""
     lay = layout(*size)
-    flow: Any = SimpleNamespace(balance=1_234_56)  # a long balance
+    flow: Any = SimpleNamespace(balance=1_234_56, mode="play")  # a long balance
     state: Any = SimpleNamespace(stage="prize", pot=pence)  # what the header reads of a state
     prize_game = paint.Moment(state, state, None, 1.0, Motion(), 0.0, None)
     for mo in (None, prize_game):
@@ -377,7 +439,7 @@ def test_a_number_key_shoots_that_arrow(key: str) -> None:
     index = shell.scene.player.current
     assert index is not None and play.choices == {index: int(key) - 1}
     assert shell.scene.player.prepared(index)["arrow"] == int(key) - 1
-    assert any(f"shot, {ARROW_NAMES[int(key) - 1]}:" in line for line in shell.said)
+    assert any(f"shot, {ARROW_NAMES[int(key) - 1]}." in line for line in shell.said)
 
 
 def test_left_and_right_pick_an_arrow_and_enter_shoots_it_and_finishes() -> None:
@@ -439,12 +501,16 @@ def test_the_arrow_picks_the_path_only() -> None:
     right = play((1280, 720), composition, arrow=lambda k: ARROWS - 1)
 
     def plain(said: list[str], arrow: int) -> list[str]:
-        return [line.replace(f", {ARROW_NAMES[arrow]}:", ":") for line in said]
+        return [line.replace(f", {ARROW_NAMES[arrow]}.", ".") for line in said]
 
-    assert plain(left.said, 0) == plain(right.said, ARROWS - 1)
+    # The same words (a row's count may come before or after a pip: it is said as its symbols
+    # land, and another path reaches its pips at other moments), the same pips in order.
+    assert sorted(plain(left.said, 0)) == sorted(plain(right.said, ARROWS - 1))
+    pips = [[line for line in shell.said if line.startswith("Pip ")] for shell in (left, right)]
+    assert pips[0] == pips[1] and pips[0]
     assert left.said != right.said
-    assert any(", steep left:" in line for line in left.said)
-    assert not any(", steep right:" in line for line in left.said)
+    assert any(", steep left." in line for line in left.said)
+    assert not any(", steep right." in line for line in left.said)
     assert left.main is not None and right.main is not None
     players = left.main.player, right.main.player
     assert players[0].replay is not None

@@ -3,6 +3,7 @@ prize table, in words a screen-reader user can follow, each reveal said, the pri
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from collections.abc import Mapping
@@ -43,7 +44,9 @@ def narration(book: Book, arrows: bool = True) -> list[tuple[Event, State, list[
     said = []
     for event, state in Replay(book):
         shown = with_arrow(event) if arrows else event
-        said.append((shown, state, HANDLERS[str(event["type"])](shown, state)))
+        lines = HANDLERS[str(event["type"])](shown, state)
+        assert all(0.0 <= at <= 1.0 for at, _ in lines)
+        said.append((shown, state, [line for _, line in sorted(lines, key=lambda x: x[0])]))
     return said
 
 
@@ -85,8 +88,8 @@ def test_every_book_is_narrated_in_full_and_ends_with_its_prize(arrows: bool) ->
         said = narration(book, arrows)
         for event, _state, sentences in said:
             assert sentences and all(isinstance(s, str) and s.strip() for s in sentences)
-            if event["type"] == "shot":  # 'Main Game shot, steep left: ...' only with an arrow
-                assert ("," in sentences[0].split(":")[0]) == arrows
+            if event["type"] == "shot":  # 'Main Game shot, steep left.' only with an arrow
+                assert ("," in sentences[0]) == arrows
         assert said[-1][2][-1] == f"Total won {format_pounds(book.prize_pence)}"
         assert narration(book, arrows) == said  # deterministic
 
@@ -100,16 +103,15 @@ def test_every_reveal_of_every_shot_is_said() -> None:
             reveals = [str(r) for r in event["reveals"]]
             first = sentences[0]
             arrow = ARROW_NAMES[int(event["arrow"])]
+            pips = [s for s in sentences if s.startswith("Pip ")]
+            if event["game"] != "prize":  # each pip in turn, what it reveals
+                assert [int(s.split(":")[0][4:]) for s in pips] == list(range(1, len(reveals) + 1))
             if event["game"] == "main":
-                found = re.search(r"reveals (\d+) symbols?: (.*)\.$", first)
-                assert found, first
-                assert int(found[1]) == len(reveals)
                 said: Counter[str] = Counter()
-                for words in found[2].split(", "):
-                    n, noun = item_count(words)
+                for words in pips:
+                    n, noun = item_count(words.split(": ", 1)[1].removesuffix("."))
                     said[noun] += n
-                assert said == expected_main(reveals), first
-                assert sum(said.values()) == len(reveals)
+                assert said == expected_main(reveals), sentences
                 if event["power"]:
                     assert "Power Puck: all symbols count twice." in sentences
                 for colour in {r.split(":")[1] for r in reveals if r.startswith("square:")}:
@@ -120,12 +122,9 @@ def test_every_reveal_of_every_shot_is_said() -> None:
                     assert any(
                         s.startswith(f"Prize Game meter {state.meter} of 10") for s in sentences
                     )
-                assert sentences[-1].endswith("left.")
+                assert sentences[-1].endswith(("left.", "Power Puck.", "Power Pucks."))
             elif event["game"] == "bonus":
-                assert first.endswith(
-                    f"reveals {len(reveals)} award{'' if len(reveals) == 1 else 's'}."
-                )
-                told = sentences[1 : 1 + len(reveals)]
+                told = [s for s in sentences[1:-1] if not s.startswith("Pip ")]
                 assert len(told) == len(reveals)
                 for award, sentence in zip(reveals, told, strict=True):
                     kind = award.split(":")
@@ -152,9 +151,9 @@ def test_every_reveal_of_every_shot_is_said() -> None:
             else:
                 (reveal,) = reveals
                 pounds = format_pounds(int(reveal.split(":")[1]), always_pence=False)
-                assert f"reveals {pounds}." in first
-                assert f"PRIZE POT {format_pounds(state.pot, always_pence=False)}." in first
-            named = re.match(r"[A-Za-z ]+, ([a-z ]+):", first)
+                assert f"The Prize Puck reveals {pounds}." in sentences
+                assert f"PRIZE POT {format_pounds(state.pot, always_pence=False)}." in sentences
+            named = re.match(r"[A-Za-z ]+, ([a-z ]+)\.$", first)
             assert named and named[1] == arrow, first
 
 
@@ -190,11 +189,18 @@ def test_the_words_for_a_hand_made_shot() -> None:
     reveals = ["square:dark-blue", "square:dark-blue", "square:red", "bonus", "prize"]
     shot = {"index": 1, "type": "shot", "game": "main", "shot": 0, "power": False, "arrow": 0,
             "reveals": reveals}  # fmt: skip
-    said = HANDLERS["shot"](shot, state)
-    assert said[0] == (
-        "Main Game shot, steep left: the puck reveals 5 symbols: 2 dark blue squares, "
-        "a red square, a Bonus symbol, a Prize Game symbol."
-    )
+    said = [line for _, line in sorted(HANDLERS["shot"](shot, state), key=lambda x: x[0])]
+    assert [line for line in said if line.startswith(("Main", "Pip"))] == [
+        "Main Game shot, steep left.",
+        "Pip 1: a dark blue square.",
+        "Pip 2: a dark blue square.",
+        "Pip 3: a red square.",
+        "Pip 4: a Bonus symbol.",
+        "Pip 5: a Prize Game symbol.",
+    ]
+    assert said.index("Red row 0 of 12 squares.") > said.index("Pip 3: a red square.")
+    assert narrate.pip_words("squares:red:3") == "3 extra red squares"
+    assert narrate.pip_words("extra") == "an extra Puck"
     assert narrate.counted(1, "puck", "pucks") == "1 puck"
     assert narrate.colour_words("light-blue") == "light blue"
 
@@ -217,3 +223,17 @@ def test_the_sound_cues_merge_with_the_shared_and_lab_riches_ones() -> None:
     assert len(merged) == len(SHARED) + len(LAB_RICHES_SOUNDS) + len(SOUNDS)
     for notes in SOUNDS.values():
         assert notes and all(0 < n.gain <= 1 and 0 < n.length <= 1 for n in notes)
+
+
+@pytest.mark.parametrize("seed", [7, 531])
+def test_each_shot_is_asked_for_once(seed: int) -> None:
+    """A whole play's narration asks 'Pick a Directional Arrow…' once before each shot: not
+    again when a Bonus Game starts (it said it twice there)."""
+    from tests.test_ui_power_puck_shot import EVERYTHING, play
+
+    shell = play((390, 844), EVERYTHING if seed == 7 else [], seed=seed)
+    asks = [line for line in shell.said if "Pick a Directional Arrow" in line or "shot," in line]
+    doubled = [(a, b) for a, b in itertools.pairwise(asks)
+               if "Pick a Directional Arrow" in a and "Pick a Directional Arrow" in b]  # fmt: skip
+    assert any(line.startswith("BONUS GAME!") for line in shell.said)
+    assert doubled == []

@@ -66,7 +66,8 @@ def test_a_splash_says_its_messages_and_lab_riches_has_none() -> None:
     shown = flow()
     scene = SplashScene(shown, LOOK, ("Collect a {bonus} to win.",))
     said = App(scene, 360, 640).frame(0.0, [], CommandCanvas(360, 640, lambda *a: 10.0))
-    assert "Collect a bonus symbol to win." in said.narration
+    # WIN UP TO and the price first, as the splash shows them, then the messages.
+    assert said.narration[0] == "WIN UP TO £250,000. £3.00 a play. Collect a bonus symbol to win."
     assert splash_layout(360, 640, False).buttons_y == 640 * 0.6
 
 
@@ -104,6 +105,29 @@ def test_signing_in_to_another_account_keeps_the_session_s_net_spend() -> None:
     assert flow.net_spend() == 600
 
 
+@pytest.mark.parametrize("size", [pytest.param(s, id=f"{s[0]}x{s[1]}") for s in SIZES])
+def test_the_account_page_s_buttons_fit_and_logging_out_asks_the_shell(
+    size: tuple[int, int],
+) -> None:
+    from engine.ui.games import first_scene
+    from engine.ui.input import Activate
+
+    w, h = size
+    canvas = CommandCanvas(w, h, lambda s, px, f, b: len(s) * px * 0.55)
+    app = App(first_scene({}), w, h, {"session": (True, {"balance_pence": 5_000})})
+    app.frame(16.0, [], canvas)
+    app.frame(32.0, [Activate("account")], canvas)
+    buttons = [c for c in app.scene.controls() if c.id != "close"]
+    assert [c.label for c in buttons][2:] == ["Log out", "Log out every device"]
+    for c in buttons:
+        assert c.w >= 44 and c.h >= 44, c
+        assert c.x >= 0 and c.y >= 0 and c.x + c.w <= w + 0.5 and c.y + c.h <= h + 0.5, c
+    for a, b in itertools.combinations(buttons, 2):
+        assert a.y + a.h <= b.y or b.y + b.h <= a.y or a.x + a.w <= b.x or b.x + b.w <= a.x
+    asked = app.frame(48.0, [Activate("logout-all")], canvas).requests
+    assert [(r["op"], r.get("every")) for r in asked] == [("logout", True)]
+
+
 def test_a_lobby_card_s_figures_are_its_prize_table_s() -> None:
     # The card reads the published figures (no table parsed in the lobby's first frame); they
     # must say what the table's own figures say.
@@ -116,3 +140,40 @@ def test_a_lobby_card_s_figures_are_its_prize_table_s() -> None:
         assert Card(game, None).lines()[1] == (
             f"Odds of winning 1 in {show2(table.odds_one_in)} · Payout {show2(table.rtp * 100)}%"
         )
+
+
+@pytest.mark.parametrize("size", [pytest.param(s, id=f"{s[0]}x{s[1]}") for s in SIZES])
+def test_power_puck_shot_s_splash_has_how_to_play_in_its_top_right(size: tuple[int, int]) -> None:
+    """The procedure: "In the top right of the splash screen is a 'HOW TO PLAY' button". Nothing
+    else is drawn over it or past the screen's top edge (the logo was clipped there), PLAY and
+    Rules and Prizes stay at the foot, and WIN UP TO is never smaller than the messages or the
+    price (in landscape it was)."""
+    from engine.ui.power_puck_shot import LOOK as PUCK_LOOK
+    from engine.ui.power_puck_shot import PRESENTATION as PUCK
+    from engine.ui.power_puck_shot.words import SPLASH
+    from tests.test_ui_power_puck_shot_screens import shapes
+
+    w, h = size
+    scene = SplashScene(Flow(PUCK, Settings.from_params({"fast": "1"})), PUCK_LOOK, SPLASH)
+    App(scene, w, h)
+    controls = {c.id: c for c in scene.controls()}
+    howto = controls["howto"]
+    assert howto.x + howto.w >= w - 12 and howto.y <= 12 and howto.w >= 44 and howto.h >= 44
+    box = (howto.x, howto.y, howto.w, howto.h)
+    for other in ("play", "rules"):
+        c = controls[other]
+        assert c.y > h / 2 and c.y + c.h <= h, c
+    drawn = shapes(scene.draw, size)
+    from tests.test_ui_power_puck_shot import apart
+    from tests.test_ui_power_puck_shot_screens import inside
+
+    over = [s for s in drawn if not inside(s.box, box, 4) and not apart(s.box, box)
+            and s.box[2] < w * 0.9]  # the backdrop's full-width bands aside  # fmt: skip
+    assert over == [], over
+    assert [s for s in drawn if s.box[1] < 4] == []  # the logo clear of the top edge
+    win = [s for s in drawn if s.text.startswith("WIN UP TO")]
+    assert len(win) == 1
+    messages = [s for s in drawn if s.kind == "text" and s.box[1] > win[0].box[1] + 1
+                and s.box[1] < controls["play"].y - 1]  # fmt: skip
+    assert messages
+    assert max(s.size for s in messages) <= win[0].size + 0.01, (win[0].size, messages[:2])

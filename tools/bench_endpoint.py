@@ -41,6 +41,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +55,7 @@ CLIENTS = 32
 WORKERS = 1
 SECONDS = 5.0
 PG_URL = "postgresql://postgres@127.0.0.1:5432/test"
+GAME = "lab-riches"  # the game the buyers buy (one pool, as a busy game's)
 
 
 class Conn:
@@ -83,14 +86,19 @@ class Conn:
 
 
 async def player(port: int) -> tuple[Conn, dict[str, str]]:
-    """Open a connection, start a session and buy one play (the first lays out the pool)."""
+    """Open a connection, start a session, choose its spend limits and buy one play (the
+    first lays out the pool)."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     conn = Conn(reader, writer)
     status, me = await conn.call("POST", "/api/session", None, {})
     assert status == 201, me
     auth = {"Authorization": f"Bearer {me['token']}"}
+    # The operator's defaults: a paid play needs a daily and a weekly limit (LIMITS_REQUIRED)
+    limits = {"daily_pence": 10**9, "weekly_pence": 10**9}
+    status, chosen = await conn.call("PUT", "/api/limits", limits, auth)
+    assert status == 200, chosen
     status, first = await conn.call(
-        "POST", "/api/plays", {"game": "lab-riches"}, {**auth, "Idempotency-Key": "warm"}
+        "POST", "/api/plays", {"game": GAME}, {**auth, "Idempotency-Key": "warm"}
     )
     assert status == 201, first
     return conn, auth
@@ -102,7 +110,7 @@ async def buy_until(conn: Conn, auth: dict[str, str], end: float, times: list[fl
     while time.perf_counter() < end:
         headers = {**auth, "Idempotency-Key": secrets.token_hex(8)}
         start = time.perf_counter()
-        status, play = await conn.call("POST", "/api/plays", {"game": "lab-riches"}, headers)
+        status, play = await conn.call("POST", "/api/plays", {"game": GAME}, headers)
         times.append(time.perf_counter() - start)
         assert status == 201, play
         bought.append(play["play_number"])
@@ -282,27 +290,35 @@ def measure(database_url: str, root: Path = ROOT) -> dict[str, float]:
             "LOTTERY_RATE_BURST": "100000",
             "LOTTERY_WARM_POOLS": "0",  # only Lab Riches is bought; lay it out in the warm-up
         }
-        server = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "--factory", "web.endpoint.app:create_app",
-             "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
-             "--no-access-log", "--timeout-keep-alive", "120", "--workers", str(WORKERS)],
-            cwd=root,
-            env=env,
-        )  # fmt: skip
-        try:
-            deadline = time.time() + 60
-            while True:
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                    break
-                except OSError:
-                    if time.time() > deadline or server.poll() is not None:
-                        raise RuntimeError("the endpoint did not start") from None
-                    time.sleep(0.1)
-            return asyncio.run(drive(port, server.pid, database=bool(database_url)))
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
+        with endpoint(env, root, port) as pid:
+            return asyncio.run(drive(port, pid, database=bool(database_url)))
+
+
+@contextmanager
+def endpoint(env: dict[str, str], root: Path, port: int) -> Iterator[int]:
+    """The endpoint of the code under `root` (uvicorn, WORKERS processes) in a subprocess with
+    `env`, listening on `port`; yields its pid once it accepts connections, stops it after."""
+    server = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "--factory", "web.endpoint.app:create_app",
+         "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
+         "--no-access-log", "--timeout-keep-alive", "120", "--workers", str(WORKERS)],
+        cwd=root,
+        env=env,
+    )  # fmt: skip
+    try:
+        deadline = time.time() + 60
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if time.time() > deadline or server.poll() is not None:
+                    raise RuntimeError("the endpoint did not start") from None
+                time.sleep(0.1)
+        yield server.pid
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
 
 
 def fresh_schema(url: str) -> tuple[str, str]:

@@ -1,6 +1,7 @@
-"""`build.py bench --load|--engine|--endpoint|--frames|--paths [--json]`: print benchmark figures;
-`--load|--endpoint --against REF [--rounds N]`: this checkout beside commit REF, in turn;
-`--endpoint --rounds N`: the medians of N rounds of the endpoint's benchmark.
+"""`build.py bench --load|--engine|--endpoint|--flood|--frames|--paths|--limiter [--json]`: print
+benchmark figures; `--load|--endpoint|--flood --against REF [--rounds N]`: this checkout beside
+commit REF, in turn; `--endpoint --rounds N`: the medians of N rounds of the endpoint's benchmark;
+`--flood --rounds N`: N runs of the reveal flood beside purchases (tools/bench_flood.py).
 
 Each flag names a module tools.bench_<flag> whose `run() -> dict` measures one
 target; the figures are printed as one JSON object keyed by flag (or, with a
@@ -13,7 +14,9 @@ import argparse
 import importlib
 import json
 
-BENCHES = ("load", "engine", "endpoint", "frames", "paths")
+BENCHES = ("load", "engine", "endpoint", "flood", "frames", "paths", "limiter")
+COMPARED = (["load"], ["endpoint"], ["flood"])  # what --against compares, one at a time
+ROUNDS = (["endpoint"], ["flood"])  # what --rounds repeats without --against
 
 
 def main(argv: list[str]) -> int:
@@ -25,22 +28,22 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--against",
         metavar="REF",
-        help="with --load or --endpoint: this checkout side by side with commit REF, in turn",
+        help="with --load, --endpoint or --flood: this checkout side by side with commit REF",
     )
     parser.add_argument(
         "--rounds",
         type=int,
-        help="--against: rounds of runs (--load: 8 visits a page, --endpoint: 5); --endpoint "
-        "alone: the medians of N rounds (1)",
+        help="--against: rounds of runs (--load: 8 visits a page, --endpoint: 5, --flood: 2); "
+        "--endpoint alone: the medians of N rounds (1); --flood alone: N runs (2)",
     )
     args = parser.parse_args(argv)
     chosen = [name for name in BENCHES if getattr(args, name)] or list(BENCHES)
-    if args.against is not None and chosen not in (["load"], ["endpoint"]):
-        parser.error("--against compares --load or --endpoint, one at a time")
+    if args.against is not None and chosen not in COMPARED:
+        parser.error("--against compares --load, --endpoint or --flood, one at a time")
     if args.rounds is not None and args.rounds < 1:
         parser.error("--rounds must be at least 1")
-    if args.against is None and args.rounds is not None and chosen != ["endpoint"]:
-        parser.error("--rounds without --against is for --endpoint alone")
+    if args.against is None and args.rounds is not None and chosen not in ROUNDS:
+        parser.error("--rounds without --against is for --endpoint or --flood alone")
     results = {}
     if args.against is not None:
         module = importlib.import_module(f"tools.bench_{chosen[0]}")

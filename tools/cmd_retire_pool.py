@@ -8,8 +8,8 @@ and commits its root (as the endpoint would at the next sale), so the game stays
 without a wait. With --try it retires the game's pool of free plays (TRY mode) instead, for
 instance so that free plays follow a new prize table at once. Run it with the endpoint's
 configuration (DATABASE_URL or --database-url,
-LOTTERY_VAR_DIR, LOTTERY_POOL_DIR shared with the endpoint processes, LOTTERY_POOL_SIZE, the
-signing key settings: docs/endpoint.md); running endpoints need no restart.
+LOTTERY_VAR_DIR, the pool-encryption key every endpoint instance has, LOTTERY_POOL_SIZE, the
+signing key settings: docs/endpoint.md), on any host; running endpoints need no restart.
 """
 
 from __future__ import annotations
@@ -48,6 +48,8 @@ def main(argv: list[str]) -> int:
             retired = reveal.retire(ledger, args.game, kind)
         except (LookupError, ApiError) as error:
             parser.exit(1, f"retire-pool: {error}\n")
+        # its reveal written now (web/endpoint/reveal_files.py): no request waits for it
+        reveal.write_reveal(ledger, args.game, retired["pool_id"])
         result = {"retired": retired, "next": None}
         if not args.close_only:
             ledger.ensure_pool(args.game, kind=kind)

@@ -9,17 +9,22 @@ and the published keys (GET /api/keys, or --keys FILE), then checks, step by ste
 
   1 signature    the outcome token is a JWS signed with EdDSA (Ed25519) by a published key
                  whose kid is its RFC 7638 thumbprint (docs/token.md)
-  2 payload      the signed payload names this play, its pool and the entry: index, prize,
-                 composition and seed (and the play's own prize and composition agree)
+  2 payload      the signed payload is a paid play's (no `mode` claim: a token of mode "try",
+                 a free TRY play, is no play of the ledger and is refused) and names this
+                 play, its pool and the entry: index, prize, composition and seed (and the
+                 play's own prize and composition agree)
   3 leaf         the entry's leaf hash, computed from the documented scheme (docs/math.md);
                  once the pool is revealed, also that the seed and salt derive from its key
-                 and that the revealed entry at that index has this outcome
+                 and that the revealed entry at that index has this outcome, and that
+                 the reveal is of a pool of paid plays
   4 merkle       the proof (one sibling per level, depth 8 + ceil(log2(ceil(size/256)))) leads
                  from the leaf to the pool's root
   5 published    that root is the one the endpoint publishes for the pool
                  (GET /api/pools/{game} while current, and its commitment GET
-                 /api/pools/{game}/{pool_id})
+                 /api/pools/{game}/{pool_id}), and that the pool is one of paid plays (the
+                 commitment's `kind` is "paid": a pool of kind "try" only gives free plays)
 
+It says what kind of play (the token's mode) and pool (the commitment's kind) it checked.
 Exit 0 when every step passes; 1 naming the first that failed.
 
 Offline, without --api: the play, the keys and the pool's commitment as saved from those
@@ -53,6 +58,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 LABEL = b"lottery-pool-entry/1"
 CHUNK = 256
 HEX32 = re.compile(r"[0-9a-f]{32}")
+PAID, TRY = "paid", "try"  # the kinds of play and of pool (docs/token.md)
+KINDS = {PAID: "a pool of paid plays", TRY: "a pool of free TRY plays"}
 B64URL = re.compile(r"[A-Za-z0-9_-]*")
 
 
@@ -144,10 +151,38 @@ def check_signature(token: str, jwks: dict[str, Any]) -> tuple[bool, str, Any]:
     return True, f"Ed25519 signature verifies under published key {jwk['kid']}", payload
 
 
+def play_kind(payload: Any) -> str | None:
+    """The kind of play a token signs: "paid" without a `mode` claim, else its mode ("try": a
+    free play of TRY mode); None without a readable payload."""
+    if not isinstance(payload, dict):
+        return None
+    return str(payload["mode"]) if "mode" in payload else PAID
+
+
+def pool_kind(published: Any) -> str | None:
+    """The kind of pool a commitment or reveal says it is ("paid" or "try"), or None."""
+    kind = published.get("kind") if isinstance(published, dict) else None
+    return kind if isinstance(kind, str) else None
+
+
+def describe(kind: str | None) -> str:
+    """A pool's kind in words."""
+    return KINDS.get(kind or "", f"a pool of kind {kind!r}" if kind else "a pool of no kind")
+
+
 def check_payload(payload: Any, play: dict[str, Any], number: int) -> tuple[bool, str]:
-    """Step 2: the signed claims against the play and its entry."""
+    """Step 2: the signed claims against the play and its entry; only a paid play's token
+    (no `mode` claim) is a play of the ledger."""
     if not isinstance(payload, dict):
         return False, "there is no readable payload"
+    kind = play_kind(payload)
+    if kind == TRY:
+        return False, (
+            'the token is a free TRY play\'s (mode "try"): drawn from a pool of free plays, '
+            "no play of the ledger, so it cannot prove a paid play"
+        )
+    if kind != PAID:
+        return False, f"the token's mode {kind!r} is not a paid play's (no mode claim)"
     entry, pool = play.get("entry") or {}, play.get("pool") or {}
     expected = {
         "play_number": number,
@@ -169,7 +204,8 @@ def check_payload(payload: Any, play: dict[str, Any], number: int) -> tuple[bool
     if wrong:
         return False, "the signed payload and the play's entry differ in: " + ", ".join(wrong)
     return True, (
-        f"the token signs play {number}: entry {entry.get('index')} of pool {pool.get('id')}, "
+        f"the token signs paid play {number}: entry {entry.get('index')} of pool "
+        f"{pool.get('id')}, "
         f"prize {entry.get('prize_pence')}p, seed {entry.get('seed')}"
     )
 
@@ -205,6 +241,8 @@ def check_leaf(entry: dict[str, Any], reveal: dict[str, Any] | None) -> tuple[bo
         return False, "the seed and salt do not derive from the revealed key", leaf
     if [item["prize_pence"], item["composition"]] != [entry["prize_pence"], entry["composition"]]:
         return False, "the revealed pool holds another outcome at this index", leaf
+    if pool_kind(reveal) != PAID:
+        return False, f"the reveal is of {describe(pool_kind(reveal))}, not of paid plays", leaf
     return True, detail + "; seed and salt derive from the revealed key", leaf
 
 
@@ -243,41 +281,53 @@ def fetch(client: httpx.Client, path: str, token: str | None = None) -> tuple[in
 
 def check_published(
     client: httpx.Client | None, play: dict[str, Any], saved: Any = None
-) -> tuple[bool, str, Any]:
+) -> tuple[bool, str, Any, str | None]:
     """Step 5: the root against what the endpoint publishes, or against a saved commitment
-    (`saved`); also returns the commitment."""
+    (`saved`), and that the pool is one of paid plays; also returns the commitment and the
+    kind of pool it is."""
     game, pool = play.get("game"), play.get("pool") or {}
     root, pool_id = pool.get("root"), pool.get("id")
+    kind: str | None = None
     if saved is not None:
         if not isinstance(saved, dict) or saved.get("pool_id") != pool_id:
-            return False, f"the saved commitment is not pool {pool_id}'s", None
+            return False, f"the saved commitment is not pool {pool_id}'s", None, None
+        kind = pool_kind(saved)
         if saved.get("root") != root:
-            return False, f"the saved commitment has root {saved.get('root')}", saved
-        return (
-            True,
-            (
-                f"root {root} is the one in the saved commitment (committed "
-                f"{saved.get('created_at')})"
-            ),
-            saved,
+            return False, f"the saved commitment has root {saved.get('root')}", saved, kind
+        why = (
+            f"root {root} is the one in the saved commitment (committed {saved.get('created_at')})"
         )
+        return (*paid_pool(kind, pool_id, why), saved, kind)
     assert client is not None
-    seen = []
+    seen: list[str] = []
     status, current = fetch(client, f"/api/pools/{game}")
     if status == 200 and isinstance(current, dict) and current.get("pool_id") == pool_id:
         if current.get("root") != root:
-            return False, f"GET /api/pools/{game} publishes root {current.get('root')}", None
+            return False, f"GET /api/pools/{game} publishes root {current.get('root')}", None, None
         seen.append(f"GET /api/pools/{game}")
+        kind = PAID  # the route publishes only the pool purchases draw from
     status, commitment = fetch(client, f"/api/pools/{game}/{pool_id}")
     if status == 200 and isinstance(commitment, dict):
+        kind = pool_kind(commitment) or kind  # an older endpoint's says none
         if commitment.get("root") != root:
-            return False, f"the pool's commitment has root {commitment.get('root')}", commitment
+            why = f"the pool's commitment has root {commitment.get('root')}"
+            return False, why, commitment, kind
         seen.append(f"its commitment (committed {commitment.get('created_at')})")
     else:
         commitment = None
     if not seen:
-        return False, f"the endpoint publishes no pool {pool_id} of {game}", None
-    return True, f"root {root} is the one published: " + " and ".join(seen), commitment
+        return False, f"the endpoint publishes no pool {pool_id} of {game}", None, None
+    why = f"root {root} is the one published: " + " and ".join(seen)
+    return (*paid_pool(kind, pool_id, why), commitment, kind)
+
+
+def paid_pool(kind: str | None, pool_id: Any, why: str) -> tuple[bool, str]:
+    """Step 5's verdict on the kind of pool: only a pool of paid plays holds a paid play."""
+    if kind == PAID:
+        return True, f"{why}; pool {pool_id} is {describe(kind)}"
+    if kind is None:
+        return False, f"{why}, but it does not say what kind of pool {pool_id} is (paid or try)"
+    return False, f"{why}, but pool {pool_id} is {describe(kind)}: no paid play comes from it"
 
 
 def read_json(path: Path) -> Any:
@@ -334,13 +384,15 @@ def main(argv: list[str]) -> int:
         ok, why, payload = check_signature(str(play.get("token", "")), jwks)
         steps.add(1, "signature", ok, why)
         steps.add(2, "payload", *check_payload(payload, play, args.play))
-        ok, why, commitment = check_published(client, play, saved)
+        ok, why, commitment, pool_is = check_published(client, play, saved)
         reveal = revealed
         if reveal is None and client and commitment is not None and commitment.get("closed_at"):
             status, body = fetch(
                 client, f"/api/pools/{play.get('game')}/{commitment['pool_id']}/reveal"
             )
             reveal = body if status == 200 and isinstance(body, dict) else None
+        if pool_is is None and reveal is not None:
+            pool_is = pool_kind(reveal)
         okl, whyl, leaf = check_leaf(play.get("entry") or {}, reveal)
         steps.add(3, "leaf", okl, whyl)
         steps.add(4, "merkle", *check_merkle(leaf, play))
@@ -348,15 +400,19 @@ def main(argv: list[str]) -> int:
     finally:
         if client is not None:
             client.close()
-    failed = steps.first_failed
+    failed, kind = steps.first_failed, play_kind(payload)
     if args.json:
         print(json.dumps({"play_number": args.play, "ok": failed is None, "failed": failed,
+                          "play_kind": kind, "pool_kind": pool_is,
                           "steps": steps.steps}, indent=1))  # fmt: skip
     else:
         for s in steps.steps:
             print(f"{s['step']}. {s['name']:<10} {'PASS' if s['ok'] else 'FAIL'}  {s['detail']}")
+        what = {PAID: "a paid play", TRY: "a free TRY play"}.get(
+            kind or "", f"a play of mode {kind!r}" if kind else "an unreadable token"
+        )
         print(
-            f"play {args.play}: "
+            f"play {args.play} ({what}, from {describe(pool_is)}): "
             + ("every step passes" if failed is None else f"FAILED at {failed}")
         )
     return 0 if failed is None else 1

@@ -24,6 +24,8 @@ from typing import Any
 import brotli
 
 from backends.codecache import CACHE_FILE
+from tools import webapp
+from tools.pyodide_patch import patched_stdlib
 
 ROOT = Path(__file__).resolve().parent.parent
 PYODIDE = ROOT / "node_modules" / "pyodide"
@@ -35,7 +37,10 @@ FONTS = {
     "fredoka": ("fredoka-latin-700-normal.woff2",),
     "nunito": ("nunito-latin-400-normal.woff2", "nunito-latin-700-normal.woff2"),
 }
-COMPRESSIBLE = {".html", ".js", ".mjs", ".css", ".json", ".svg", ".wasm", ".zip", ".txt", ".woff"}
+COMPRESSIBLE = {
+    *(".html", ".js", ".mjs", ".css", ".json", ".svg", ".wasm", ".zip", ".txt", ".woff"),
+    ".webmanifest",
+}
 GAME_PACKAGES = ("engine", "backends")  # the packages the game zip takes its modules from
 BROWSER_ENTRY = "backends.browser"
 CODE_CACHE = f"backends/{CACHE_FILE}"  # the dataclass code (backends/codecache.py), shared zip
@@ -311,17 +316,16 @@ def precompiled(zip_bytes: bytes, work: Path, *, optimize: int) -> bytes:
     return data
 
 
-def trimmed_stdlib(loaded: list[str]) -> bytes:
-    """python_stdlib.zip cut down to the loaded modules (and their packages' __init__)."""
+def trimmed_stdlib(loaded: list[str], full: dict[str, bytes]) -> bytes:
+    """The standard library's files `full` (name -> bytes: python_stdlib.zip with the start's
+    edits, tools/pyodide_patch.py) cut down to the loaded modules (and their packages'
+    __init__)."""
     prefix = "/lib/python314.zip/"
     wanted = {path[len(prefix) :] for path in loaded if path.startswith(prefix)}
-    with zipfile.ZipFile(PYODIDE / "python_stdlib.zip") as full:
-        names = set(full.namelist())
-        missing = wanted - names
-        if missing:
-            raise RuntimeError(f"probe saw files the stdlib zip lacks: {sorted(missing)[:5]}")
-        files = {name: full.read(name) for name in wanted}
-    return stored_zip(files)
+    missing = wanted - set(full)
+    if missing:
+        raise RuntimeError(f"probe saw files the stdlib zip lacks: {sorted(missing)[:5]}")
+    return stored_zip({name: full[name] for name in wanted})
 
 
 def compressed(data: bytes, kind: str) -> bytes:
@@ -346,7 +350,8 @@ def inputs_fingerprint(api_url: str) -> str:
     """A hash of everything a build reads, so an unchanged tree is not rebuilt."""
     digest = hashlib.sha256(api_url.encode())
     sources = [ROOT / "package-lock.json", Path(__file__), ROOT / "tools" / "pyodide_tool.mjs"]
-    for folder in (*GAME_PACKAGES, "web/shell", "assets"):
+    sources += [ROOT / "tools" / "pyodide_patch.py", ROOT / "tools" / "webapp.py"]
+    for folder in (*GAME_PACKAGES, "web/shell", "assets", "tools/pyodide_start"):
         sources += sorted(p for p in (ROOT / folder).rglob("*") if p.is_file())
     for path in sources:
         if "__pycache__" in path.parts or not path.exists():
@@ -414,8 +419,14 @@ def build(out: Path, api_url: str = "") -> DistResult:
     probe_zip = out / "probe-game.zip"
     probe_zip.write_bytes(whole)
     code_file = out / "probe-code.bin"
-    loaded = probe_game(probe_zip, code_out=code_file)["loaded"]
-    stdlib = precompiled(trimmed_stdlib(loaded), out, optimize=STDLIB_OPTIMIZE)
+    # Pyodide's standard library with the edits to its start (tools/pyodide_patch.py): the game
+    # is probed on it, and the shipped one trimmed from it.
+    patched = patched_stdlib()
+    patched_zip = out / "probe-stdlib.zip"
+    patched_zip.write_bytes(stored_zip(patched))
+    loaded = probe_game(probe_zip, patched_zip, code_out=code_file)["loaded"]
+    patched_zip.unlink()
+    stdlib = precompiled(trimmed_stdlib(loaded, patched), out, optimize=STDLIB_OPTIMIZE)
     stdlib_name = hashed_name("stdlib.zip", stdlib)
     (pyo_dir / stdlib_name).write_bytes(stdlib)
     # The dataclasses' code, compiled in the probe, goes in the shared zip (backends/codecache)
@@ -447,8 +458,14 @@ def build(out: Path, api_url: str = "") -> DistResult:
     worker = bundled_shell("worker.js")
     worker_name = hashed_name("worker.js", worker)
     (out / worker_name).write_bytes(worker)
+    # The Ed25519 fallback (web/shell/js/signature.js): its own file, fetched only by a browser
+    # whose WebCrypto has no Ed25519, so it is not precached either.
+    ed25519 = bundled_shell("ed25519.js")
+    ed25519_name = hashed_name("ed25519.js", ed25519)
+    (out / ed25519_name).write_bytes(ed25519)
     critical_css = (SHELL / "critical.css").read_text().strip()
     shutil.copyfile(SHELL / "favicon.svg", out / "favicon.svg")
+    app_manifest = webapp.write(out, hashed_name)
     assets = ROOT / "assets"
     if assets.is_dir() and any(assets.iterdir()):
         shutil.copytree(assets, out / "assets")
@@ -487,6 +504,7 @@ def build(out: Path, api_url: str = "") -> DistResult:
             ],
         },
         "worker": f"/{worker_name}",
+        "ed25519": f"/{ed25519_name}",
         "fonts": font_faces(critical_css),
         "sizes": sizes,
         "serviceWorker": "/sw.js",
@@ -495,6 +513,7 @@ def build(out: Path, api_url: str = "") -> DistResult:
     replacements = {
         "{{CRITICAL_CSS}}": critical_css,
         "{{APP_JS}}": f"/{js_name}",
+        "{{MANIFEST}}": app_manifest,
         # The scripts the worker's start waits on, one after the other (the worker's module,
         # Pyodide's loader, its runtime), fetched while the HTML is parsed. Not the big
         # downloads the worker asks for once Pyodide's loader runs (the WebAssembly, the
@@ -514,11 +533,11 @@ def build(out: Path, api_url: str = "") -> DistResult:
     precache = sorted(
         "/" + p.relative_to(out).as_posix()
         for p in out.rglob("*")
-        if p.is_file() and p.name != "index.html"
+        if p.is_file() and p.name not in ("index.html", ed25519_name)
     )
     release = sha256("\n".join(precache).encode() + html.encode())[:12]
     sw = (SHELL / "sw.js").read_text()
-    sw = sw.replace("{{VERSION}}", release).replace("{{PRECACHE}}", json.dumps(["/", *precache]))
+    sw = sw.replace("{{VERSION}}", release).replace('["{{PRECACHE}}"]', json.dumps(precache))
     (out / "sw.js").write_text(sw)
 
     for path in sorted(out.rglob("*")):

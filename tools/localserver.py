@@ -69,9 +69,13 @@ def local_server(
     var: Path | None = None,
     *,
     test_mode: bool = True,
+    limits_required: bool = False,
     env: dict[str, str] | None = None,
 ) -> Iterator[str]:
     """`build.py serve --no-build` on a free port with its own var/ (SQLite); yields its URL.
+
+    Its fresh accounts buy without choosing limits first (LOTTERY_LIMITS_REQUIRED=0) unless
+    `limits_required`: the tests and benchmarks that buy are about other things.
 
     The server's output goes to var/server.log, shown if it fails to start.
     """
@@ -81,6 +85,7 @@ def local_server(
     port = free_port()
     environ = {**os.environ, "LOTTERY_VAR_DIR": str(var), "PYTHONPATH": str(ROOT), **(env or {})}
     environ.pop("DATABASE_URL", None)
+    environ["LOTTERY_LIMITS_REQUIRED"] = "1" if limits_required else "0"
     if test_mode:
         environ["LOTTERY_TEST_MODE"] = "1"
     cmd = [sys.executable, "-m", "tools", "serve", "--no-build", "--dist", str(dist)]

@@ -1,7 +1,8 @@
 // Build-time work done inside the same Pyodide the browser runs (Node.js, node_modules/pyodide):
 //   node tools/pyodide_tool.mjs probe GAME_ZIP [STDLIB_ZIP|-] [CODE_OUT]
 //       boot like the browser shell (web/shell/worker.js), import every game module, run
-//       frames, and print (JSON) every standard-library file Python loaded and how its
+//       frames, and print (JSON) every standard-library file Python loaded (not the frozen
+//       modules, which are built into the interpreter) and how its
 //       dataclasses were compiled ({"loaded", "hits", "misses"}); with STDLIB_ZIP, boot from
 //       that trimmed zip instead, which proves it is enough. With CODE_OUT, record the code of
 //       every dataclass into that file (backends/codecache.py); without, compile them from
@@ -14,6 +15,11 @@
 //       (PYTHONNODEBUGRANGES: a traceback still names file and line; with no source to quote it
 //       could not point at columns anyway; the ranges were about a quarter of the standard
 //       library's brotli bytes).
+//   node tools/pyodide_tool.mjs run STDLIB_ZIP|- SCRIPT [snapshot]
+//       boot from that standard library (or Pyodide's own) and run the Python file SCRIPT;
+//       print what its last expression gives (awaited when it is awaitable: a Future, a Task).
+//       With `snapshot`, first take a memory snapshot of the booted interpreter (as the shell
+//       does, web/shell/js/snapshot.js) and run SCRIPT in one restored from it.
 import { readFileSync, writeFileSync } from "node:fs";
 import { loadPyodide } from "pyodide";
 
@@ -43,7 +49,7 @@ browser.start(1280, 720, "{}")
 for i in range(3):
     browser.frame(i * 16.7, "[]")
 # Every prize table, as each game's Rules and Prizes reads it when opened (from the zip,
-# through importlib.resources, as backends.codecache reads its cache)
+# through pkgutil.get_data, as backends.codecache reads its cache)
 from engine import games
 for game in games.GAMES:
     game.table
@@ -55,7 +61,14 @@ except ValueError:
 if record_code:
     with open("/code.bin", "wb") as out:
         out.write(codecache.dump(recorded))
-loaded = sorted({m.__file__ for m in list(sys.modules.values()) if getattr(m, "__file__", None)})
+# Frozen modules (os, io, site, zipimport, importlib's bootstrap...) are built into the
+# interpreter: they name a file of the zip that is never read.
+from importlib.machinery import FrozenImporter
+def read_from_zip(module):
+    spec = getattr(module, "__spec__", None)
+    frozen = getattr(module, "__loader__", None) is FrozenImporter or getattr(spec, "origin", None) == "frozen"
+    return getattr(module, "__file__", None) and not frozen
+loaded = sorted({m.__file__ for m in list(sys.modules.values()) if read_from_zip(m)})
 json.dumps({"loaded": loaded, "hits": compiling.hits, "misses": compiling.misses})
 `;
 
@@ -78,13 +91,15 @@ with zipfile.ZipFile("/in.zip") as src, zipfile.ZipFile("/out.zip", "w", zipfile
 // uncaught, Node.js would first print the source line it came from, which for Pyodide's is its
 // whole minified runtime on one line.
 process.on("uncaughtException", (error) => {
-  process.stderr.write(`${error && error.message ? error.message : error}\n`);
+  process.stderr.write(`${error?.message ? error.message : error}\n`);
   process.exit(1);
 });
 
 if (command === "probe") {
   const [gameZip, stdLibURL, codeOut] = args;
-  const pyodide = await loadPyodide(stdLibURL && stdLibURL !== "-" ? { ...quiet, stdLibURL } : quiet);
+  const pyodide = await loadPyodide(
+    stdLibURL && stdLibURL !== "-" ? { ...quiet, stdLibURL } : quiet,
+  );
   globalThis.lotteryMeasureText = (s, size) => s.length * size * 0.55;
   pyodide.FS.writeFile("/lottery.zip", new Uint8Array(readFileSync(gameZip)));
   pyodide.globals.set("record_code", Boolean(codeOut));
@@ -97,7 +112,20 @@ if (command === "probe") {
   pyodide.globals.set("level", Number(level));
   pyodide.runPython(COMPILE);
   writeFileSync(outZip, pyodide.FS.readFile("/out.zip"));
+} else if (command === "run") {
+  const [stdLibURL, script, snapshot] = args;
+  const options = stdLibURL && stdLibURL !== "-" ? { ...quiet, stdLibURL } : quiet;
+  let pyodide = await loadPyodide({ ...options, _makeSnapshot: snapshot === "snapshot" });
+  if (snapshot === "snapshot") {
+    pyodide = await loadPyodide({ ...options, _loadSnapshot: pyodide.makeMemorySnapshot() });
+  }
+  const result = pyodide.runPython(readFileSync(script, "utf8"));
+  process.stdout.write(
+    String(result && typeof result.then === "function" ? await result : result) + "\n",
+  );
 } else {
-  process.stderr.write("usage: pyodide_tool.mjs probe GAME_ZIP [STDLIB_ZIP|-] [CODE_OUT] | compile IN OUT LEVEL\n");
+  process.stderr.write(
+    "usage: pyodide_tool.mjs probe GAME_ZIP [STDLIB_ZIP|-] [CODE_OUT] | compile IN OUT LEVEL | run STDLIB_ZIP|- SCRIPT [snapshot]\n",
+  );
   process.exit(2);
 }

@@ -46,3 +46,15 @@ def compare(
         out[name] = {"losing": round(a, 4), "random_play": round(b, 4),
                      "allowed": round(allowed, 4), "within": a <= allowed + 1e-12}  # fmt: skip
     return out
+
+
+def near_misses(
+    losing: Iterable[Mapping[str, Any]],
+    random: Iterable[Mapping[str, Any]],
+    features: Callable[[Mapping[str, Any]], Mapping[str, int]],
+    names: Iterable[str],
+) -> tuple[dict[str, dict[str, Any]], int, int]:
+    """`compare` of losing books with random losing plays, and how many of each there were."""
+    shown, n = rates(losing, features)
+    chance, m = rates(random, features)
+    return compare(shown, n, chance, m, names), n, m

@@ -1,6 +1,11 @@
-"""£500K Power Puck Shot: the book of a play from its composition and seed (model 2).
+"""£500K Power Puck Shot: the book of a play from its composition and seed (models 2 and 3).
 
-The composition fixes what the play pays (rows at their boosted amounts, the PRIZE POT) and
+Model 3 (`power-puck-shot/3`, model3.py) shows a losing play as a random play that lost and a
+winning play as a random play with its win laid over it (simulate.py: the documented random
+play), from Stream(b"power-puck-shot/book/3\0" || seed); after model3.ATTEMPTS draws model 2's
+construction below takes over from the same stream. Books of model 2 are built as before.
+
+Model 2: the composition fixes what the play pays (rows at their boosted amounts, the PRIZE POT) and
 every Bonus Game award (engine/power_puck_shot/compositions.py); the seed fixes everything else
 the play shows: how many symbols each shot reveals and which, where the Bonus Games come, the
 rows left short, the meter's last reading, the Prize Game amounts. The paths the pucks draw are
@@ -13,34 +18,37 @@ Pure and deterministic: the same (model, composition, seed) always gives the sam
 from __future__ import annotations
 
 import itertools
-from collections import Counter
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 from engine.book import Book
 from engine.outcome import Composition
-from engine.power_puck_shot import rules
+from engine.power_puck_shot import model3, rules
 from engine.power_puck_shot.compositions import BonusAwards, bonus_awards, check
-from engine.power_puck_shot.geometry import MAX_REVEALS
+from engine.power_puck_shot.plan import (
+    BONUS,
+    BOOSTER,
+    EXTRA,
+    MOTIFS_FOR_PUCKS,
+    POT,
+    POWER,
+    PRIZE,
+    SQUARE,
+    SQUARES,
+    MainShot,
+    Plan,
+)
+from engine.power_puck_shot.plan import events as plan_events
 from engine.rng import Stream
 
+# The pips' tokens are the plan's (docs/books.md); the screens import them from here too.
+__all__ = ["BONUS", "BOOSTER", "EXTRA", "POT", "POWER", "PRIZE", "SQUARE", "SQUARES"]
+__all__ += ["Goal", "build_book"]
+
 MODELS = rules.BOOK_MODELS
-MODEL = MODELS[-1]  # "power-puck-shot/2"
-DOMAIN = b"power-puck-shot/book/2\x00"  # the play's stream: Stream(DOMAIN || seed)
+MODEL = MODELS[-1]  # "power-puck-shot/3"
+DOMAIN = b"power-puck-shot/book/2\x00"  # a model 2 play's stream: Stream(DOMAIN || seed)
 ATTEMPTS = 200  # plans drawn (from the same stream) before giving up on a composition
 
-# What a pip reveals (docs/books.md): in the Main Game a coloured square, a Bonus motif or a
-# Prize Game motif; in a Bonus Game an award; in the Prize Game an amount for the PRIZE POT.
-SQUARE = "square:"  # square:<colour>
-BONUS = "bonus"
-PRIZE = "prize"
-BOOSTER = "booster:"  # booster:<colour>
-EXTRA = "extra"
-POWER = "power"
-SQUARES = "squares:"  # squares:<colour>:<n>
-POT = "pot:"  # pot:<pence>
-
-MOTIFS_FOR_PUCKS = {pucks: motifs for motifs, pucks in rules.BONUS_PUCKS_FOR_MOTIFS.items()}
 # Decision: how many squares a row that does not win shows: the smaller of two uniform draws
 # from 0 to its colour's bound here (mostly a few, now and then one or two short of full), never
 # more than 11 in all with the Bonus Games' squares. The cheaper the row, the higher its bound.
@@ -83,28 +91,6 @@ class Goal:
     def bonus_squares(self, colour: str) -> int:
         """Squares of this colour the Bonus Games award."""
         return sum(n for c, n in self.awards.squares if c == colour)
-
-
-@dataclass
-class MainShot:
-    """One Main Game shot being planned."""
-
-    power: bool
-    game: int | None = None  # the Bonus Game this shot unlocks
-    reveals: list[str] = field(default_factory=list)
-
-    def room(self) -> int:
-        return MAX_REVEALS - len(self.reveals)
-
-
-@dataclass
-class Plan:
-    """A whole play: the Main Game shots in order, each Bonus Game's shots, the Prize Game's."""
-
-    main: list[MainShot]
-    bonus: list[list[list[str]]]  # game -> shot -> awards
-    prize: list[int]  # the amount each Prize Game Puck reveals
-    meter: int  # Prize Game symbols at the end of the Main Game
 
 
 def _splits(total: int, parts: int, low: int, high: int) -> list[tuple[int, ...]]:
@@ -254,80 +240,6 @@ def _plan(stream: Stream, goal: Goal) -> Plan | None:
     return Plan(main, bonus, prize, meter)
 
 
-@dataclass
-class _Tally:
-    """The play's state while the events are written (the replay re-derives it)."""
-
-    squares: Counter[str] = field(default_factory=Counter)
-    boosts: Counter[str] = field(default_factory=Counter)
-    won: dict[str, int] = field(default_factory=dict)
-    meter: int = 0
-
-
-def _events(plan: Plan) -> list[dict[str, Any]]:
-    tally = _Tally()
-    events: list[dict[str, Any]] = [{"type": "start", "pucks": rules.START_PUCKS}]
-    shot_number = 0
-
-    def shot(game: str, reveals: list[str], power: bool = False) -> None:
-        nonlocal shot_number
-        event = {"type": "shot", "game": game, "shot": shot_number, "reveals": reveals}
-        if game == "main":
-            event["power"] = power
-        events.append(event)
-        shot_number += 1
-
-    for main in plan.main:
-        shot("main", main.reveals, main.power)
-        times = 2 if main.power else 1
-        filled = []
-        for reveal in main.reveals:
-            if reveal.startswith(SQUARE):
-                colour = reveal[len(SQUARE) :]
-                tally.squares[colour] += times
-                if tally.squares[colour] == rules.SQUARES_PER_ROW:
-                    filled.append(colour)
-            elif reveal == PRIZE:
-                tally.meter += times
-        for colour in filled:
-            pence = rules.row_amount(colour, tally.boosts[colour])
-            tally.won[colour] = pence
-            events.append({"type": "row_won", "colour": colour, "pence": pence})
-        if main.game is None:
-            continue
-        game = plan.bonus[main.game]
-        motifs = main.reveals.count(BONUS)
-        events.append({"type": "bonus_start", "pucks": len(game), "motifs": motifs})
-        extra = power = 0
-        for awards in game:
-            shot("bonus", awards)
-            for award in awards:
-                if award.startswith(BOOSTER):
-                    tally.boosts[award[len(BOOSTER) :]] += 1
-                elif award.startswith(SQUARES):
-                    colour, n = award[len(SQUARES) :].split(":")
-                    tally.squares[colour] += int(n)
-                elif award == EXTRA:
-                    extra += 1
-                elif award == POWER:
-                    power += 1
-                elif award == PRIZE:
-                    tally.meter += 1
-        events.append({"type": "bonus_end", "extra_pucks": extra, "power_pucks": power})
-    if tally.meter != plan.meter:
-        raise AssertionError(f"the meter ends at {tally.meter}, the plan says {plan.meter}")
-    pot = 0
-    if plan.prize:
-        symbols = tally.meter
-        events.append({"type": "prize_start", "pucks": len(plan.prize), "symbols": symbols})
-        for amount in plan.prize:
-            shot("prize", [f"{POT}{amount}"])
-            pot += amount
-    rows = sum(tally.won.values())
-    events.append({"type": "end", "rows": rows, "pot": pot, "total": rows + pot})
-    return [{"index": i, **event} for i, event in enumerate(events)]
-
-
 def build_book(model: str, composition: Composition, seed: bytes) -> Book:
     """The book of one play (docs/books.md); ValueError for a model or a composition this
     builder cannot show."""
@@ -338,14 +250,24 @@ def build_book(model: str, composition: Composition, seed: bytes) -> Book:
         if problem:
             raise ValueError(f"composition {composition.to_json()} cannot be shown: {problem}")
     goal = Goal.of(composition)
-    stream = Stream(DOMAIN + seed)
-    for _ in range(ATTEMPTS):
+    plan = None
+    if model == MODELS[1]:
+        stream = Stream(model3.DOMAIN + seed)
+        for _ in range(model3.ATTEMPTS):
+            plan = model3.plan(stream, goal)
+            if plan is not None:
+                break
+    else:
+        stream = Stream(DOMAIN + seed)
+    for _ in range(0 if plan is not None else ATTEMPTS):
         plan = _plan(stream, goal)
         if plan is not None:
             break
-    else:
+    if plan is None:
         raise ValueError(f"no plan for {composition.to_json()} in {ATTEMPTS} draws")
-    events = _events(plan)
+    if model == MODELS[1] and goal.pot_pucks and not plan.prize:
+        plan.prize = _prize_amounts(stream, goal.pot_pucks, goal.pot_pence)
+    events = plan_events(plan)
     end = events[-1]
     if end["total"] != composition.total:
         raise AssertionError(f"the book pays {end['total']}, the composition {composition.total}")

@@ -61,7 +61,34 @@ FEATURES = ("row", "pot", "bonus")
 
 # The book models the generator builds (a pool names one; docs/books.md), here so the game's
 # declaration need not import the generator.
-BOOK_MODELS = ("power-puck-shot/2",)
+BOOK_MODELS = ("power-puck-shot/2", "power-puck-shot/3")
+
+# A random play (model 3; docs/games/power-puck-shot.md "A random play"): what chance gives.
+# Each Pocket shows a Spinning Bumper with this chance, and the puck is followed from a uniform
+# arrow, each bumper it hits sending it along a uniform crossing from there, to an open Pocket:
+RANDOM_BUMPER_CHANCE = (3, 4)
+# so a shot crosses 1..16 Pips with these weights (that chance given at least one, times 2**16,
+# rounded; tests/test_power_puck_shot_simulate.py recomputes them from the geometry):
+PIPS_PER_SHOT = (12341, 2842, 7033, 9402, 7473, 6840, 5396, 4416, 3480, 2756, 1666, 1024, 544,
+                 228, 74, 20)  # fmt: skip
+# What a Main Game Pip shows, weights out of 256: a Bonus motif, a Prize Game motif, or a
+# coloured square (cheapest row first).
+MAIN_PIP_WEIGHTS = {
+    "bonus": 40,
+    "prize": 14,
+    "dark-blue": 44,
+    "purple": 38,
+    "orange": 34,
+    "light-blue": 28,
+    "red": 22,
+    "green": 18,
+    "pink": 10,
+    "yellow": 8,
+}
+# What a Bonus Game Pip shows, weights out of 256 (a booster's or "+N"'s colour is uniform over
+# the rows it may go to; N is uniform 1-3).
+BONUS_PIP_WEIGHTS = {"booster": 64, "squares": 96, "prize": 52, "extra": 20, "power": 24}
+MAX_RANDOM_SHOTS = 40  # a random play with more Main Game shots is drawn again (never seen)
 
 
 def row_amount(colour: str, boosts: int) -> int:

@@ -2,9 +2,12 @@
 
 Written from the procedure, docs/books.md and docs/games/power-puck-shot.md only: it imports the
 published facts (rules.py) and nothing of the generator or the replay, and re-derives every
-count itself. `validate(book)` returns the faults found (empty when the book is sound). With
-the arrows a player chose (`choices`: event index -> arrow), it also re-checks every shot's path
-(engine/power_puck_shot/paths.py `check_path`, which re-checks a path from the table's rules).
+count itself, under the rules of the model the book names (model 2: each Bonus Puck reveals 1-3
+awards and the composition's bonus part is every award shown; model 3: 1-16, and the bonus part
+is the awards the win needs, all shown). `validate(book)` returns the faults found (empty when
+the book is sound). With the arrows a player chose (`choices`: event index -> arrow), it also
+re-checks every shot's path (engine/power_puck_shot/paths.py `check_path`, which re-checks a
+path from the table's rules).
 """
 
 from __future__ import annotations
@@ -24,12 +27,14 @@ BONUS = (
 )
 PRIZE = {f"pot:{amount}" for amount in rules.PRIZE_PUCK_AMOUNTS}
 MAX_REVEALS = 16  # docs/games/power-puck-shot.md: a shot reveals 1 to 16 pips
+MODEL_2 = "power-puck-shot/2"  # its Bonus Pucks reveal 1-3 awards; its bonus part is exact
 
 
 class _Play:
     """The count of everything a play has shown so far, kept by the validator itself."""
 
-    def __init__(self) -> None:
+    def __init__(self, model: str) -> None:
+        self.model = model
         self.squares: Counter[str] = Counter()
         self.boosts: Counter[str] = Counter()
         self.won: dict[str, int] = {}
@@ -96,6 +101,7 @@ def _row_wins(events: list[Mapping[str, Any]], at: int, play: _Play, filled: lis
 
 
 def _bonus_game(events: list[Mapping[str, Any]], at: int, play: _Play, motifs: int) -> int:
+    """Check a Bonus Game from its bonus_start; the index after its bonus_end."""
     pucks = rules.BONUS_PUCKS_FOR_MOTIFS[min(motifs, max(rules.BONUS_PUCKS_FOR_MOTIFS))]
     start = events[at]
     if start.get("pucks") != pucks or start.get("motifs") != motifs:
@@ -109,8 +115,9 @@ def _bonus_game(events: list[Mapping[str, Any]], at: int, play: _Play, motifs: i
             play.fault(at, "the Bonus Game is cut short")
             return at
         awards = _shot(play, events[at], at, "bonus", BONUS)
-        if not 1 <= len(awards) <= rules.MAX_AWARDS_PER_BONUS_PUCK:
-            play.fault(at, f"a Bonus Puck reveals 1-3 awards, got {len(awards)}")
+        most = rules.MAX_AWARDS_PER_BONUS_PUCK if play.model == MODEL_2 else MAX_REVEALS
+        if not 1 <= len(awards) <= most:
+            play.fault(at, f"a Bonus Puck reveals 1-{most} awards, got {len(awards)}")
         for award in awards:
             play.awards[award] += 1
             kind, _, rest = award.partition(":")
@@ -177,7 +184,10 @@ def _main_game(events: list[Mapping[str, Any]], play: _Play) -> int:
 
 def validate(book: Mapping[str, Any], choices: Mapping[int, int] | None = None) -> list[str]:
     """Every fault of a Power Puck Shot book (empty when it is sound)."""
-    play = _Play()
+    model = str(book.get("model"))
+    if model not in rules.BOOK_MODELS:
+        return [f"unknown model {model!r}, not one of {rules.BOOK_MODELS}"]
+    play = _Play(model)
     events = list(book.get("events") or [])
     if not events or events[0].get("type") != "start":
         return ["event 0: a book starts with its start event"]
@@ -238,8 +248,11 @@ def _composition(book: Mapping[str, Any], play: _Play, pot: int) -> list[str]:
     for field, award in (("extra_pucks", "extra"), ("power_pucks", "power"), ("symbols", "prize")):
         declared[award] += int(bonus.get(field, 0))
     shown = (play.games, play.bonus_pucks, +play.awards)
-    if shown != (int(bonus.get("games", 0)), int(bonus.get("pucks", 0)), +declared):
-        faults.append(f"the composition's Bonus Games {dict(bonus)}, the play shows {shown}")
+    if play.model == MODEL_2:  # the bonus part is every Bonus Game award the play shows
+        if shown != (int(bonus.get("games", 0)), int(bonus.get("pucks", 0)), +declared):
+            faults.append(f"the composition's Bonus Games {dict(bonus)}, the play shows {shown}")
+    elif declared - play.awards or (bonus and not play.games):  # the awards the win needs
+        faults.append(f"the composition's Bonus Game awards {dict(bonus)} are not all shown")
     return faults
 
 

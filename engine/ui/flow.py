@@ -54,14 +54,17 @@ def book_from_payload(payload: object, game: Game) -> Book:
     return book
 
 
-def read_choices(raw: object) -> dict[int, int]:
-    """Recorded choices from the shell ({"event index": choice}); anything malformed is dropped."""
-    if not isinstance(raw, dict):
+def read_choices(raw: object, at: list[int]) -> dict[int, int]:
+    """Recorded choices from the shell (a list: the choice of each event that waits for one, in
+    order) by the index of their event (`at`, from choice_events). A list read stops at its
+    first malformed item (the ones after it cannot be placed); anything else gives none."""
+    if not isinstance(raw, list):
         return {}
     out: dict[int, int] = {}
-    for key, value in raw.items():
-        if str(key).isdecimal() and isinstance(value, int) and not isinstance(value, bool):
-            out[int(key)] = value
+    for index, value in zip(at, raw, strict=False):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            break
+        out[index] = value
     return out
 
 
@@ -74,7 +77,7 @@ MODE_LABELS: dict[str, str] = {
 
 def choice_events(game: Game, replay: Replay) -> list[int]:
     """The indices of the events that wait for a choice (an arrow), in order: the k-th choice
-    the endpoint records (a list, docs/api.md) is the choice for the k-th of them."""
+    of a recorded list (the shell's and the endpoint's, docs/books.md) is the k-th's."""
     out = []
     for index, event in enumerate(replay.events):
         action = game.action_for(event)
@@ -169,9 +172,19 @@ class Flow(Visit):
     def _on_purchase(self, reply: Reply) -> None:
         if not reply.ok:
             self.fail(reply, "purchase")
+            self.refused(reply.body)
             return
         self.set_balance(reply.body.get("balance_pence"))
+        self.play_time(reply.body.get("play_time"))  # (a try has none: nothing changes)
         self._begin(reply.body, 0)
+
+    def refused(self, body: dict[str, Any]) -> None:
+        """A spend limit or the cooling-off refused the purchase: its own screen says so, large
+        (the error stays under TRY AGAIN for when the player comes back)."""
+        from engine.ui.scenes.refusal import CODES, RefusalScene  # it is a Screen itself
+
+        if body.get("code") in CODES and self.app is not None:
+            self.app.switch(RefusalScene(self, self.app.scene, body))
 
     def resume(self) -> None:
         """RESUME: carry on the unfinished play at the event it reached."""
@@ -194,17 +207,13 @@ class Flow(Visit):
         replay = self.game.replay(book)
         index = max(0, min(index, len(replay) - 1))
         number = int(body.get("play_number") or payload.get("play_number") or 0)
-        raw = body.get("choices")
-        if isinstance(raw, list):  # as the endpoint records them: one per choice, in order
-            at = choice_events(self.game, replay)
-            raw = {str(i): c for i, c in zip(at, raw, strict=False)}
-        choices = read_choices(raw)
+        choices = read_choices(body.get("choices"), choice_events(self.game, replay))
         self.play = Play(number, str(body.get("token", "")), book, replay, index, choices)
         self.finished = None
         self.go("main")
 
     def choice_list(self) -> list[int]:
-        """The play's choices in order, as the endpoint keeps them."""
+        """The play's choices in order, as every wire carries them (docs/books.md)."""
         return [] if self.play is None else [c for _, c in sorted(self.play.choices.items())]
 
     def save(self, index: int) -> None:
@@ -212,9 +221,8 @@ class Flow(Visit):
         here and at the endpoint, so the play also resumes on another device). A try or a
         replay keeps nothing."""
         if self.app is not None and self.play is not None and self.mode == "play":
-            choices = {str(k): v for k, v in sorted(self.play.choices.items())}
             data = {"game": self.game.id, "play_number": self.play.play_number, "index": index,
-                    "choices": choices, "choice_list": self.choice_list()}  # fmt: skip
+                    "choices": self.choice_list()}  # fmt: skip
             self.app.request("save", data, lambda _reply: None)
 
     def finish(self) -> None:

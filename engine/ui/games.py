@@ -57,7 +57,7 @@ def sounds() -> dict[str, tuple[Note, ...]]:
 
 def first_scene(params: Mapping[str, object]) -> Scene:
     """`?scene=check` opens the system check, `?game=ID` a game (with `mode=try` free plays, with
-    `replay=N` the replay of play N), anything else the lobby.
+    `replay=N` the replay of play N), anything else the lobby (`page=limits`: at its Limits).
 
     The settings: `fast`, `sound` (both remembered by the shell) and `reducedMotion`; the lobby
     shows times in the player's zone (`tz`: minutes east of UTC).
@@ -74,7 +74,8 @@ def first_scene(params: Mapping[str, object]) -> Scene:
     if shown is None:
         from engine.ui.scenes.lobby import lobby_scene
 
-        return lobby_scene(here, games.GAMES, settings, utc_offset(params.get("tz")))
+        page = str(params.get("page") or "")
+        return lobby_scene(here, games.GAMES, settings, utc_offset(params.get("tz")), page)
     recall = str(params.get("replay") or "")
     if recall.isdecimal() and len(recall) <= 18:
         return shown.start(Flow(shown, settings, "replay", int(recall)))

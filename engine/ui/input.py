@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 PointerKind = Literal["down", "move", "up"]
+MAX_TYPED = 40  # a text field keeps at most this many characters
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,28 @@ class Activate:
     """A control activated: clicked, tapped, or pressed as a focused DOM button."""
 
     control: str
+
+
+@dataclass(frozen=True)
+class Typed:
+    """A text field's whole text after the player changed it (the mirror's <input>)."""
+
+    control: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Focus:
+    """A mirror button took the browser's focus (Tab, a click): the control it stands for."""
+
+    control: str
+
+
+@dataclass(frozen=True)
+class Wheel:
+    """The mouse wheel or a touchpad turned by dy logical px (down is positive)."""
+
+    dy: float
 
 
 @dataclass(frozen=True)
@@ -56,7 +79,7 @@ class ReducedMotion:
     on: bool
 
 
-Event = Pointer | Key | Activate | Resize | Reply | ReducedMotion
+Event = Pointer | Key | Activate | Typed | Focus | Wheel | Resize | Reply | ReducedMotion
 
 
 @dataclass(frozen=True)
@@ -70,6 +93,9 @@ class Control:
     w: float
     h: float
     enabled: bool = True
+    focused: bool = False  # the one the keys act on: the mirror gives its button the focus
+    field: str = ""  # "decimal": a text field for an amount (mirrored as an <input>), not a button
+    value: str = ""  # a field's text
 
     def contains(self, x: float, y: float) -> bool:
         """True when the point lies inside the control."""
@@ -77,12 +103,18 @@ class Control:
 
     def to_json(self) -> dict[str, object]:
         """The control as the shell's mirror reads it."""
-        return {
+        out: dict[str, object] = {
             "id": self.id,
             "label": self.label,
             "rect": [round(self.x, 1), round(self.y, 1), round(self.w, 1), round(self.h, 1)],
             "enabled": self.enabled,
         }
+        if self.focused:
+            out["focused"] = True
+        if self.field:
+            out["input"] = self.field
+            out["value"] = self.value
+        return out
 
 
 def event_from_json(data: dict[str, object]) -> Event | None:
@@ -94,6 +126,12 @@ def event_from_json(data: dict[str, object]) -> Event | None:
         return Key(str(data["key"]))
     if kind == "activate":
         return Activate(str(data["control"]))
+    if kind == "input":
+        return Typed(str(data["control"]), str(data.get("value") or "")[:MAX_TYPED])
+    if kind == "focus":
+        return Focus(str(data["control"]))
+    if kind == "wheel":
+        return Wheel(float(data["dy"]))  # type: ignore[arg-type]
     if kind == "resize":
         return Resize(float(data["width"]), float(data["height"]))  # type: ignore[arg-type]
     if kind == "motion":

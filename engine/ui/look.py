@@ -43,6 +43,7 @@ class Look:
     icon_words: Mapping[str, str]  # '{name}' icon -> how the narration says it
     gold: str  # the colour of titles and headings
     title_art: TitleArt
+    howto_corner: bool = False  # the splash's HOW TO PLAY in its top right (else under PLAY)
 
     def words(self, text: str) -> str:
         """The text with its inline icons said in words (for the narration)."""

@@ -13,6 +13,7 @@ from typing import Any
 from engine.book import Event
 from engine.game import Action, Replay
 from engine.ui.flow import Flow
+from engine.ui.presentation import Said, free_play
 
 
 class BookPlayer:
@@ -25,7 +26,8 @@ class BookPlayer:
         self.shown = 0  # the last event whose animation has finished
         self.current: int | None = None  # the event animating now
         self.t = 0.0  # seconds into the current event (at normal speed)
-        self.heard = 0.0  # the current event's cues up to this progress have played
+        self.heard = 0.0  # the current event's cues and sentences up to this progress are out
+        self._lines: Said = []  # the current event's sentences, each at its moment
         self._prepared: dict[int, Event] = {}  # event index -> the event as the screens play it
 
     def load(self) -> bool:
@@ -56,13 +58,11 @@ class BookPlayer:
         """Narrate the event the play starts (or resumes) at; a new play saves its start."""
         if self.replay is None:
             return
-        self._say(self.prepared(self.shown), self.replay.state_at(self.shown))
+        event, state = self.prepared(self.shown), self.replay.state_at(self.shown)
+        for _at, line in self._said(event, state):  # at rest: all of it shows
+            self.flow.say(line)
         if self.shown == 0:
             self.flow.save(0)
-
-    def _say(self, event: Event, state: Any) -> None:
-        for line in self.presentation.narrate(event, state):
-            self.flow.say(line)
 
     def upcoming(self) -> Event | None:
         """The next event not yet shown, or None at the end of the book."""
@@ -136,10 +136,21 @@ class BookPlayer:
         assert self.replay is not None
         self.current, self.t, self.heard = index, 0.0, -1.0
         event = self.prepared(index)
-        self._say(event, self.replay.state_at(index))
-        self._sound(event, 0.0)
+        self._lines = self._said(event, self.replay.state_at(index))
+        self._reach(event, 0.0)
 
-    def _sound(self, event: Event, progress: float) -> None:
+    def _said(self, event: Event, state: object) -> Said:
+        """The event's sentences; a TRY's end says it wins nothing instead of a total."""
+        said = self.presentation.narrate(event, state)
+        return free_play(event, said) if self.flow.mode == "try" else said
+
+    def _reach(self, event: Event, progress: float) -> None:
+        """Say and sound what the current event's picture shows from the last frame's progress
+        up to this one: each sentence and cue as its moment passes, none before (the same
+        progress the screen draws, so at any speed the narration keeps step with it)."""
+        for at, line in self._lines:
+            if self.heard < at <= progress:
+                self.flow.say(line)
         for at, cue in self.presentation.timeline(event, self.flow.motion(event)):
             if self.heard < at <= progress:
                 self.flow.cue(cue)
@@ -153,7 +164,7 @@ class BookPlayer:
         while self.current is not None:
             event = self.prepared(self.current)
             length = self.presentation.duration(event)
-            self._sound(event, min(1.0, self.t / length) if length > 0 else 1.0)
+            self._reach(event, min(1.0, self.t / length) if length > 0 else 1.0)
             if self.t < length:
                 break
             self.t -= length

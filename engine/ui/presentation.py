@@ -22,7 +22,9 @@ if TYPE_CHECKING:
     from engine.ui.flow import Flow
 
 Timeline = tuple[tuple[float, str], ...]  # (share of the event's animation 0..1, cue name)
-Narrator = Callable[[Event, Any], list[str]]  # (event, replay state after it) -> sentences
+# (share of the event's animation 0..1 at which the screen shows it, the sentence saying it)
+Said = list[tuple[float, str]]
+Narrator = Callable[[Event, Any], Said]  # (event, replay state after it) -> its sentences, timed
 CueTimer = Callable[[Event, Motion], Timeline]  # (event, how it may move now) -> its cues
 Duration = Callable[[Event], float]
 Preparer = Callable[[Book, Event, "int | None"], Event]  # (book, event, the player's choice)
@@ -31,6 +33,28 @@ Preparer = Callable[[Book, Event, "int | None"], Event]  # (book, event, the pla
 def cue_at(progress: float, cue: str) -> CueTimer:
     """A timer for an event that sounds one cue at one moment of its animation."""
     return lambda _event, _motion: ((progress, cue),)
+
+
+FREE_END = "Play over. This was a free TRY: it wins nothing. No money is staked or won."
+FREE_RESULT = "A free TRY wins nothing"  # the end message's words where a prize would stand
+FREE_BADGE = "FREE TRY: WINS NOTHING"  # a TRY's Main Game header, where the balance stands
+REPLAY_BADGE = "REPLAY: NOT A NEW PLAY"  # a REPLAY's Main Game header, where the balance stands
+FREE_COUNTER = "NOTHING"  # a TRY board's counters of money won (TOTAL WON, PRIZE POT...)
+
+
+def free_play(event: Event, said: Said) -> Said:
+    """What a TRY says of an event: the same, but at its end, where a play says what it won
+    ('Total won £5.00'), that a free play wins nothing, at the moment the end message shows."""
+    if event["type"] != "end" or not said:
+        return said
+    return [(max(at for at, _ in said), FREE_END)]
+
+
+def said_at(progress: float, *sentences: str) -> Said:
+    """Sentences said together at one moment of an event's animation (the moment the picture
+    shows what they say: never before, so a player who listens learns nothing before one who
+    looks)."""
+    return [(progress, sentence) for sentence in sentences]
 
 
 def silent(event: Event, motion: Motion) -> Timeline:
@@ -55,7 +79,7 @@ class Presentation:
 
     game: Game
     start: Callable[[Flow], Scene]  # register every screen with the flow; return the first
-    narration: Mapping[str, Narrator]  # event type -> its sentences for the aria-live log
+    narration: Mapping[str, Narrator]  # event type -> its timed sentences for the aria-live log
     cues: Mapping[str, CueTimer]  # event type -> when its sound cues play
     durations: Mapping[str, Duration]  # event type -> seconds its animation lasts
     sounds: Cues  # the notes of this game's own cues
@@ -68,9 +92,11 @@ class Presentation:
     look: Look | None = None  # the game's look: the lobby draws its card in it
     rules_text: tuple[str, ...] = ()  # its Rules and Prizes words (the lobby opens them too)
 
-    def narrate(self, event: Event, state: Any) -> list[str]:
-        """The sentences for one event, given the state after it."""
-        return self.narration[str(event["type"])](event, state)
+    def narrate(self, event: Event, state: Any) -> Said:
+        """The sentences for one event, given the state after it, each with the progress of
+        its animation at which it is said (in that order)."""
+        said = self.narration[str(event["type"])](event, state)
+        return sorted(said, key=lambda line: line[0])  # stable: same moment, same order
 
     def timeline(self, event: Event, motion: Motion | None = None) -> Timeline:
         """The event's cues and the progress at which each sounds (a cue may follow a movement
@@ -80,3 +106,10 @@ class Presentation:
     def duration(self, event: Event) -> float:
         """Seconds the event's animation lasts at normal speed."""
         return self.durations[str(event["type"])](event)
+
+
+def header_note(mode: str) -> str:
+    """What a Main Game's header says where the balance stands: in a TRY FREE_BADGE, in a
+    REPLAY REPLAY_BADGE ('' for a bought play: the balance). A badge over the header covered
+    the game's name and the balance on a phone."""
+    return {"try": FREE_BADGE, "replay": REPLAY_BADGE}.get(mode, "")

@@ -8,6 +8,8 @@ from engine.ui.app import App
 from engine.ui.draw import Canvas, Font, fit_text
 from engine.ui.flow import Flow
 from engine.ui.input import Activate, Control, Event, Key, ReducedMotion
+from engine.ui.look import Look
+from engine.ui.scroll import Scroll
 from engine.ui.visit import Visit
 from engine.ui.widgets import GOLD
 
@@ -17,10 +19,19 @@ class Page:
     `flow` is the visit the screen belongs to (a game's screens have the game's Flow)."""
 
     name = "screen"
+    scroll: Scroll | None = None  # a screen whose content may not fit sets its own
 
     def __init__(self, flow: Visit) -> None:
         self.flow = flow
         self.app: App | None = None
+
+    def content_controls(self) -> list[Control]:
+        """The controls that scroll with the content, in content coordinates (none here)."""
+        return []
+
+    def scroll_area(self) -> list[float] | None:
+        """The scrolling area as the layout test reads it, if the screen has one."""
+        return None if self.scroll is None else self.scroll.area()
 
     def enter(self, app: App) -> None:
         """Remember the app."""
@@ -50,7 +61,10 @@ class Page:
             self.flow.cue("press")
 
     def handle(self, event: Event) -> None:
-        """Controls by pointer or mirror; Enter/Space press the first enabled control."""
+        """Controls by pointer or mirror; Enter/Space press the first enabled control; the keys,
+        the wheel and a drag scroll a screen whose content does not fit."""
+        if self.scroll is not None and self.scroll.handle(event, self.content_controls()):
+            return
         if isinstance(event, Activate):
             self.press(event.control)
         elif isinstance(event, Key) and event.key in ("Enter", " "):
@@ -75,6 +89,16 @@ class Screen(Page):
 
     def __init__(self, flow: Flow) -> None:
         super().__init__(flow)
+
+    def game_backdrop(self, canvas: Canvas) -> Look | None:
+        """The game's backdrop over the whole screen (night blue for a game without a look);
+        the look, for the panel drawn on it."""
+        look = self.flow.presentation.look
+        if look is not None:
+            look.backdrop(canvas, canvas.width, canvas.height)
+        else:
+            canvas.rect(0, 0, canvas.width, canvas.height, fill="#05081a")
+        return look
 
     def at_rest(self) -> bool:
         """True when nothing the player started is still animating (a reality check may come)."""

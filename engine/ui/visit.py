@@ -8,6 +8,7 @@ reaches by name. A game's play flow (engine/ui/flow.py) is a visit with a game; 
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from engine.money import format_pounds
@@ -32,6 +33,10 @@ class Visit:
         self.session_at: tuple[float, float] | None = None  # (seconds played, app clock then)
         self.session_balance: int | None = None  # the balance when the session began
         self.next_check = 0.0  # the play time of the next reality check
+        # The endpoint's play time of the account (every device's, docs/endpoint.md): the time
+        # played here when its run of play began and when its next reality check is due.
+        self.run_at: float | None = None
+        self.check_at: float | None = None
 
     # ---- wiring ------------------------------------------------------------------------
     def attach(self, app: App, connect: bool = True) -> None:
@@ -104,6 +109,7 @@ class Visit:
         self.busy = ""
         self.set_balance(reply.body.get("balance_pence"))
         self.session_clock(reply.body.get("session"))
+        self.play_time(reply.body.get("play_time"))
         self.connected()
 
     def session_clock(self, session: object) -> None:
@@ -121,6 +127,29 @@ class Visit:
         every = self.settings.reality_check_s
         self.next_check = (played // every + 1) * every
 
+    def play_time(self, state: object) -> None:
+        """Follow the endpoint's play time of the account ({run_started_at, reality_check_at,
+        now, ...}, from the wallet or a purchase): its run of play and next reality check,
+        counted on this page's clock from the endpoint's `now`, so a check seen on another
+        device or page is not shown again here, and one due there is due here too."""
+        played = self.played_s()
+        if not isinstance(state, dict) or played is None:
+            return
+        now = _ms(state.get("now"))
+        began, due = _ms(state.get("run_started_at")), _ms(state.get("reality_check_at"))
+        if now is None:
+            return
+        self.run_at = None if began is None else played - max(0, now - began) / 1000.0
+        self.check_at = None if due is None else played + max(0, due - now) / 1000.0
+
+    def run_s(self) -> float | None:
+        """Seconds of the account's run of play (the endpoint's), else of this browser
+        session's play."""
+        played = self.played_s()
+        if played is None or self.run_at is None:
+            return played
+        return played - self.run_at
+
     def played_s(self) -> float | None:
         """Seconds played in this browser session (None before the session is known)."""
         if self.session_at is None or self.app is None:
@@ -131,13 +160,23 @@ class Visit:
     def reality_due(self) -> bool:
         """True when the next reality check is due (the caller shows it, then `reality_shown`)."""
         played = self.played_s()
-        return played is not None and played >= self.next_check
+        if played is None:
+            return False
+        return played >= self.next_check or (self.check_at is not None and played >= self.check_at)
 
     def reality_shown(self) -> None:
-        """The check was shown: the next one an interval of play later."""
+        """The check was shown: the next one an interval of play later (this page's), and the
+        endpoint's, if it was due, is acknowledged for the account (its answer says the next)."""
         played = self.played_s() or 0.0
         every = self.settings.reality_check_s
         self.next_check = (played // every + 1) * every
+        if self.check_at is not None and played >= self.check_at and self.app is not None:
+            self.check_at = None
+            self.app.request("reality_seen", {}, self._on_reality_seen)
+
+    def _on_reality_seen(self, reply: Reply) -> None:
+        if reply.ok:
+            self.play_time(reply.body)
 
     def net_spend(self) -> int | None:
         """Pence spent, net of prizes, in this browser session (negative: won)."""
@@ -154,3 +193,13 @@ class Visit:
         if isinstance(pence, int):
             self.balance = pence
             self.say(f"Balance {format_pounds(pence)}")
+
+
+def _ms(text: object) -> int | None:
+    """An ISO 8601 time of the endpoint's (2026-05-12T09:00:00.000Z) in epoch milliseconds."""
+    if not isinstance(text, str):
+        return None
+    try:
+        return round(datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp() * 1000)
+    except ValueError:
+        return None

@@ -17,6 +17,7 @@ from engine.ui.input import Control
 from engine.ui.motion import Motion
 
 MIN_TARGET = 44.0  # the smallest control a finger can hit (WCAG 2.5.5), in logical px
+Rect = tuple[float, float, float, float]  # (x, y, w, h)
 GOLD = "#ffd54a"
 TOKEN = re.compile(r"\{([a-z-]+)\}|\S+")
 IconPainter = Callable[[Canvas, str, float, float, float], None]  # (canvas, name, cx, cy, size)
@@ -144,12 +145,15 @@ def spaced_text(c: Canvas, s: str, x: float, y: float, font: Font, spacing: floa
             c.text(letter, left + at, y, font, fill=fill, align="left")
 
 
+BANNER_OPENS = 0.2  # a banner's band opens in this share of its time, then its lines show
+
+
 def banner(c: Canvas, w: float, h: float, lines: tuple[str, ...], p: float, m: Motion, *,
            gold: str, band: str, height: float, spacing: float = 0.0) -> None:  # fmt: skip
     """A message across the middle of a w × h window ('BONUS GAME ACTIVATED'...): a band
     `height` of the window high opens (or fades in with reduced motion), then its lines show,
     their letters `spacing` em apart (spaced_text) where the font sets capitals close."""
-    grow, fade = m.travel(p / 0.2)
+    grow, fade = m.travel(p / BANNER_OPENS)
     bh = h * height * grow
     c.save()
     c.alpha(fade)
@@ -194,3 +198,16 @@ def unit_icon(fn: Callable[..., None]) -> Callable[..., None]:
         c.restore()
 
     return drawn
+
+
+def two_by_two(
+    x: float, y: float, under: float, half: float, gap: float
+) -> tuple[Rect, Rect, Rect, Rect]:
+    """A main screen's settings two by two: HOW TO PLAY beside Rules and Prizes at (x, y),
+    Faster animations beside Sound at y = under, each half wide and MIN_TARGET high."""
+    return (
+        (x, y, half, MIN_TARGET),
+        (x + half + gap, y, half, MIN_TARGET),
+        (x, under, half, MIN_TARGET),
+        (x + half + gap, under, half, MIN_TARGET),
+    )

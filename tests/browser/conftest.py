@@ -6,10 +6,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, Playwright, ViewportSize, sync_playwright
+from playwright.sync_api import Browser, Page, ViewportSize
 
 from tools.dist import ROOT
-from tools.localserver import CHROMIUM_ARGS, chromium_path, local_server
+from tools.localserver import local_server
 
 ARTIFACTS = ROOT / "test-artifacts"
 
@@ -19,19 +19,6 @@ def server(dist_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator
     """The real dev server (site + endpoint, test mode, SQLite) in a subprocess; its URL."""
     with local_server(dist_dir, tmp_path_factory.mktemp("var")) as url:
         yield url
-
-
-@pytest.fixture(scope="session")
-def playwright() -> Iterator[Playwright]:
-    with sync_playwright() as p:
-        yield p
-
-
-@pytest.fixture(scope="session")
-def browser(playwright: Playwright) -> Iterator[Browser]:
-    b = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-    yield b
-    b.close()
 
 
 # Reports every Content-Security-Policy violation of the page to the test (window.lotteryCsp).

@@ -99,6 +99,7 @@ def endpoint_alone(port: int, var: Path, page_origin: str) -> Iterator[str]:
         **os.environ,
         "PYTHONPATH": str(ROOT),
         "LOTTERY_VAR_DIR": str(var),
+        "LOTTERY_LIMITS_REQUIRED": "0",  # (tests/endpoint/test_limits.py is about it)
         "LOTTERY_CORS_ORIGINS": page_origin,
     }
     env.pop("DATABASE_URL", None)
@@ -135,6 +136,9 @@ def test_a_play_through_nginx_and_the_endpoint_on_another_origin(
             assert answer.headers["Content-Type"] == "application/wasm"
             assert answer.headers["Content-Encoding"] == "br"
             assert "immutable" in answer.headers["Cache-Control"]
+        app = next(dist.glob("app.*.webmanifest")).name  # Debian's mime.types lacks it
+        with urllib.request.urlopen(f"{site}/{app}", timeout=10) as answer:
+            assert answer.headers["Content-Type"] == "application/manifest+json"
 
         context = browser.new_context(viewport={"width": 1280, "height": 720})
         page = context.new_page()

@@ -6,8 +6,9 @@ import base64
 import json
 import re
 
-from playwright.sync_api import Browser, Route, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
+from engine import games
 from tests.browser.conftest import screenshot
 from tests.browser.test_lab_riches import PRICE, api, choose, pence_of, play_through, start
 
@@ -23,11 +24,13 @@ def test_reload_in_the_middle_resumes_the_same_play(browser: Browser, server: st
     first_log = page.locator("#log").inner_text()
     goes = re.findall(r"Go (\d+):", first_log)
     saved = page.evaluate("JSON.parse(localStorage.getItem('lottery.progress.lab-riches'))")
-    assert saved["index"] > 0 and saved["choices"] == {}  # Lab Riches asks for no choice
+    assert saved["index"] > 0 and saved["choices"] == []  # Lab Riches asks for no choice
     # Another game's unfinished play is kept under its own key: this one's finish leaves it.
-    other = {"play_number": 7, "token": "x", "index": 3, "choices": {"4": 2}}
+    mine, elsewhere = "lab-riches", next(g for g in games.ids() if g != "lab-riches")
+    other = {"play_number": 7, "token": "x", "index": 3, "choices": [2]}
     page.evaluate(
-        "(p) => localStorage.setItem('lottery.progress.power-puck-shot', p)", json.dumps(other)
+        "(p) => localStorage.setItem('lottery.progress.' + p[0], p[1])",
+        [elsewhere, json.dumps(other)],
     )
     page.reload()
     page.wait_for_selector("body[data-ready='1']", timeout=60_000)
@@ -45,7 +48,7 @@ def test_reload_in_the_middle_resumes_the_same_play(browser: Browser, server: st
     assert after - before == 300 - PRICE
     assert api(page, server, "GET", "/api/plays?status=unfinished")["plays"] == []
     stored = page.evaluate(
-        "['lab-riches', 'power-puck-shot'].map((g) => localStorage['lottery.progress.' + g])"
+        "(games) => games.map((g) => localStorage['lottery.progress.' + g])", [mine, elsewhere]
     )
     assert stored[0] is None and json.loads(stored[1]) == other
     page.context.close()
@@ -88,9 +91,8 @@ def _forged(token: str) -> str:
     return f"{head}.{base64.urlsafe_b64encode(raw).decode().rstrip('=')}.{signature}"
 
 
-def test_a_tampered_token_is_refused_on_screen(browser: Browser, server: str) -> None:
-    page = start(browser, server, "desktop")
-    choose(page, server, [])
+def forge_purchases(page: Page) -> None:
+    """Every purchase's answer reaches the page with its token's signature forged."""
 
     def tamper(route: Route) -> None:
         if route.request.method != "POST":
@@ -102,6 +104,12 @@ def test_a_tampered_token_is_refused_on_screen(browser: Browser, server: str) ->
         route.fulfill(response=response, json=body)
 
     page.route("**/api/plays", tamper)
+
+
+def test_a_tampered_token_is_refused_on_screen(browser: Browser, server: str) -> None:
+    page = start(browser, server, "desktop")
+    choose(page, server, [])
+    forge_purchases(page)
     page.get_by_role("button", name="PLAY", exact=True).click()
     expect(page.locator("#log")).to_contain_text("could not be verified", timeout=30_000)
     expect(page.get_by_role("button", name="GO", exact=True)).to_have_count(0)

@@ -178,10 +178,13 @@ def test_limits_are_set_from_the_lobby_and_a_purchase_over_one_is_refused(
     page.get_by_role("button", name="Limits", exact=True).click()
     log = page.locator("#log")
     expect(log).to_contain_text("Daily limit: none.", timeout=30_000)
-    page.get_by_role("button", name="Lower the daily limit by £5", exact=True).click()
+    daily = page.get_by_role("textbox", name="Daily limit in pounds", exact=True)
+    daily.fill("50")
+    page.get_by_role("button", name="Set the daily limit", exact=True).click()
     expect(log).to_contain_text("Daily limit: £50.00. Spent £0.00, £50.00 left until")
     # Raising waits 24 hours: the limit stays, the change is shown waiting.
-    page.get_by_role("button", name="Raise the daily limit by £5", exact=True).click()
+    daily.fill("55")
+    page.get_by_role("button", name="Set the daily limit", exact=True).click()
     expect(log).to_contain_text("Changing to £55.00 on")
     # Lowered to £2 (at once), a £3 play is refused and nothing is charged.
     answer = page.request.put(server + "/api/limits", data={"daily_pence": 200})
@@ -194,7 +197,7 @@ def test_limits_are_set_from_the_lobby_and_a_purchase_over_one_is_refused(
     expect(page.locator("#log")).to_contain_text("Balance £", timeout=30_000)
     page.get_by_role("button", name="PLAY", exact=True).click()
     expect(page.locator("#log")).to_contain_text(
-        "Your daily limit is reached: £2.00 left until", timeout=30_000
+        "Daily limit reached. You have £2.00 left to spend today.", timeout=30_000
     )
     assert api(page, server, "GET", "/api/wallet")["balance_pence"] == before
     assert [e for e in watch.errors if "403" not in e] == []  # the refusal itself is a 403
@@ -251,7 +254,7 @@ def test_an_unfinished_play_resumes_on_another_device_signed_in_with_a_code(
     second.wait_for_function(AT_REST, timeout=30_000)
     here = progress(second)
     assert here["index"] == kept["index"] and len(kept["choices"]) == made > 0
-    arrows = [arrow for _, arrow in sorted(kept["choices"].items(), key=lambda kv: int(kv[0]))]
+    arrows = list(kept["choices"])  # one ordered list, on this device as on the wire
     assert api(second, server, "GET", f"/api/plays/{number}")["progress"]["choices"] == arrows
     shoot_until(second)
     second.get_by_role("button", name="FINISH", exact=True).click()
@@ -261,6 +264,37 @@ def test_an_unfinished_play_resumes_on_another_device_signed_in_with_a_code(
     assert first_watch.errors == [] and second_watch.errors == []
     first.context.close()
     second.context.close()
+
+
+@pytest.mark.parametrize(
+    ("view", "button"), [("desktop", "Log out"), ("phone", "Log out every device")]
+)
+def test_logging_out_ends_the_session_and_the_lobby_starts_a_new_one(
+    browser: Browser, server: str, view: str, button: str
+) -> None:
+    page, watch = lobby(browser, server, view)
+    me = api(page, server, "POST", "/api/account/code")["code"]  # the account, to find again
+
+    def cookie() -> str:
+        found = [c["value"] for c in page.context.cookies() if c["name"] == "lottery_session"]
+        return found[0] if found else ""
+
+    old = cookie()
+    page.get_by_role("button", name="Account", exact=True).click()
+    page.get_by_role("button", name=button, exact=True).click()
+    deadline = time.monotonic() + 60
+    while cookie() in ("", old):  # the lobby opened afresh, with a new guest session
+        assert time.monotonic() < deadline, "no new session after logging out"
+        page.wait_for_timeout(200)
+    page.wait_for_selector("body[data-ready='1']", timeout=60_000)
+    expect(page.locator("#log")).to_contain_text("Balance £", timeout=30_000)
+    ended = page.request.get(server + "/api/wallet", headers={"Authorization": f"Bearer {old}"})
+    assert ended.status == 401
+    again = page.request.post(server + "/api/session", data={"code": me})  # every device: codes end
+    assert again.status == (401 if button == "Log out every device" else 201)
+    # The new page asks for the wallet with the ended cookie first: that 401 starts the session.
+    assert [e for e in watch.errors if "401" not in e] == []
+    page.context.close()
 
 
 def test_a_play_left_unfinished_is_settled_by_the_settle_command_a_day_later(

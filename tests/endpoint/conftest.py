@@ -32,6 +32,8 @@ from web.endpoint.app import create_app
 from web.endpoint.settings import Settings
 
 BACKENDS = ("sqlite", pytest.param("postgresql", marks=pytest.mark.postgres))
+METRICS_TOKEN = "the-operator-s-metrics-token"
+OPERATOR = {"Authorization": f"Bearer {METRICS_TOKEN}"}  # the headers GET /api/metrics needs
 
 
 class Clock:
@@ -118,26 +120,32 @@ def make_app(
     laid_pools: dict[str, list[Pool]],
     clock: Clock,
 ) -> Iterator[Callable[..., FastAPI]]:
-    """Build apps on this test's database; keyword arguments override Settings fields."""
+    """Build apps on this test's database; keyword arguments override Settings fields, and
+    `app_clock` gives an app a clock of its own (another process, another host's clock)."""
     lay_out = reuse(laid_pools)
     apps: list[FastAPI] = []
 
-    def build(**overrides: Any) -> FastAPI:
+    def build(app_clock: Clock | None = None, **overrides: Any) -> FastAPI:
         fields: dict[str, Any] = {
             "var_dir": tmp_path / "var",
             "database_url": database_url,
             "pool_dir": pool_dir,
             "rate_per_second": 10_000.0,
             "rate_burst": 10_000,
+            "metrics_token": METRICS_TOKEN,
+            "status_cache_seconds": 0.0,  # (each answer fresh; test_metrics.py caches)
+            # off unless a test is about it (test_limits.py turns it on): the tests that buy
+            # on a fresh account are about something else
+            "limits_required": False,
         }
         fields.update(overrides)
-        app = create_app(Settings(**fields), clock=clock, lay_out=lay_out)
+        app = create_app(Settings(**fields), clock=app_clock or clock, lay_out=lay_out)
         apps.append(app)
         return app
 
     yield build
     for app in apps:
-        app.state.ledger.db.dispose()
+        app.state.services.ledger.db.dispose()
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from engine import games
 from engine.math.pool import Pool, PoolEntry, verify_proof
 from engine.math.table import PrizeTable, Tier
 from engine.outcome import Composition
-from tests.endpoint.conftest import Clock, bearer, buy, session
+from tests.endpoint.conftest import OPERATOR, Clock, bearer, buy, session
 from web.endpoint import pool_store
 from web.endpoint.schema import plays, pools, reservations, transactions
 
@@ -31,7 +31,7 @@ def test_session_creates_a_guest_with_the_demo_balance(client: TestClient) -> No
     assert body["balance_pence"] == 5_000
     cookie = response.headers["set-cookie"].lower()
     assert "httponly" in cookie and "samesite=lax" in cookie
-    assert client.get("/api/wallet").json() == {"balance_pence": 5_000}  # by cookie
+    assert client.get("/api/wallet").json()["balance_pence"] == 5_000  # by cookie
     fresh = TestClient(client.app)
     assert fresh.get("/api/wallet", headers=bearer(body["token"])).json()["balance_pence"] == 5_000
 
@@ -39,7 +39,7 @@ def test_session_creates_a_guest_with_the_demo_balance(client: TestClient) -> No
 def test_demo_balance_is_configurable(make_app: Callable[..., FastAPI]) -> None:
     client = TestClient(make_app(demo_balance_pence=1_234))
     assert session(client)["balance_pence"] == 1_234
-    assert client.get("/api/wallet").json() == {"balance_pence": 1_234}
+    assert client.get("/api/wallet").json()["balance_pence"] == 1_234
 
 
 def test_missing_forged_and_expired_credentials_are_401(client: TestClient, clock: Clock) -> None:
@@ -95,19 +95,19 @@ def test_a_game_not_on_sale_is_not_sold_and_has_no_pool(
         assert "£500K Power Puck Shot" in error["message"] and "not on sale" in error["message"]
     assert client.get("/api/wallet").json()["balance_pence"] == 5_000
     assert client.get("/api/plays").json()["plays"] == []
-    with app.state.ledger.db.begin() as conn:
+    with app.state.services.ledger.db.begin() as conn:
         assert conn.execute(select(func.count()).select_from(plays)).scalar_one() == 0
         kinds = conn.execute(select(transactions.c.kind)).scalars().all()
         assert kinds == ["grant"]
         assert conn.execute(select(pools.c.game)).scalars().all() == []
         assert conn.execute(select(func.count()).select_from(reservations)).scalar_one() == 0
-    assert NOT_ON_SALE not in app.state.ledger.pool_files._spares
+    assert NOT_ON_SALE not in app.state.services.ledger.pool_files._spares
 
 
 def test_warming_lays_out_pools_only_for_games_on_sale(make_app: Callable[..., FastAPI]) -> None:
     app = make_app()
-    app.state.ledger.warm()
-    with app.state.ledger.db.begin() as conn:
+    app.state.services.ledger.warm()
+    with app.state.services.ledger.db.begin() as conn:
         warmed = conn.execute(select(pools.c.kind, pools.c.game).order_by(pools.c.id)).all()
     on_sale = [game.id for game in games.on_sale()]
     assert on_sale == ["lab-riches", OTHER]
@@ -151,7 +151,7 @@ def test_finish_twice_credits_once(client: TestClient, app: FastAPI) -> None:
     assert [a["prize_pence"] for a in again] == [f["prize_pence"] for f in first]
     assert all(a["balance_pence"] == balance for a in again)
     assert client.get("/api/wallet").json()["balance_pence"] == balance
-    with app.state.ledger.db.begin() as conn:
+    with app.state.services.ledger.db.begin() as conn:
         kinds = [r.kind for r in conn.execute(transactions.select()).all()]
     assert kinds.count("prize") == sum(1 for f in first if f["prize_pence"] > 0)
 
@@ -177,7 +177,7 @@ def test_an_idempotency_key_that_bought_another_game_is_409(
 ) -> None:
     # The other game sells from a tiny pool of no-wins.
     app = make_app()
-    files = app.state.ledger.pool_files
+    files = app.state.services.ledger.pool_files
     lay_out = files._lay_out
     spec = games.get(OTHER)
     no_wins = (Tier(0, 100, ((Composition(), 1),)),)
@@ -301,7 +301,7 @@ def test_the_sweep_pays_other_accounts_too(make_app: Callable[..., FastAPI], clo
     session(other)
     clock.advance(61)
     other.get("/api/wallet")  # any caller's request runs the periodic sweep
-    with app.state.ledger.db.begin() as conn:
+    with app.state.services.ledger.db.begin() as conn:
         rows = conn.execute(transactions.select()).all()
     assert sum(r.amount_pence for r in rows if r.kind == "prize") == prize
     assert sleeper.get("/api/wallet").json()["balance_pence"] == 4_700 + prize
@@ -356,9 +356,12 @@ def test_purchase_and_finish_are_one_route_each_and_documented(client: TestClien
     assert body["required"] == ["game"] and body["properties"]["game"]["type"] == "string"
     header = purchase["parameters"][0]
     assert (header["name"], header["in"], header["required"]) == ("Idempotency-Key", "header", True)
+    schemas = spec["components"]["schemas"]
     created = purchase["responses"]["201"]["content"]["application/json"]["schema"]
-    assert set(created["properties"]) == {"play_number", "token", "balance_pence"}
+    created = schemas[created["$ref"].rpartition("/")[2]]
+    assert set(created["properties"]) == {"play_number", "token", "balance_pence", "play_time"}
     done = finish["responses"]["200"]["content"]["application/json"]["schema"]
+    done = schemas[done["$ref"].rpartition("/")[2]]
     assert set(done["properties"]) == {"play_number", "prize_pence", "balance_pence", "status"}
     error = spec["components"]["schemas"]["ApiError"]
     assert error["properties"]["error"]["required"] == ["code", "message"]
@@ -405,11 +408,11 @@ def test_overdue_plays_are_paid_on_a_timer_without_any_request(
         status = "purchased"
         while status != "finished" and time.monotonic() < deadline:
             time.sleep(0.05)
-            with app.state.ledger.db.begin() as conn:
+            with app.state.services.ledger.db.begin() as conn:
                 row = conn.execute(plays.select().where(plays.c.play_number == number)).one()
             status = row.status
         assert (row.status, row.finished_by) == ("finished", "auto")
-        with app.state.ledger.db.begin() as conn:
+        with app.state.services.ledger.db.begin() as conn:
             rows = conn.execute(transactions.select()).all()
         assert sum(r.amount_pence for r in rows if r.kind == "prize") == prize
 
@@ -417,7 +420,7 @@ def test_overdue_plays_are_paid_on_a_timer_without_any_request(
 def test_purchases_answered_ahead_of_the_middleware_keep_its_answers(
     make_app: Callable[..., FastAPI],
 ) -> None:
-    """sales.Shortcut answers POST /api/plays before the middleware stack: the same answers,
+    """sales.PurchaseFastPath answers POST /api/plays before the middleware stack: the same answers,
     the body limit, the error shape and metrics; with CORS configured, a request carrying an
     Origin goes through the whole stack and gets its CORS headers."""
     app = make_app(cors_origins=("https://games.example",), max_body_bytes=100)
@@ -441,7 +444,7 @@ def test_purchases_answered_ahead_of_the_middleware_keep_its_answers(
     assert malformed.json()["error"]["code"] == "malformed_json"
     stranger = TestClient(app).post("/api/plays", json={"game": "lab-riches"})  # no session
     assert stranger.status_code == 401 and stranger.json()["error"]["code"] == "unauthenticated"
-    metrics = client.get("/api/metrics").text
+    metrics = client.get("/api/metrics", headers=OPERATOR).text
     assert 'lottery_errors_total{code="malformed_json",status="400"} 1.0' in metrics
     assert 'lottery_request_seconds_count{method="POST",route="/api/plays"} 6.0' in metrics
     assert 'lottery_purchases_total{game="lab-riches"} 3.0' in metrics

@@ -1,6 +1,6 @@
-"""Purchases sold in batches (web/endpoint/batch.py, PostgreSQL) and a kill -9 under load.
+"""Purchases sold in batches (web/endpoint/batch.py) and a kill -9 under load.
 
-Real databases, no mocks: the batch test drives the ledger's batcher with concurrent
+Real databases, no mocks: the batch test drives the checkout's batcher with concurrent
 purchases, including the same Idempotency-Key twice and an account whose balance covers only
 some of its purchases; the kill test kills an endpoint process mid-load (SIGKILL) and checks
 that what was committed is whole.
@@ -29,8 +29,9 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
+from engine.game import Game
 from tests.endpoint.conftest import buy, in_own_loop, session
-from web.endpoint import sales, tokens
+from web.endpoint.checkout import Checkout
 from web.endpoint.errors import ApiError
 from web.endpoint.ledger import Ledger
 from web.endpoint.schema import accounts, plays, pools, transactions
@@ -77,23 +78,24 @@ def test_concurrent_purchases_sold_in_batches_keep_every_invariant(
     make_app: Callable[..., FastAPI],
 ) -> None:
     app = make_app()
-    ledger: Ledger = app.state.ledger
-    assert ledger.batcher is not None
+    ledger: Ledger = app.state.services.ledger
+    checkout: Checkout = app.state.services.checkout
+    assert checkout.batcher is not None
     ledger.ensure_pool("lab-riches")
     rich = ledger.create_account(100 * PRICE)
     poor = ledger.create_account(3 * PRICE + 100)  # covers 3 of its 8 purchases
     sizes: list[int] = []
-    sell_batch = ledger.sell_batch
+    sell_batch = checkout.seller.sell_batch
 
-    def recorded(game: str, requests: list[Any]) -> Any:  # the real one, its sizes noted
+    def recorded(game: Game, requests: list[Any]) -> Any:  # the real one, its sizes noted
         sizes.append(len(requests))
         return sell_batch(game, requests)
 
-    ledger.sell_batch = recorded  # type: ignore[method-assign]
+    checkout.seller.sell_batch = recorded  # type: ignore[method-assign]
 
     async def attempt(account: Any, key: str) -> dict[str, Any] | ApiError:
         try:
-            return await sales.buy(ledger, account, "lab-riches", key)
+            return await checkout.buy(account, "lab-riches", key)
         except ApiError as error:
             return error
 
@@ -124,96 +126,18 @@ def test_concurrent_purchases_sold_in_batches_keep_every_invariant(
     assert ledger.balance(poor) == 100
 
 
-# batches are signed ahead on PostgreSQL only (SQLite sells a batch inline, in savepoints)
-POSTGRESQL_ONLY = pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
-
-
-def signing_ahead(make_app: Callable[..., FastAPI]) -> tuple[Ledger, list[bool]]:
-    """A PostgreSQL ledger whose batches signed ahead are noted (True: that statement sold the
-    batch; False: it changed nothing and the batch went the long way)."""
-    ledger: Ledger = make_app().state.ledger
-    assert not ledger.db.is_sqlite
-    ledger.ensure_pool("lab-riches")
-    tried: list[bool] = []
-    sell_signed = ledger._sell_signed
-
-    def noted(*args: Any) -> bool:  # the real one, its outcome noted
-        tried.append(sell_signed(*args))
-        return tried[-1]
-
-    ledger._sell_signed = noted  # type: ignore[method-assign,assignment]
-    return ledger, tried
-
-
-@POSTGRESQL_ONLY
-def test_a_batch_after_a_draw_of_its_own_is_signed_ahead_and_sold_whole(
-    make_app: Callable[..., FastAPI],
-) -> None:
-    ledger, tried = signing_ahead(make_app)
-    a, b = ledger.create_account(20 * PRICE), ledger.create_account(20 * PRICE)
-    first = ledger.sell_batch("lab-riches", [(a, "k1"), (b, "k2")])
-    assert tried == []  # where the pool stands is not known yet: the long way
-    again = ledger.sell_batch("lab-riches", [(b, "k3"), (a, "k4"), (a, "k5")])
-    assert tried == [True]
-    assert all(answer is not None for answer in first + again)
-    # each answers the balance its own debit left; the entries follow the first batch's
-    balances = [answer["balance_pence"] for answer in again if answer]
-    assert balances == [18 * PRICE, 18 * PRICE, 17 * PRICE]
-    numbers = sorted(answer["play_number"] for answer in first + again if answer)
-    assert numbers == list(range(numbers[0], numbers[0] + 5))
-    for answer in again:
-        assert answer is not None
-        payload = tokens.verify(ledger.ring, answer["token"])
-        assert payload["play_number"] == answer["play_number"]
-    assert check_books(ledger) == {a.pk: 3, b.pk: 2}
-    assert (ledger.balance(a), ledger.balance(b)) == (17 * PRICE, 18 * PRICE)
-
-
-@POSTGRESQL_ONLY
-def test_a_wrong_guess_changes_nothing_and_the_batch_goes_the_long_way(
-    make_app: Callable[..., FastAPI],
-) -> None:
-    ledger, tried = signing_ahead(make_app)
-    other: Ledger = make_app().state.ledger  # another endpoint process on the same database
-    a, b = ledger.create_account(20 * PRICE), ledger.create_account(2 * PRICE)
-    ledger.sell_batch("lab-riches", [(a, "k1")])
-    other.sell_batch("lab-riches", [(a, "elsewhere")])  # the pool moved on meanwhile
-    moved = ledger.sell_batch("lab-riches", [(a, "k2"), (b, "k3")])
-    assert tried == [False] and all(answer is not None for answer in moved)
-    assert ledger.next_entries.claim(ledger._pools["lab-riches"].id, 1) is None  # backing off
-    short = ledger.sell_batch("lab-riches", [(a, "k4"), (b, "k5"), (b, "k6")])
-    assert tried == [False]  # sold the long way while backing off: b pays for neither
-    assert short[0] is not None and short[1:] == [None, None]
-    assert check_books(ledger) == {a.pk: 4, b.pk: 1}
-
-
-@POSTGRESQL_ONLY
-def test_a_batch_signed_ahead_with_a_purchase_not_paid_changes_nothing(
-    make_app: Callable[..., FastAPI],
-) -> None:
-    ledger, tried = signing_ahead(make_app)
-    a, b = ledger.create_account(20 * PRICE), ledger.create_account(PRICE)
-    ledger.sell_batch("lab-riches", [(a, "k1")])
-    short = ledger.sell_batch("lab-riches", [(a, "k2"), (b, "k3"), (b, "k4")])
-    assert tried == [False]  # b covers one of its two: nothing was sold by the guess
-    assert short[0] is not None and short[1:] == [None, None]  # b's each bought on its own
-    used = ledger.sell_batch("lab-riches", [(a, "k1"), (a, "k5")])  # k1 bought before
-    assert used[0] is None and used[1] is not None
-    assert check_books(ledger) == {a.pk: 3}
-    assert ledger.balance(b) == PRICE and ledger.balance(a) == 17 * PRICE
-
-
 @contextmanager
 def endpoint_process(
-    tmp_path: Path, pool_dir: Path, database_url: str
+    tmp_path: Path, pool_dir: Path, database_url: str, **settings: str
 ) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
     """An endpoint in a uvicorn process of its own, on this test's database, keys and pools
-    (the test's app made the pool first); the process and its base URL. Ended (killed if
-    need be) at the block's end."""
+    (the test's app made the pool first), and any other LOTTERY_* `settings`; the process and
+    its base URL. Ended (killed if need be) at the block's end."""
     env = {
         **os.environ,
         "PYTHONPATH": str(ROOT),
         "LOTTERY_VAR_DIR": str(tmp_path / "var"),  # the same session secret and keys
+        "LOTTERY_LIMITS_REQUIRED": "0",  # (tests/endpoint/test_limits.py is about it)
         "LOTTERY_POOL_DIR": str(pool_dir),
         "DATABASE_URL": database_url,
         "LOTTERY_WARM_POOLS": "0",
@@ -224,6 +148,7 @@ def endpoint_process(
         # resource tracker removes their 5 semaphores and says so ("leaked semaphore objects"),
         # as it should for a process killed on purpose; not said here.
         "PYTHONWARNINGS": "ignore:resource_tracker:UserWarning",
+        **settings,
     }
     port = free_port()
     server = subprocess.Popen(
@@ -299,7 +224,7 @@ def test_kill_9_mid_load_leaves_whole_sales_only(
         server.wait(timeout=10)
         buyers.stop()
     assert set(buyers.statuses) == {201}
-    bought = check_books(app.state.ledger)
+    bought = check_books(app.state.services.ledger)
     assert sum(bought.values()) >= 1 + buyers.statuses.count(201)  # every 201 was committed
     assert buy(client, token).status_code == 201  # and the pool sells on
 
@@ -338,5 +263,5 @@ def test_purchases_go_on_when_postgresql_ends_the_endpoint_s_sessions(
         assert server.poll() is None
     assert all(ended), ended  # each round ended some of its sessions
     assert set(buyers.statuses) == {201}
-    bought = check_books(app.state.ledger)
+    bought = check_books(app.state.services.ledger)
     assert sum(bought.values()) == 1 + buyers.statuses.count(201)  # each sold once

@@ -31,6 +31,30 @@ def _error(response: object, status: int) -> str:
     return str(body["error"]["code"])
 
 
+@pytest.mark.parametrize(
+    "body", [b'{"x": ' + b"1" * 5000 + b"}", b"[" * 5000 + b"]" * 5000], ids=("digits", "nesting")
+)
+def test_a_body_json_cannot_read_is_malformed_json_on_every_route(
+    client: TestClient, body: bytes
+) -> None:
+    """A 5,000-digit number or 5,000-deep nesting: FastAPI's routes answered 400 http_error."""
+    token = session(client)["token"]
+    play = buy(client, token).json()["play_number"]
+    json_type = {"Content-Type": "application/json"}
+    routes = [
+        ("POST", "/api/session", {}),
+        ("PUT", "/api/limits", bearer(token)),
+        ("PUT", f"/api/plays/{play}/progress", bearer(token)),
+        ("POST", "/api/tokens/verify", bearer(token)),
+        ("POST", "/api/try", {}),
+        ("POST", "/api/plays", {**bearer(token), "Idempotency-Key": "digits"}),
+        ("POST", f"/api/plays/{play}/finish", bearer(token)),
+    ]
+    for method, path, headers in routes:
+        answer = client.request(method, path, content=body, headers={**headers, **json_type})
+        assert _error(answer, 400) == "malformed_json", path
+
+
 def test_a_deeply_nested_purchase_body_is_400(client: TestClient) -> None:
     auth = {**bearer(session(client)["token"]), "Idempotency-Key": "deep"}
     deep = "[" * 5000 + "]" * 5000
@@ -45,11 +69,21 @@ def test_a_play_number_of_unicode_digits_is_404(client: TestClient, path: str) -
     assert _error(client.post(path + "/finish", headers=auth), 404) == "play_not_found"
 
 
-@pytest.mark.parametrize("cursor", ["%C2%B2", "2147483648", "9" * 18, "-1", "0x10"])
+@pytest.mark.parametrize("cursor", ["%C2%B2", "", "007", "9" * 11, "-1", "0x10"])
 def test_a_cursor_that_no_page_gave_is_400(client: TestClient, cursor: str) -> None:
     auth = bearer(session(client)["token"])
     response = client.get(f"/api/plays?cursor={cursor}", headers=auth)
     assert _error(response, 400) == "invalid_cursor"
+
+
+@pytest.mark.parametrize("cursor", ["2147483648", "9" * 10])
+def test_a_cursor_past_every_play_id_is_the_first_page(client: TestClient, cursor: str) -> None:
+    """Past the id columns' range (PostgreSQL's 32-bit INTEGER): no play is newer, and no
+    overflow; the document's pattern allows ten digits."""
+    token = session(client)["token"]
+    assert buy(client, token).status_code == 201
+    response = client.get(f"/api/plays?cursor={cursor}", headers=bearer(token))
+    assert response.status_code == 200 and len(response.json()["plays"]) == 1
 
 
 def test_a_cursor_the_endpoint_gave_still_pages(client: TestClient) -> None:

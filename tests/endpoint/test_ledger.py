@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
+from types import ModuleType
 
 import httpx
+import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select, update
 
+from engine import games
 from engine.games import load_table
 from tests.endpoint.conftest import buy, serve, session
+from web.endpoint.database import MIGRATION_LOCK
+from web.endpoint.ledger import CLOCK_LOCK, POOL_KINDS, pool_lock
 from web.endpoint.schema import accounts, plays, pools, transactions
 
 PRICE = 300
@@ -49,7 +55,7 @@ def test_200_parallel_purchases_on_one_pool(make_app: Callable[..., FastAPI]) ->
     assert all(statuses == [201] * 10 for _, statuses in runs)
     raced = [s for statuses in racing for s in statuses]
     assert raced.count(201) == 16 and raced.count(402) == 8
-    with first.state.ledger.db.begin() as conn:
+    with first.state.services.ledger.db.begin() as conn:
         entries = conn.execute(select(plays.c.pool_ref, plays.c.pool_index)).all()
         assert len(entries) == 1 + 200 + 16
         assert len(set(entries)) == len(entries)
@@ -82,11 +88,11 @@ def test_a_spent_pool_is_followed_by_a_new_one_committed_first(
     token = session(client)["token"]
     first = buy(client, token).json()
     size = load_table("lab-riches").base_pool_size
-    with app.state.ledger.db.begin() as conn:  # sell the rest of the pool in one stroke
+    with app.state.services.ledger.db.begin() as conn:  # sell the rest of the pool in one stroke
         conn.execute(update(pools).values(next_index=size))
     second = buy(client, token)
     assert second.status_code == 201, second.text
-    with app.state.ledger.db.begin() as conn:
+    with app.state.services.ledger.db.begin() as conn:
         rows = conn.execute(select(pools).order_by(pools.c.id)).all()
         sale = conn.execute(
             select(plays.c.purchased_at).where(plays.c.play_number == second.json()["play_number"])
@@ -107,16 +113,44 @@ def test_the_next_pool_is_laid_out_ahead_and_used_when_one_is_spent(
     token = session(client)["token"]
     buy(client, token)
     size = load_table("lab-riches").base_pool_size
-    with app.state.ledger.db.begin() as conn:
+    with app.state.services.ledger.db.begin() as conn:
         conn.execute(update(pools).values(next_index=size - size // 50))
     buy(client, token)  # this sale leaves 1/50 of the pool: the spare is laid out meanwhile
-    spares = app.state.ledger.pool_files._spares
+    spares = app.state.services.ledger.pool_files._spares
     deadline = time.time() + 120
     while "lab-riches" not in spares:
         assert time.time() < deadline, "no spare pool was laid out"
         time.sleep(0.1)
     spare = spares["lab-riches"].pool_id
-    with app.state.ledger.db.begin() as conn:
+    with app.state.services.ledger.db.begin() as conn:
         conn.execute(update(pools).values(next_index=size))
     buy(client, token)
     assert client.get("/api/pools/lab-riches").json()["pool_id"] == spare
+
+
+def test_a_games_pool_locks_stay_put_when_games_are_inserted_or_reordered(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Old and new processes of a rolling deploy must take the same lock for a game's pools,
+    so the number is the game's own: inserting a game, or reordering the registry, moves none."""
+    before = {(game, kind): pool_lock(game, kind) for game in games.ids() for kind in POOL_KINDS}
+    rules = ModuleType("rules")
+    rules.GAME_ID = "a-new-game"  # type: ignore[attr-defined]
+    added = dataclasses.replace(games.GAMES[0], rules=rules)
+    reordered = (added, *reversed(games.GAMES))
+    monkeypatch.setattr(games, "GAMES", reordered)
+    monkeypatch.setattr(games, "BY_ID", {game.id: game for game in reordered})
+    after = {(game, kind): pool_lock(game, kind) for game, kind in before}
+    assert after == before
+    everyone = [pool_lock(game, kind) for game in games.ids() for kind in POOL_KINDS]
+    assert len(set(everyone)) == len(everyone)  # no two games, or kinds, share one
+    assert not {MIGRATION_LOCK, CLOCK_LOCK} & set(everyone)
+    assert all(-(2**63) <= lock < 2**63 for lock in everyone)  # PostgreSQL's bigint
+
+
+def test_pool_lock_numbers_are_pinned() -> None:
+    """Changing how the number is made would split a rolling deploy just as an index did."""
+    assert [pool_lock("lab-riches"), pool_lock("lab-riches", "try")] == [
+        657_644_465_200_106_458,
+        435_224_402_093_475_806,
+    ]

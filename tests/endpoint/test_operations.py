@@ -17,14 +17,15 @@ from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import select
 
 from engine import games
-from tests.endpoint.conftest import bearer, buy, postgres_url, session
+from tests.endpoint.conftest import OPERATOR, bearer, buy, postgres_url, session
 from web.endpoint import hashes
+from web.endpoint.hashing_process import hash_of_row
 from web.endpoint.schema import plays
 
 
 def scrape(client: TestClient) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
     """Every sample of /metrics by (name, labels)."""
-    response = client.get("/api/metrics")
+    response = client.get("/api/metrics", headers=OPERATOR)
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("text/plain")
     return {
@@ -49,7 +50,8 @@ def test_health_reports_each_check_and_fails_until_a_pool_is_on_sale(
     ok = client.get("/api/health")
     assert ok.status_code == 200
     pools = {f"pool:{game.id}": "ok" for game in games.on_sale()}
-    assert ok.json() == {"status": "ok", "checks": {"database": "ok", **pools, "signing_key": "ok"}}
+    checks = {"database": "ok", **pools, "signing_key": "ok"}
+    assert ok.json() == {"status": "ok", "checks": checks, "test_mode": False}
 
 
 def test_health_fails_when_the_database_loses_its_tables(
@@ -58,7 +60,7 @@ def test_health_fails_when_the_database_loses_its_tables(
     app = make_app()
     client = TestClient(app)
     assert buy(client, session(client)["token"]).status_code == 201
-    db = app.state.ledger.db
+    db = app.state.services.ledger.db
     if db.is_sqlite:  # the file deleted under the running endpoint
         db.engine.dispose()
         Path(str(db.engine.url.database)).unlink()
@@ -93,7 +95,7 @@ def test_metrics_count_sales_finishes_errors_latency_and_entries_left(client: Te
     unhashed = ("lottery_plays_unhashed", (("game", "lab-riches"),))
     assert samples[unhashed] == 1
     assert samples[("lottery_plays_unhashed", (("game", "power-puck-shot"),))] == 0
-    hashes.fill_all(client.app.state.ledger)  # type: ignore[attr-defined]
+    hashes.fill_all(client.app.state.services.ledger.db)  # type: ignore[attr-defined]
     assert scrape(client)[unhashed] == 0
 
 
@@ -117,23 +119,18 @@ def test_the_hasher_goes_on_when_its_process_is_killed(
         for _ in range(3):
             assert buy(client, token).status_code == 201
         while (
-            hashes.unhashed(app.state.ledger)
+            hashes.unhashed(app.state.services.ledger.db)
             or len(set(multiprocessing.active_children()) - before) != 1
         ):
             assert time.monotonic() < deadline, "the plays were not hashed"
             time.sleep(0.05)
         assert child not in multiprocessing.active_children()
-        samples = {
-            sample.name: sample.value
-            for family in text_string_to_metric_families(client.get("/api/metrics").text)
-            for sample in family.samples
-        }
-        assert samples["lottery_hashing_restarts_total"] == 1
+        assert scrape(client)[("lottery_hashing_restarts_total", ())] == 1
     assert set(multiprocessing.active_children()) == before
-    with app.state.ledger.db.begin() as conn:
+    with app.state.services.ledger.db.begin() as conn:
         rows = conn.execute(select(plays.c.game, plays.c.model, plays.c.composition,
                                    plays.c.seed, plays.c.book_hash)).all()  # fmt: skip
-    assert len(rows) == 3 and all(row.book_hash == hashes.hash_of_row(*row[:4]) for row in rows)
+    assert len(rows) == 3 and all(row.book_hash == hash_of_row(*row[:4]) for row in rows)
 
 
 def test_a_stopping_endpoint_hashes_what_is_waiting_and_ends_its_hashing_process(
@@ -150,11 +147,11 @@ def test_a_stopping_endpoint_hashes_what_is_waiting_and_ends_its_hashing_process
         token = session(client)["token"]
         for _ in range(3):
             assert buy(client, token).status_code == 201
-        assert len(hashes.unhashed(app.state.ledger)) == 3
-    assert hashes.unhashed(app.state.ledger) == []
+        assert len(hashes.unhashed(app.state.services.ledger.db)) == 3
+    assert hashes.unhashed(app.state.services.ledger.db) == []
     columns = (plays.c.game, plays.c.model, plays.c.composition, plays.c.seed, plays.c.book_hash)
-    with app.state.ledger.db.begin() as conn:
+    with app.state.services.ledger.db.begin() as conn:
         rows = conn.execute(select(*columns)).all()
     assert len(rows) == 3
-    assert all(row.book_hash == hashes.hash_of_row(*row[:4]) for row in rows)
+    assert all(row.book_hash == hash_of_row(*row[:4]) for row in rows)
     assert set(multiprocessing.active_children()) == before

@@ -1,5 +1,6 @@
-"""The player's side (web/endpoint/player.py, limits.py): spend limits, settlement and the
-settle command, the test clock, progress and choices, recall, sign-in codes and TRY mode.
+"""The player's side (web/endpoint/routes/player.py and routes/plays.py, limits.py): spend
+limits, settlement and the settle command, the test clock, progress and choices, recall,
+sign-in codes and TRY mode.
 
 Real databases (SQLite, and PostgreSQL from DATABASE_URL), real signatures, real subprocesses.
 """
@@ -30,8 +31,10 @@ from sqlalchemy import func, select, update
 from engine import games
 from engine.outcome import Composition
 from engine.payload import Payload
-from tests.endpoint.conftest import Clock, bearer, buy, in_own_loop, serve, session
-from web.endpoint import hashes, limits, tokens
+from tests.endpoint.conftest import OPERATOR, Clock, bearer, buy, in_own_loop, serve, session
+from web.endpoint import hashes, hashing_process, limits, tokens
+from web.endpoint.ahead import HASH_BATCH
+from web.endpoint.hashing_process import HashingProcess, hash_of_row
 from web.endpoint.schema import accounts, plays, pools, transactions, try_plays
 from web.endpoint.times import iso
 
@@ -46,7 +49,7 @@ def put_limits(client: TestClient, token: str, **body: Any) -> httpx.Response:
 
 def purchase_sum(app: FastAPI, public_id: str, since_ms: int) -> int:
     """The stakes (purchase transactions) of an account since a time, from the ledger."""
-    with app.state.ledger.db.begin() as conn:
+    with app.state.services.ledger.db.begin() as conn:
         pk = conn.execute(select(accounts.c.id).where(accounts.c.public_id == public_id)).scalar()
         total = conn.execute(
             select(func.coalesce(func.sum(-transactions.c.amount_pence), 0)).where(
@@ -107,7 +110,7 @@ def test_a_daily_limit_refuses_before_charging(app: FastAPI, client: TestClient)
     assert state["daily"]["spent_pence"] == 600 == state["weekly"]["spent_pence"]
     assert state["daily"]["left_pence"] == 100 and state["weekly"]["left_pence"] is None
     assert client.get("/api/wallet", headers=bearer(token)).json()["balance_pence"] == 4_400
-    with app.state.ledger.db.begin() as conn:
+    with app.state.services.ledger.db.begin() as conn:
         assert conn.execute(select(func.count()).select_from(plays)).scalar_one() == 2
     assert purchase_sum(app, me["account"], ms(state["daily"]["resets_at"]) - limits.DAY_MS) == 600
 
@@ -218,7 +221,7 @@ def test_settle_command_credits_each_overdue_play_once(
     prizes = {n: client.get(f"/api/plays/{n}").json()["prize_pence"] for n in numbers}
     client.post(f"/api/plays/{numbers[0]}/finish")
     env = {**os.environ, "LOTTERY_TEST_MODE": "1", "PYTHONPATH": str(ROOT)}
-    url = app.state.ledger.db.url
+    url = app.state.services.ledger.db.url
     early = settle_command(url, env)
     out, err = early.communicate(timeout=120)
     assert early.returncode == 0, err
@@ -232,7 +235,7 @@ def test_settle_command_credits_each_overdue_play_once(
         assert run.returncode == 0, err
         counts.append(json.loads(out.strip().splitlines()[-1])["settled"])
     assert sum(counts) == 3
-    with app.state.ledger.db.begin() as conn:
+    with app.state.services.ledger.db.begin() as conn:
         credited = conn.execute(
             select(transactions.c.play_number, func.count())
             .where(transactions.c.kind == "prize")
@@ -330,13 +333,15 @@ def test_recall_checks_the_book_recorded_at_purchase(app: FastAPI, game: str) ->
     session(stranger)
     number = buy(client, token, game=game).json()["play_number"]
     assert client.get(f"/api/plays/{number}").json()["book_hash"] is None  # no hasher yet
-    assert hashes.fill_all(app.state.ledger) >= 1  # the hasher's round, as the app runs it
+    assert (
+        hashes.fill_all(app.state.services.ledger.db) >= 1
+    )  # the hasher's round, as the app runs it
     detail = client.get(f"/api/plays/{number}").json()
     expected = engine_book_hash(
         game, detail["model"], detail["composition"], detail["entry"]["seed"]
     )
     assert detail["book_hash"] == expected
-    assert hashes.fill(app.state.ledger) == 0  # nothing left to hash
+    assert hashes.fill(app.state.services.ledger.db) == 0  # nothing left to hash
     early = client.get(f"/api/plays/{number}/recall")
     assert early.status_code == 409 and early.json()["error"]["code"] == "play_unfinished"
     choices = [3] if game == PPS else []
@@ -355,7 +360,7 @@ def test_recall_checks_the_book_recorded_at_purchase(app: FastAPI, game: str) ->
     assert (body["purchased_at"], body["finished_at"]) == (now["purchased_at"], now["finished_at"])
     assert body["finished_at"] >= body["purchased_at"] == detail["purchased_at"]
     assert stranger.get(f"/api/plays/{number}/recall").status_code == 404
-    with app.state.ledger.db.begin() as conn:  # tamper with the ledger's entry
+    with app.state.services.ledger.db.begin() as conn:  # tamper with the ledger's entry
         seed = body["seed"]
         forged = ("0" if seed[0] != "0" else "1") + seed[1:]
         conn.execute(update(plays).where(plays.c.play_number == number).values(seed=forged))
@@ -363,7 +368,7 @@ def test_recall_checks_the_book_recorded_at_purchase(app: FastAPI, game: str) ->
     assert tampered.status_code == 409 and tampered.json()["error"]["code"] == "book_mismatch"
     top = games.get(game).table.as_json()["tiers"][-1]["compositions"][0]["parts"]
     forged_composition = [] if body["composition"] == top else top  # another real outcome
-    with app.state.ledger.db.begin() as conn:
+    with app.state.services.ledger.db.begin() as conn:
         conn.execute(
             update(plays)
             .where(plays.c.play_number == number)
@@ -390,21 +395,27 @@ def test_the_app_hashes_each_sold_play_s_book_and_a_missed_one_at_its_recall(app
     assert client.get(f"/api/plays/{missed}").json()["book_hash"] == recalled.json()["book_hash"]
 
 
+def sources(app: FastAPI) -> hashes.Sources:
+    """What the app's hasher works from (app.py)."""
+    ledger, checkout = app.state.services.ledger, app.state.services.checkout
+    return hashes.Sources(ledger.db, ledger.selling.rows, checkout.ahead, ledger.pool_files.path)
+
+
 def test_a_sale_writes_the_book_hash_its_entry_was_given_ahead(app: FastAPI) -> None:
     """The hasher hashes the next entries of each pool the process sells before they are
     sold: their plays are written with their hashes (nothing to read back and record), the
     hashes the recall checks. An entry not reached yet is sold unhashed and hashed after."""
     client = TestClient(app)  # no lifespan: the test takes the hasher's steps itself
     token = session(client)["token"]
-    ledger = app.state.ledger
+    ledger = app.state.services.ledger
     first = buy(client, token).json()["play_number"]  # the pool's first: nothing hashed ahead
-    worker = hashes.HashingProcess()  # (ends with the thread that starts it: one loop)
+    worker = HashingProcess()  # (ends with the thread that starts it: one loop)
 
     async def twice() -> list[int]:
-        return [await hashes.hash_ahead(ledger, worker) for _ in range(2)]
+        return [await hashes.hash_ahead(sources(app), worker) for _ in range(2)]
 
     try:  # the next HASH_BATCH entries hashed, then none: no sale since
-        assert in_own_loop(twice) == [hashes.HASH_BATCH, 0]
+        assert in_own_loop(twice) == [HASH_BATCH, 0]
     finally:
         worker.shutdown()
     ahead = [buy(client, token).json()["play_number"] for _ in range(3)]
@@ -414,9 +425,9 @@ def test_a_sale_writes_the_book_hash_its_entry_was_given_ahead(app: FastAPI) -> 
             select(plays.c.play_number, plays.c.book_hash, *columns).order_by(plays.c.id)
         ).all()
     assert [row.play_number for row in rows] == [first, *ahead]
-    assert rows[0].book_hash is None and [r[0] for r in hashes.unhashed(ledger)] == [first]
+    assert rows[0].book_hash is None and [r[0] for r in hashes.unhashed(ledger.db)] == [first]
     for row in rows[1:]:
-        assert row.book_hash == hashes.hash_of_row(*row[2:])
+        assert row.book_hash == hash_of_row(*row[2:])
     client.post(f"/api/plays/{ahead[0]}/finish", json={"choices": []})
     recalled = client.get(f"/api/plays/{ahead[0]}/recall")
     assert recalled.status_code == 200 and recalled.json()["book_hash"] == rows[1].book_hash
@@ -431,10 +442,10 @@ def test_a_hashing_process_that_dies_is_started_again(
     the plays sold from then on would be hashed only at their recall."""
     client = TestClient(app)
     token = session(client)["token"]
-    ledger = app.state.ledger
+    ledger = app.state.services.ledger
     number = buy(client, token).json()["play_number"]  # nothing hashed ahead: unhashed
     before = set(multiprocessing.active_children())
-    worker = hashes.HashingProcess(on_restart=app.state.metrics.hashing_restarts.inc)
+    worker = HashingProcess(on_restart=app.state.services.metrics.hashing_restarts.inc)
 
     async def steps() -> list[Any]:
         assert await worker.run(len, "ready") == 5  # the process runs
@@ -442,8 +453,8 @@ def test_a_hashing_process_that_dies_is_started_again(
         os.kill(child.pid or 0, signal.SIGKILL)
         child.join(timeout=10)
         with pytest.raises(BrokenProcessPool):
-            await hashes.hash_behind(ledger, worker)
-        return [await hashes.hash_behind(ledger, worker), hashes.unhashed(ledger)]
+            await hashes.hash_behind(ledger.db, worker)
+        return [await hashes.hash_behind(ledger.db, worker), hashes.unhashed(ledger.db)]
 
     try:
         assert in_own_loop(steps) == [1, []]
@@ -453,7 +464,7 @@ def test_a_hashing_process_that_dies_is_started_again(
     assert set(multiprocessing.active_children()) == before  # the new one ended too
     said = [r.getMessage() for r in caplog.records if "hashing process died" in r.getMessage()]
     assert said == ["the hashing process died; starting another (restart 1)"]
-    assert "lottery_hashing_restarts_total 1.0" in client.get("/api/metrics").text
+    assert "lottery_hashing_restarts_total 1.0" in client.get("/api/metrics", headers=OPERATOR).text
     detail = client.get(f"/api/plays/{number}").json()
     expected = engine_book_hash(
         "lab-riches", detail["model"], detail["composition"], detail["entry"]["seed"]
@@ -464,26 +475,28 @@ def test_a_hashing_process_that_dies_is_started_again(
 def test_a_pool_whose_files_cannot_be_read_is_hashed_behind(
     app: FastAPI, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """Hashing ahead reads the pool's files; when they are gone it says so once and leaves
-    the pool's plays to hashing behind, which reads their rows."""
+    """Hashing ahead reads the pool's files (this process's cache of the database's pool);
+    when they cannot be read (damaged: a missing cache is written again from the pool) it says
+    so once and leaves the pool's plays to hashing behind, which reads their rows."""
     client = TestClient(app)
     token = session(client)["token"]
-    ledger = app.state.ledger
+    ledger = app.state.services.ledger
     number = buy(client, token).json()["play_number"]
-    (pool,) = ledger.selling()
-    moved = ledger.pool_files.directory / f"{pool.pool_id}.moved"
-    ledger.pool_files.path(pool.pool_id).rename(moved)
-    worker = hashes.HashingProcess()  # (ends with the thread that starts it: one loop)
+    (pool,) = ledger.selling.rows()
+    entries = ledger.pool_files.path(pool.pool_id) / "entries.bin"
+    whole = entries.read_bytes()
+    entries.write_bytes(whole[:-2])  # an entry short of its commitment
+    worker = HashingProcess()  # (ends with the thread that starts it: one loop)
 
     async def steps() -> list[int]:
-        ahead = [await hashes.hash_ahead(ledger, worker) for _ in range(2)]
-        return [*ahead, await hashes.hash_behind(ledger, worker)]
+        ahead = [await hashes.hash_ahead(sources(app), worker) for _ in range(2)]
+        return [*ahead, await hashes.hash_behind(ledger.db, worker)]
 
     try:
         assert in_own_loop(steps) == [0, 0, 1]
     finally:
         worker.shutdown()
-        moved.rename(ledger.pool_files.path(pool.pool_id))
+        entries.write_bytes(whole)
     warnings = [r.getMessage() for r in caplog.records if "not hashing ahead" in r.getMessage()]
     assert len(warnings) == 1 and pool.pool_id in warnings[0], warnings
     detail = client.get(f"/api/plays/{number}").json()
@@ -495,39 +508,14 @@ def test_a_pool_whose_files_cannot_be_read_is_hashed_behind(
 
 def test_the_hashing_process_is_warmed_as_the_app_starts(app: FastAPI) -> None:
     """The lifespan starts the hashing process with one book of each game on sale built
-    (`hashes.warm`), so the first sales find it running, not starting."""
+    (`hashing_process.warm`), so the first sales find it running, not starting."""
     before = set(multiprocessing.active_children())
     with TestClient(app):
         deadline = time.monotonic() + 30
         while not set(multiprocessing.active_children()) - before:
             assert time.monotonic() < deadline, "no hashing process was started"
             time.sleep(0.05)
-    hashes.warm()  # what it runs, here: raises if a game's book cannot be built
-
-
-def test_hashing_ahead_follows_the_pace_of_the_sales() -> None:
-    """Where to hash: past the entries sold between two looks (sold while a batch is built),
-    reaching four looks' worth further, at least HASH_BATCH and at most AHEAD; the passed
-    entries' hashes are forgotten, each is handed out once, and a pool no longer sold is
-    dropped."""
-    batch, most = hashes.HASH_BATCH, hashes.AHEAD
-    ahead = hashes.Ahead()
-    ahead.look(7, 1000)  # the first look: nothing sold since
-    assert ahead.wanted(7, 10**6) == (1000, 1000 + batch)
-    ahead.add(7, 1000, ["a" * 64] * batch)
-    assert ahead.wanted(7, 10**6) == (1000 + batch,) * 2  # reached
-    ahead.look(7, 1100)  # 100 sold since the last look: 100 lead, 400 reach
-    assert ahead.take(7, 1000) is None  # passed: forgotten
-    assert ahead.take(7, 1200) == "a" * 64 and ahead.take(7, 1200) is None
-    assert ahead.wanted(7, 10**6) == (1000 + batch, min(1600, 1000 + 2 * batch))
-    ahead.look(7, 100_000)  # a burst: the lead and the reach are AHEAD at most
-    assert ahead.wanted(7, 10**6) == (100_000 + most, 100_000 + most + batch)
-    ahead.add(7, 100_000 + most, ["b" * 64] * most)
-    assert ahead.wanted(7, 10**6) == (100_000 + 2 * most,) * 2
-    assert ahead.wanted(7, 100_010) == (100_000 + 2 * most,) * 2  # the pool's end
-    assert ahead.take(7, 100_000 + most) == "b" * 64
-    ahead.forget({8})
-    assert ahead.take(7, 100_001 + most) is None
+    hashing_process.warm()  # what it runs, here: raises if a game's book cannot be built
 
 
 def test_recall_of_an_auto_settled_play(client: TestClient, clock: Clock) -> None:
@@ -558,7 +546,7 @@ def test_a_code_signs_the_account_in_once(app: FastAPI, clock: Clock) -> None:
     assert [p["play_number"] for p in laptop.get("/api/plays").json()["plays"]]
     used = TestClient(app).post("/api/session", json={"code": code})
     assert used.status_code == 401 and used.json()["error"]["code"] == "invalid_code"
-    with app.state.ledger.db.begin() as conn:
+    with app.state.services.ledger.db.begin() as conn:
         stored = conn.execute(select(func.count()).select_from(accounts)).scalar_one()
         assert stored == 1
     late = phone.post("/api/account/code").json()["code"]
@@ -570,21 +558,6 @@ def test_a_code_signs_the_account_in_once(app: FastAPI, clock: Clock) -> None:
     fresh = TestClient(app).post("/api/session")
     assert fresh.status_code == 201 and fresh.json()["account"] != me["account"]
     assert TestClient(app).post("/api/account/code").status_code == 401
-
-
-def test_only_the_newest_code_works_and_codes_are_stored_hashed(app: FastAPI) -> None:
-    phone = TestClient(app)
-    session(phone)
-    first = phone.post("/api/account/code").json()["code"]
-    second = phone.post("/api/account/code").json()["code"]
-    from web.endpoint.schema import sign_in_codes
-
-    with app.state.ledger.db.begin() as conn:
-        hashes = conn.execute(select(sign_in_codes.c.code_hash)).scalars().all()
-    plain = second.replace("-", "")
-    assert hashes == [hashlib.sha256(plain.encode()).hexdigest()]
-    assert TestClient(app).post("/api/session", json={"code": first}).status_code == 401
-    assert TestClient(app).post("/api/session", json={"code": second}).status_code == 201
 
 
 def test_code_attempts_are_rate_limited(make_app: Callable[..., FastAPI]) -> None:
@@ -606,7 +579,7 @@ def test_a_try_play_is_free_and_no_play_of_the_ledger(app: FastAPI) -> None:
     assert tried.status_code == 201
     body = tried.json()
     assert set(body) == {"token", "play_number"}
-    payload = tokens.verify(app.state.ledger.ring, body["token"])
+    payload = tokens.verify(app.state.services.ledger.ring, body["token"])
     read = Payload.from_json(payload)
     assert read.mode == "try" and read.account == me["account"] and read.game == PPS
     assert payload["play_number"] == body["play_number"]
@@ -618,9 +591,11 @@ def test_a_try_play_is_free_and_no_play_of_the_ledger(app: FastAPI) -> None:
     assert client.put(f"/api/plays/{number}/progress", json={"event": 1}).status_code == 404
     anonymous = TestClient(app).post("/api/try", json={"game": "lab-riches"})
     assert anonymous.status_code == 201
-    anon = Payload.from_json(tokens.verify(app.state.ledger.ring, anonymous.json()["token"]))
+    anon = Payload.from_json(
+        tokens.verify(app.state.services.ledger.ring, anonymous.json()["token"])
+    )
     assert anon.mode == "try" and anon.account == "anonymous"
-    with app.state.ledger.db.begin() as conn:
+    with app.state.services.ledger.db.begin() as conn:
         kinds = dict(conn.execute(select(pools.c.id, pools.c.kind)).all())
         assert conn.execute(select(func.count()).select_from(plays)).scalar_one() == 0
         kinds_of_tx = conn.execute(select(transactions.c.kind)).scalars().all()
@@ -630,7 +605,7 @@ def test_a_try_play_is_free_and_no_play_of_the_ledger(app: FastAPI) -> None:
     assert all(kinds[ref] == "try" for _, ref in tried_rows)
     # a purchase afterwards draws from the paid pool, not the try pool
     assert buy(client, me["token"], game=PPS).status_code == 201
-    with app.state.ledger.db.begin() as conn:
+    with app.state.services.ledger.db.begin() as conn:
         ref = conn.execute(select(plays.c.pool_ref)).scalar_one()
         assert conn.execute(select(pools.c.kind).where(pools.c.id == ref)).scalar_one() == "paid"
     assert client.post("/api/try", json={"game": "nope"}).status_code == 404
@@ -642,7 +617,7 @@ def test_a_try_play_is_free_and_no_play_of_the_ledger(app: FastAPI) -> None:
 def test_paid_tokens_carry_no_mode(client: TestClient, app: FastAPI) -> None:
     token = session(client)["token"]
     bought = buy(client, token).json()
-    payload = tokens.verify(app.state.ledger.ring, bought["token"])
+    payload = tokens.verify(app.state.services.ledger.ring, bought["token"])
     assert "mode" not in payload and Payload.from_json(payload).mode is None
     assert Payload.from_json(payload).to_json() == payload
 

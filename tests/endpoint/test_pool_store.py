@@ -20,6 +20,8 @@ from tests.endpoint.conftest import bearer, buy, session
 from tests.test_pool import small_table
 from web.endpoint import pool_store
 from web.endpoint.app import create_app
+from web.endpoint.database import Database
+from web.endpoint.pool_vault import PoolVault, open_vault
 from web.endpoint.pools import PoolFiles
 from web.endpoint.settings import Settings
 
@@ -84,25 +86,33 @@ def test_every_pool_file_is_owner_only_whatever_the_umask(tmp_path: Path) -> Non
         assert (target / name).stat().st_mode & 0o777 == 0o600, name
 
 
+def vault_in(directory: Path) -> PoolVault:
+    """The pool vault of a fresh SQLite ledger in `directory`."""
+    directory.mkdir(exist_ok=True, mode=0o700)
+    db = Database(f"sqlite:///{directory / 'ledger.sqlite3'}")
+    db.migrate()
+    return open_vault(db, directory, "", None)
+
+
 @pytest.mark.parametrize("mode", [0o755, 0o750, 0o701])
 def test_the_endpoint_refuses_a_pool_directory_others_can_read(tmp_path: Path, mode: int) -> None:
     shared = tmp_path / "pools"
     shared.mkdir()
     shared.chmod(mode)
     with pytest.raises(PermissionError, match="chmod 700"):
-        PoolFiles(shared)
+        PoolFiles(shared, vault_in(tmp_path / "var"))
     settings = Settings(var_dir=tmp_path / "var", pool_dir=shared)
     with pytest.raises(PermissionError, match="other users could read"):
         create_app(settings)
     shared.chmod(0o700)
-    PoolFiles(shared)  # owner-only: accepted
+    PoolFiles(shared, vault_in(tmp_path / "var"))  # owner-only: accepted
 
 
 def test_a_pool_is_laid_out_in_a_process_of_its_own(tmp_path: Path) -> None:
     """The serving process spends next to no CPU of its own on a new pool (the next one is laid
     out while the current one sells): laid out in one of its threads, the 2.5 s of CPU a Lab
     Riches pool takes held the interpreter's lock and halved the sales meanwhile."""
-    files = PoolFiles(tmp_path / "pools")
+    files = PoolFiles(tmp_path / "pools", vault_in(tmp_path / "var"))
     table = games.load_table("lab-riches")
     before = time.process_time()  # this process's CPU, every thread of it, no child's
     pool = files.lay_out("lab-riches")
@@ -122,7 +132,8 @@ def test_a_lay_out_whose_process_is_killed_is_a_503_and_the_purchase_goes_throug
     """The lay-out process killed (the out-of-memory killer, say): the purchase that needed the
     pool gets 503 pool_unavailable in the API's shape and is not charged; tried again with its
     Idempotency-Key, a new process lays the pool out and it is bought."""
-    app = create_app(Settings(var_dir=tmp_path / "var", pool_dir=tmp_path / "pools"))
+    pools = tmp_path / "pools"
+    app = create_app(Settings(var_dir=tmp_path / "var", pool_dir=pools, limits_required=False))
     client = TestClient(app)
     token = session(client)["token"]
     before = {child.pid for child in multiprocessing.active_children()}
@@ -149,4 +160,4 @@ def test_a_lay_out_whose_process_is_killed_is_a_503_and_the_purchase_goes_throug
     bought = buy(client, token, key="first")
     assert bought.status_code == 201, bought.text
     assert client.get("/api/wallet", headers=bearer(token)).json()["balance_pence"] == 4_700
-    app.state.ledger.db.dispose()
+    app.state.services.ledger.db.dispose()

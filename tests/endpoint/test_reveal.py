@@ -66,7 +66,7 @@ def test_a_pool_is_revealed_only_once_retired_and_its_audit_fails_when_tampered(
     make_app: Callable[..., FastAPI], tmp_path: Path, capsys: Any
 ) -> None:
     app = make_app()
-    ledger: Ledger = app.state.ledger
+    ledger: Ledger = app.state.services.ledger
     client = TestClient(app)
     token = session(client)["token"]
     for _ in range(3):
@@ -153,7 +153,7 @@ def test_a_sold_out_pool_is_closed_when_the_next_is_committed(
     make_app: Callable[..., FastAPI],
 ) -> None:
     app = make_app()
-    ledger: Ledger = app.state.ledger
+    ledger: Ledger = app.state.services.ledger
     client = TestClient(app)
     token = session(client)["token"]
     assert buy(client, token).status_code == 201
@@ -241,7 +241,7 @@ def test_verify_passes_for_a_real_play_and_names_the_tampered_step(
         assert run_tool(cmd_verify.main, base, capsys)[0] == 1
 
         # once the pool is retired and revealed, step 3 also derives the seed and salt
-        reveal.retire(app.state.ledger, GAME)
+        reveal.retire(app.state.services.ledger, GAME)
         code, verdict = run_tool(cmd_verify.main, [*base, "--session-token", token], capsys)
         assert code == 0, verdict
         assert "derive from the revealed key" in verdict["steps"][2]["detail"]
@@ -286,6 +286,7 @@ def test_retire_pool_command_closes_the_pool_and_commits_the_next(
     env = {
         **os.environ,
         "LOTTERY_VAR_DIR": str(tmp_path / "var"),
+        "LOTTERY_LIMITS_REQUIRED": "0",  # (tests/endpoint/test_limits.py is about it)
         "LOTTERY_POOL_DIR": str(pool_dir),
         "PYTHONPATH": str(ROOT),
     }
@@ -310,7 +311,11 @@ def test_retire_pool_command_closes_the_pool_and_commits_the_next(
     assert current(client)["pool_id"] == new  # committed by the command, before any sale
     play = buy(client, token).json()
     assert client.get(f"/api/plays/{play['play_number']}").json()["pool"]["id"] == new
-    assert client.get(f"/api/pools/{GAME}/{old}/reveal").json()["closed_reason"] == "retired"
+    # the command wrote the reveal's files: the endpoint serves them as they are
+    written = sorted(path.name for path in (pool_dir / old).glob("reveal-*.json"))
+    shown = client.get(f"/api/pools/{GAME}/{old}/reveal", headers={"Accept-Encoding": "identity"})
+    assert shown.json()["closed_reason"] == "retired"
+    assert shown.headers["etag"].strip('"') + ".json" in written
     unknown = subprocess.run(
         [*command[:4], "no-such-game", *command[5:]], cwd=ROOT, env=env, capture_output=True
     )
@@ -334,7 +339,7 @@ def test_retire_pool_try_closes_the_pool_of_free_plays_and_not_the_paid_one(
     def free_pool() -> str:
         given = client.post("/api/try", json={"game": GAME})
         assert given.status_code == 201, given.text
-        return str(tokens.verify(app.state.ledger.ring, given.json()["token"])["pool"])
+        return str(tokens.verify(app.state.services.ledger.ring, given.json()["token"])["pool"])
 
     old = free_pool()
     monkeypatch.setenv("LOTTERY_VAR_DIR", str(tmp_path / "var"))

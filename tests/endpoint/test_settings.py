@@ -18,6 +18,7 @@ def test_defaults_keep_state_under_var_with_sqlite() -> None:
     assert not settings.test_mode and settings.cors_origins == ()
     assert settings.warm_pools
     assert settings.db_connect_timeout_seconds == 5
+    assert settings.limits_required  # limits chosen before paid play (it was off before)
 
 
 def test_environment_overrides(tmp_path: Path) -> None:
@@ -30,8 +31,10 @@ def test_environment_overrides(tmp_path: Path) -> None:
             "LOTTERY_PLAY_TIMEOUT_SECONDS": "60",
             "LOTTERY_TEST_MODE": "1",
             "LOTTERY_DB_CONNECT_TIMEOUT_SECONDS": "3",
+            "LOTTERY_LIMITS_REQUIRED": "0",
         }
     )
+    assert not settings.limits_required
     assert settings.db_connect_timeout_seconds == 3
     assert settings.var_dir == tmp_path
     assert settings.db_url == "postgresql+psycopg://u@h:5432/db"
@@ -47,3 +50,5 @@ def test_bad_values_fail_with_the_variable_named() -> None:
         Settings.from_env({"LOTTERY_COOKIE_SAMESITE": "none"})
     with pytest.raises(ValueError, match="LOTTERY_DB_CONNECT_TIMEOUT_SECONDS"):
         Settings.from_env({"LOTTERY_DB_CONNECT_TIMEOUT_SECONDS": "1"})
+    with pytest.raises(ValueError, match="LOTTERY_LIMITS_REQUIRED"):
+        Settings.from_env({"LOTTERY_LIMITS_REQUIRED": "maybe"})

@@ -9,89 +9,7 @@
 //   node tests/outsider/lab_riches.mjs < requests.jsonl                  -> one book a line
 // where each request line is {"model": ..., "composition": [...], "seed": "<32 hex digits>"}.
 
-import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
-
-// ---- docs/rng.md: the random stream, version 1 ------------------------------------------
-
-const DOMAIN = Buffer.from("lottery-rng/v1", "ascii");
-
-class Stream {
-  constructor(seed) {
-    this.prefix = Buffer.concat([DOMAIN, seed]);
-    this.counter = 0n;
-    this.buf = Buffer.alloc(0);
-    this.pos = 0;
-  }
-
-  block() {
-    const counter = Buffer.alloc(8);
-    counter.writeBigUInt64BE(this.counter);
-    this.counter += 1n;
-    return createHash("sha256").update(this.prefix).update(counter).digest();
-  }
-
-  read(count) {
-    while (this.buf.length - this.pos < count) {
-      this.buf = Buffer.concat([this.buf.subarray(this.pos), this.block()]);
-      this.pos = 0;
-    }
-    const out = this.buf.subarray(this.pos, this.pos + count);
-    this.pos += count;
-    return out;
-  }
-
-  chance(p, q) {
-    return this.below(q) < p;
-  }
-
-  below(n) {
-    if (!(n >= 1)) throw new Error(`below(${n})`);
-    const k = n <= 256 ? 1 : Math.ceil((n - 1).toString(2).length / 8);
-    if (k > 6) throw new Error("below(): bound too large for this implementation");
-    const span = 2 ** (8 * k);
-    const limit = span - (span % n);
-    for (;;) {
-      const bytes = this.read(k);
-      let x = 0;
-      for (const b of bytes) x = x * 256 + b;
-      if (x < limit) return x % n;
-    }
-  }
-
-  between(a, b) {
-    return a + this.below(b - a + 1);
-  }
-
-  choice(seq) {
-    return seq[this.below(seq.length)];
-  }
-
-  weighted(weights) {
-    let x = this.below(weights.reduce((s, w) => s + w, 0));
-    for (let i = 0; i < weights.length; i++) {
-      if (x < weights[i]) return i;
-      x -= weights[i];
-    }
-    throw new Error("unreachable");
-  }
-
-  shuffle(list) {
-    for (let i = list.length - 1; i >= 1; i--) {
-      const j = this.below(i + 1);
-      [list[i], list[j]] = [list[j], list[i]];
-    }
-  }
-
-  sample(seq, k) {
-    const pool = [...seq];
-    for (let i = 0; i < k; i++) {
-      const j = i + this.below(pool.length - i);
-      [pool[i], pool[j]] = [pool[j], pool[i]];
-    }
-    return pool.slice(0, k);
-  }
-}
+import { dumps, serve, Stream } from "./common.mjs";
 
 // ---- docs/books.md: the lists ---------------------------------------------------------
 
@@ -100,24 +18,69 @@ const PRIZE_BOXES = [300, 500, 1000, 2000, 5000, 10000, 50000];
 const LIGHTNING_VALUES = [1, 2, 3, 4, 5];
 const EXTRA_GOES_VALUES = [1, 2, 3];
 const LAYOUTS = [
-  [["up", 0], ["segments", 1], ["up", 0], ["extra-goes", 1], ["up", 0], ["segments", 2],
-    ["instant", 300], ["instant", 500]],
-  [["up", 0], ["segments", 2], ["instant", 500], ["up", 0], ["extra-goes", 1], ["segments", 3],
-    ["instant", 1000], ["extra-goes", 2]],
-  [["up", 0], ["segments", 3], ["instant", 1000], ["extra-goes", 2], ["up", 0], ["segments", 4],
-    ["instant", 2000]],
-  [["up", 0], ["segments", 4], ["instant", 2000], ["extra-goes", 3], ["segments", 5],
-    ["instant", 5000]],
-  [["segments", 5], ["instant", 5000], ["extra-goes", 3], ["instant", 2000], ["segments", 3]],
+  [
+    ["up", 0],
+    ["segments", 1],
+    ["up", 0],
+    ["extra-goes", 1],
+    ["up", 0],
+    ["segments", 2],
+    ["instant", 300],
+    ["instant", 500],
+  ],
+  [
+    ["up", 0],
+    ["segments", 2],
+    ["instant", 500],
+    ["up", 0],
+    ["extra-goes", 1],
+    ["segments", 3],
+    ["instant", 1000],
+    ["extra-goes", 2],
+  ],
+  [
+    ["up", 0],
+    ["segments", 3],
+    ["instant", 1000],
+    ["extra-goes", 2],
+    ["up", 0],
+    ["segments", 4],
+    ["instant", 2000],
+  ],
+  [
+    ["up", 0],
+    ["segments", 4],
+    ["instant", 2000],
+    ["extra-goes", 3],
+    ["segments", 5],
+    ["instant", 5000],
+  ],
+  [
+    ["segments", 5],
+    ["instant", 5000],
+    ["extra-goes", 3],
+    ["instant", 2000],
+    ["segments", 3],
+  ],
 ];
 // Meter boxes: [first segment, last segment, prize pence].
 const METER_BOXES = [
-  [1, 7, 0], [8, 11, 400], [12, 15, 600], [16, 19, 1000], [20, 22, 5000], [23, 24, 100000],
+  [1, 7, 0],
+  [8, 11, 400],
+  [12, 15, 600],
+  [16, 19, 1000],
+  [20, 22, 5000],
+  [23, 24, 100000],
   [25, 25, 25000000],
 ];
 const METER_RANGES = new Map([
-  [0, [0, 7]], [400, [8, 11]], [600, [12, 15]], [1000, [16, 19]], [5000, [20, 22]],
-  [100000, [23, 24]], [25000000, [25, 25]],
+  [0, [0, 7]],
+  [400, [8, 11]],
+  [600, [12, 15]],
+  [1000, [16, 19]],
+  [5000, [20, 22]],
+  [100000, [23, 24]],
+  [25000000, [25, 25]],
 ]);
 
 const symbolBytes = (stream, n) => [...stream.read(n)].map((b) => b % 8);
@@ -184,6 +147,7 @@ export function buildBook(model, composition, seedHex) {
 // draw one, with no cap, drawn again while it shows 3 or more bonus motifs.
 function startRow(stream) {
   for (;;) {
+    /** @type {Array<string | null>} */
     const row = [null, null, null, null];
     if (stream.chance(36, 256)) {
       const c = stream.below(4);
@@ -210,6 +174,7 @@ function randomPlay(stream, m3) {
   const triggers = new Map();
   for (let go = 1; go <= total; go++) {
     for (;;) {
+      /** @type {Array<string | null>} */
       const row = [null, null, null, null];
       let v = 0;
       if (stream.chance(36, 256)) {
@@ -268,7 +233,7 @@ function randomPlay(stream, m3) {
   if (lock.some((row) => Math.min(...row) > 0)) return null;
   let segments = 0;
   for (let g = 1; g <= total; g++) {
-    for (const square of top[g]) {
+    for (const square of /** @type {string[]} */ (top[g])) {
       const [kind, n] = square.split("/");
       if (kind === "lightning") segments += Number(n);
     }
@@ -287,7 +252,7 @@ function constructPlan(stream, composition, m3) {
   const R = composition.filter((p) => p.feature === "row").map((p) => p.pence);
   const I = composition.filter((p) => p.feature === "instant").map((p) => p.pence);
   const meters = composition.filter((p) => p.feature === "meter").map((p) => p.pence);
-  const [low, high] = METER_RANGES.get(meters.length ? meters[0] : 0);
+  const [low, high] = /** @type {number[]} */ (METER_RANGES.get(meters.length ? meters[0] : 0));
 
   // Step 1: the Bonus Games' awards.
   const awards = I.map((p) => ["instant", p]);
@@ -396,10 +361,10 @@ function constructPlan(stream, composition, m3) {
     if (decoyBytes[k] >= 16) continue;
     const g = plain[Math.floor(k / 4)];
     const c = k % 4;
-    if (top[g][c] === null && decoys.get(g) < 2 && left[c] > 1) {
+    if (top[g][c] === null && (decoys.get(g) ?? 0) < 2 && left[c] > 1) {
       top[g][c] = "bonus";
       left[c] -= 1;
-      decoys.set(g, decoys.get(g) + 1);
+      decoys.set(g, (decoys.get(g) ?? 0) + 1);
     }
   }
   const empties = left.reduce((s, n) => s + n, 0);
@@ -468,6 +433,7 @@ function constructPlan(stream, composition, m3) {
 // Step 6: the events of a plan.
 function playEvents(stream, { top, total, triggers, lock, boxes }, m3) {
   const asRows = (flat) => [0, 1, 2, 3, 4].map((r) => flat.slice(4 * r, 4 * r + 4));
+  /** @type {Array<Record<string, unknown>>} */
   const events = [];
   let goesLeft = 6;
   let meter = 0;
@@ -480,8 +446,8 @@ function playEvents(stream, { top, total, triggers, lock, boxes }, m3) {
     const now = boxAt(meter);
     if (now === before) return;
     // Models 1 and 2: the box lit after it; model 3: every box from the one after `before`.
-    const first = m3 ? (before === null ? 0 : before + 1) : now;
-    for (let box = first; box <= now; box++) {
+    const first = /** @type {number} */ (m3 ? (before === null ? 0 : before + 1) : now);
+    for (let box = first; box <= /** @type {number} */ (now); box++) {
       events.push({ type: "meter_box", box, pence: METER_BOXES[box][2] });
     }
   };
@@ -540,7 +506,8 @@ function playEvents(stream, { top, total, triggers, lock, boxes }, m3) {
     if (m3) bonusGame(go);
     for (let c = 0; c < 4; c++) {
       for (let r = 0; r < 5; r++) {
-        if (lock[r][c] === go) events.push({ type: "lock", row: r, col: c, symbol: grid[4 * r + c] });
+        if (lock[r][c] === go)
+          events.push({ type: "lock", row: r, col: c, symbol: grid[4 * r + c] });
       }
     }
     for (let r = 0; r < 5; r++) {
@@ -555,7 +522,11 @@ function playEvents(stream, { top, total, triggers, lock, boxes }, m3) {
       else if (kind === "extra-goes") {
         goesLeft += Number(number);
         events.push({
-          type: "extra_goes", source: "top", col: c, count: Number(number), goes_left: goesLeft,
+          type: "extra_goes",
+          source: "top",
+          col: c,
+          count: Number(number),
+          goes_left: goesLeft,
         });
       }
     });
@@ -564,8 +535,12 @@ function playEvents(stream, { top, total, triggers, lock, boxes }, m3) {
   const lit = boxAt(meter);
   const meterPence = lit === null ? 0 : METER_BOXES[lit][2];
   events.push({
-    type: "end", rows_pence: rowsPence, meter, meter_pence: meterPence,
-    instant_pence: instantPence, total: rowsPence + meterPence + instantPence,
+    type: "end",
+    rows_pence: rowsPence,
+    meter,
+    meter_pence: meterPence,
+    instant_pence: instantPence,
+    total: rowsPence + meterPence + instantPence,
   });
   events.forEach((event, i) => {
     event.index = i;
@@ -573,45 +548,4 @@ function playEvents(stream, { top, total, triggers, lock, boxes }, m3) {
   return events;
 }
 
-// Python's json.dumps(value, separators=(",", ":"), sort_keys=True) for the values a book holds.
-function dumps(value) {
-  if (Array.isArray(value)) return `[${value.map(dumps).join(",")}]`;
-  if (typeof value === "string") {
-    if (!/^[\x20-\x7e]*$/.test(value) || /["\\]/.test(value)) {
-      throw new Error(`a string outside the documented set: ${JSON.stringify(value)}`);
-    }
-    return `"${value}"`;
-  }
-  if (typeof value === "number") {
-    if (!Number.isSafeInteger(value) || value < 0) throw new Error(`not a count: ${value}`);
-    return String(value);
-  }
-  if (value && typeof value === "object") {
-    const keys = Object.keys(value).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${keys.map((k) => `${dumps(k)}:${dumps(value[k])}`).join(",")}}`;
-  }
-  throw new Error(`cannot write ${value}`);
-}
-
-// ---- command line ---------------------------------------------------------------------
-
-function main(argv) {
-  if (argv.length === 3) {
-    process.stdout.write(`${buildBook(argv[0], JSON.parse(argv[1]), argv[2])}\n`);
-    return;
-  }
-  if (argv.length !== 0) {
-    process.stderr.write("usage: lab_riches.mjs MODEL COMPOSITION_JSON SEED_HEX | < requests\n");
-    process.exitCode = 2;
-    return;
-  }
-  const out = [];
-  for (const line of readFileSync(0, "utf8").split("\n")) {
-    if (!line.trim()) continue;
-    const request = JSON.parse(line);
-    out.push(buildBook(request.model, request.composition, request.seed));
-  }
-  process.stdout.write(out.map((book) => `${book}\n`).join(""));
-}
-
-main(process.argv.slice(2));
+serve(buildBook, process.argv.slice(2), "lab_riches.mjs");

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import secrets
 import sqlite3
 import threading
@@ -22,10 +23,9 @@ from web.endpoint.schema import meta
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 # The WAL is copied back this often. Each checkpoint ends with an fdatasync, and while it runs
-# the serving connection's writes to the WAL wait for the filesystem's journal (ext4, strace
-# 2026-12-02): all 32 of the benchmark's purchases stalled together, once a checkpoint.
-# Every 0.1 s instead of every second, each has a tenth of the pages to flush and the stalls
-# are short: purchases' p99 fell from 24.5-26.1 ms to 19.2-20.0 (docs/endpoint-benchmarks.md).
+# the serving connection's writes to the WAL wait for the filesystem's journal: every purchase
+# in flight stalls together. Often, each checkpoint has few pages to flush and the stalls are
+# short (the measurements: docs/endpoint-benchmarks.md, "WAL checkpoints every 0.1 s").
 CHECKPOINT_SECONDS = 0.1
 MIGRATION_LOCK = 74_280_001  # PostgreSQL advisory lock id: one migrator at a time
 
@@ -33,8 +33,11 @@ MIGRATION_LOCK = 74_280_001  # PostgreSQL advisory lock id: one migrator at a ti
 # ended the session (pg_terminate_backend, a failover), the network failed, it is out of
 # connections, or (SQLite) another process holds the file's lock past the busy timeout. The
 # statement's outcome is unknown; a purchase is retried (its Idempotency-Key makes that safe)
-# and otherwise answered 503 database_unavailable (web/endpoint/sales.py, app.py).
+# and otherwise answered 503 database_unavailable (web/endpoint/routes/sales.py, handlers.py).
 UNAVAILABLE = (psycopg.OperationalError, sqlalchemy.exc.OperationalError, sqlite3.OperationalError)
+# Work whose PostgreSQL connection was lost is tried again this often, each time on a new pool
+# (a purchase in web/endpoint/checkout.py, work safe to repeat in `Database.run_again`).
+LOST_RETRIES = 2
 
 
 class Database:
@@ -50,7 +53,7 @@ class Database:
         if self.is_sqlite:
             path = url.split("///", 1)[1] if "///" in url else ""
             if path and path != ":memory:":
-                Path(path).parent.mkdir(parents=True, exist_ok=True)
+                private_sqlite(Path(path))
             self.engine = create_engine(url, pool_size=pool_size, max_overflow=8)
             _sqlite_pragmas(self.engine)
             if path and path != ":memory:":
@@ -97,6 +100,21 @@ class Database:
             return fn(*args)
         return await anyio.to_thread.run_sync(fn, *args, limiter=self.limiter)
 
+    async def run_again(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """`run`, for work safe to do twice (a read, or a write that a second time changes
+        nothing more): a PostgreSQL connection found lost (a restart, a failover or
+        pg_terminate_backend ended it) is replaced and the work tried again, up to LOST_RETRIES
+        times. Without it, the first request after a restart was answered 503."""
+        lost = 0
+        while True:
+            try:
+                return await self.run(fn, *args)
+            except UNAVAILABLE:
+                lost += 1
+                if self.is_sqlite or lost > LOST_RETRIES:  # SQLite: a held lock, not a lost link
+                    raise
+                await anyio.to_thread.run_sync(self.recover)
+
     def advisory_lock(self, conn: Connection, key: int) -> None:
         """Hold a PostgreSQL transaction-scoped advisory lock (SQLite: already serialized)."""
         if not self.is_sqlite:
@@ -138,6 +156,25 @@ class Database:
             pass  # the database went away (tests); nothing left to checkpoint
         finally:
             conn.close()
+
+
+def private_sqlite(path: Path) -> None:
+    """Make a SQLite ledger owner-only: it holds every token and account. Its directory is
+    made 0700 when this creates it, the file 0600 before SQLite opens it (SQLite gives the -wal
+    and -shm files it creates the database file's mode), and files left by an older version
+    (0644 under the usual umask) are made 0600 too."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+    for name in (path, Path(f"{path}-wal"), Path(f"{path}-shm"), Path(f"{path}-journal")):
+        if name.exists() and name.stat().st_mode & 0o077:
+            name.chmod(0o600)
+
+
+def private_dir(path: Path) -> None:
+    """Make the endpoint's own state directory (var/) owner-only, creating it if need be."""
+    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    if path.stat().st_mode & 0o077:
+        path.chmod(0o700)
 
 
 def _sqlite_pragmas(engine: Engine) -> None:

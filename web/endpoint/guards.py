@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import json
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from starlette.datastructures import Headers
 from starlette.middleware.cors import CORSMiddleware
 from starlette.responses import JSONResponse, Response
+from starlette.types import Message as AsgiMessage
+from starlette.types import Send as AsgiSend
 
 Scope = dict[str, Any]
 Message = dict[str, Any]
@@ -87,6 +90,28 @@ class HeadAsGet:
         await self.app({**scope, "method": "GET"}, receive, headers_only)
 
 
+NOSNIFF = (b"x-content-type-options", b"nosniff")
+NO_STORE = (b"cache-control", b"no-store")
+
+
+def api_headers(send: AsgiSend) -> AsgiSend:
+    """The send channel of an API request, adding to its answer X-Content-Type-Options: nosniff
+    (a JSON answer is never run as a script or page) and Cache-Control: no-store, unless the
+    route set a Cache-Control of its own (a closed pool's reveal, the documentation page's
+    files): answers about an account are kept by no browser or proxy."""
+
+    async def with_headers(message: AsgiMessage) -> None:
+        if message["type"] == "http.response.start":
+            headers = list(message.get("headers", ()))
+            names = {name.lower() for name, _ in headers}
+            headers.append(NOSNIFF) if NOSNIFF[0] not in names else None
+            headers.append(NO_STORE) if NO_STORE[0] not in names else None
+            message = {**message, "headers": headers}
+        await send(message)
+
+    return with_headers
+
+
 class JsonCORS(CORSMiddleware):
     """Starlette's CORS, but a refused preflight answers in the API's JSON error shape."""
 
@@ -111,7 +136,7 @@ def declared_too_large(scope: Mapping[str, Any], max_bytes: int) -> bool:
 
 async def read_body(scope: Mapping[str, Any], receive: Receive, max_bytes: int) -> bytes | None:
     """A request's whole body, or None when it is (or says it is) over max_bytes: what
-    BodyLimit checks, for a route answered ahead of it (web/endpoint/sales.py, Shortcut)."""
+    BodyLimit checks, for a route answered ahead of it (routes/sales.py, PurchaseFastPath)."""
     if declared_too_large(scope, max_bytes):
         return None
     chunks: list[bytes] = []
@@ -140,31 +165,36 @@ async def too_large(send: Send, limit: int) -> None:
 
 
 class RateLimit:
-    """A token bucket per caller: `rate` requests a second on average, bursts up to `burst`."""
+    """A token bucket per caller: `rate` requests a second on average, bursts up to `burst`.
+
+    The buckets are kept in the order they were last used, so the callers idle long enough for
+    their bucket to be full again (and so no different from a new one) are forgotten from the
+    front: each request costs O(1), amortised, however many callers are recent."""
 
     def __init__(self, rate: float, burst: int, clock: Callable[[], float]) -> None:
         self.rate = rate
         self.burst = float(burst)
         self.clock = clock
-        self._buckets: dict[str, tuple[float, float]] = {}
+        self._idle = self.burst / rate  # seconds after which an unused bucket is full
+        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
         self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        """How many callers' buckets are remembered."""
+        return len(self._buckets)
 
     def allow(self, caller: str) -> bool:
         """Take one token from the caller's bucket; False when it is empty."""
         now = self.clock()
+        buckets = self._buckets
         with self._lock:
-            tokens, then = self._buckets.get(caller, (self.burst, now))
+            tokens, then = buckets.pop(caller, (self.burst, now))
             tokens = min(self.burst, tokens + (now - then) * self.rate)
-            if tokens < 1.0:
-                self._buckets[caller] = (tokens, now)
-                return False
-            self._buckets[caller] = (tokens - 1.0, now)
-            if len(self._buckets) > 100_000:
-                self._forget_full(now)
-            return True
-
-    def _forget_full(self, now: float) -> None:
-        idle = self.burst / self.rate
-        for caller, (_, then) in list(self._buckets.items()):
-            if now - then > idle:
-                del self._buckets[caller]
+            allowed = tokens >= 1.0
+            buckets[caller] = (tokens - 1.0 if allowed else tokens, now)  # now the newest
+            while buckets:
+                oldest = next(iter(buckets.values()))
+                if now - oldest[1] <= self._idle:
+                    break
+                buckets.popitem(last=False)
+            return allowed

@@ -68,7 +68,7 @@ def write_secret_once(path: Path, data: bytes) -> None:
     """Create a private (0600) file unless it exists; concurrent first runs keep one winner."""
     if path.exists():
         return
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "wb") as out:

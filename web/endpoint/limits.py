@@ -6,6 +6,14 @@ for a purchase also adds its price to the day's and the week's spend, in the sam
 only when that stays within the limits in force, so concurrent purchases can never overshoot.
 Lowering a limit (or setting one where there was none) takes effect at once; raising or removing
 one is kept pending for RAISE_DELAY_MS and then takes effect (docs/endpoint.md, Spend limits).
+When the operator requires limits (LOTTERY_LIMITS_REQUIRED, on by default), an account buys no
+paid play while either period has no limit in force (`unchosen`, 403 limits_required).
+
+Processes on one database may disagree on the day (clock skew between hosts, two purchases
+either side of midnight). The spend cache only ever moves forward: a stored day (or week) later
+than the debiting process's own is the one it counts in, so its spend is added to, never reset.
+A period's spend goes back to zero only when a process whose clock has reached a later period
+debits or reads it.
 """
 
 from __future__ import annotations
@@ -14,6 +22,7 @@ from typing import Any
 
 from sqlalchemy import Connection, select, update
 
+from engine import money
 from web.endpoint.errors import ApiError
 from web.endpoint.schema import accounts
 from web.endpoint.times import iso
@@ -21,7 +30,7 @@ from web.endpoint.times import iso
 DAY_MS = 86_400_000
 WEEK_MS = 7 * DAY_MS
 RAISE_DELAY_MS = DAY_MS
-MAX_LIMIT_PENCE = 10**10
+MAX_LIMIT_PENCE = money.MAX_LIMIT_PENCE  # one home: what a player may type (engine/money.py)
 PERIODS = ("daily", "weekly")
 _SPEND = {"daily": ("spend_day", "spend_day_pence"), "weekly": ("spend_week", "spend_week_pence")}
 
@@ -46,8 +55,8 @@ def _sql_parts(table: str, amount: str) -> tuple[str, str]:
     """PostgreSQL text of the spend cache's SET clause and the within-limits condition, for
     the accounts row named `table` paying `amount` (psycopg %(name)s parameters)."""
     t = f"{table}." if table else ""
-    day = f"(CASE WHEN {t}spend_day = %(day)s THEN {t}spend_day_pence ELSE 0 END)"
-    week = f"(CASE WHEN {t}spend_week = %(week)s THEN {t}spend_week_pence ELSE 0 END)"
+    day = f"(CASE WHEN {t}spend_day >= %(day)s THEN {t}spend_day_pence ELSE 0 END)"
+    week = f"(CASE WHEN {t}spend_week >= %(week)s THEN {t}spend_week_pence ELSE 0 END)"
     day_limit = (
         f"(CASE WHEN {t}daily_pending_at <= %(now)s THEN {t}daily_pending_pence"
         f" ELSE {t}daily_limit_pence END)"
@@ -57,8 +66,8 @@ def _sql_parts(table: str, amount: str) -> tuple[str, str]:
         f" ELSE {t}weekly_limit_pence END)"
     )
     sets = (
-        f"spend_day = %(day)s, spend_day_pence = {day} + {amount},"
-        f" spend_week = %(week)s, spend_week_pence = {week} + {amount}"
+        f"spend_day = GREATEST({t}spend_day, %(day)s), spend_day_pence = {day} + {amount},"
+        f" spend_week = GREATEST({t}spend_week, %(week)s), spend_week_pence = {week} + {amount}"
     )
     within = (
         f"({day_limit} IS NULL OR {day} + {amount} <= {day_limit})"
@@ -99,7 +108,11 @@ class Limits:
                 limit, pending_at = pending, None
             self.limit[period] = None if limit is None else int(limit)
             self.pending[period] = None if pending_at is None else (_opt(pending), int(pending_at))
-        start = {"daily": day_start(now), "weekly": week_start(now)}
+        # A period another process has already moved on to is the one in force (see above).
+        start = {
+            "daily": max(day_start(now), int(row[7])),
+            "weekly": max(week_start(now), int(row[9])),
+        }
         self.start = start
         self.spent = {
             "daily": int(row[8]) if row[7] == start["daily"] else 0,
@@ -149,6 +162,20 @@ class Limits:
                     },
                 )
         return None
+
+    def unchosen(self) -> ApiError | None:
+        """403 limits_required while a period has no limit in force (a removal whose time has
+        come leaves none), else None."""
+        missing = [period for period in PERIODS if self.limit[period] is None]
+        if not missing:
+            return None
+        return ApiError(
+            403,
+            "limits_required",
+            "Choose a daily and a weekly spend limit before you buy a play; "
+            "free plays (TRY) need none.",
+            {"missing": missing},
+        )
 
     def values(self) -> dict[str, Any]:
         """The accounts columns of this state (due raises applied)."""

@@ -3,14 +3,20 @@
 Metrics (prometheus-client, one registry per app) count what the endpoint did: purchases and
 finishes by game, error answers by code, request latency by route; a gauge reads each game's
 unsold entries from the database when scraped. docs/endpoint.md lists them.
+
+Both answers are computed at most once per `LOTTERY_STATUS_CACHE_SECONDS` (1 s) a process and
+shared by every request meanwhile (`Cached`), so a flood of them never reaches the database;
+the metrics are the operator's only (`operator_only`: a bearer token, LOTTERY_METRICS_TOKEN).
 """
 
 from __future__ import annotations
 
+import hmac
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Generic, TypeVar
 
+import anyio
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
@@ -18,7 +24,10 @@ from sqlalchemy import func, select, text
 from starlette.routing import Match
 
 from engine import games
+from web.endpoint.errors import ApiError
 from web.endpoint.schema import plays
+
+T = TypeVar("T")
 
 Scope = dict[str, Any]
 Message = dict[str, Any]
@@ -175,3 +184,48 @@ def unhashed_plays(ledger: Any) -> dict[str, int]:
             if game in counted:
                 counted[game] = int(count)
     return counted
+
+
+class Cached(Generic[T]):
+    """A value computed (in a worker thread) at most once per `ttl` seconds, however often it is
+    asked for: the callers meanwhile share the last one, and those who come while it is being
+    computed wait for it rather than compute it again."""
+
+    def __init__(
+        self, compute: Callable[[], T], ttl: float, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.compute = compute
+        self.ttl = ttl
+        self.clock = clock
+        self._value: tuple[float, T] | None = None
+        self._lock: anyio.Lock | None = None  # (made in the event loop that uses it)
+
+    async def get(self) -> T:
+        """The value, at most `ttl` seconds old."""
+        if self._fresh():
+            assert self._value is not None
+            return self._value[1]
+        if self._lock is None:
+            self._lock = anyio.Lock()
+        async with self._lock:
+            if not self._fresh():
+                started = self.clock()
+                value = await anyio.to_thread.run_sync(self.compute)
+                self._value = (started, value)
+            assert self._value is not None
+            return self._value[1]
+
+    def _fresh(self) -> bool:
+        return self._value is not None and self.clock() - self._value[0] < self.ttl
+
+
+def operator_only(authorization: str | None, token: str) -> None:
+    """Let through a request bearing the operator's metrics token; without a token configured
+    the metrics are not served at all (404, as for a route that does not exist), and without
+    the right one 401."""
+    if not token:
+        raise ApiError(404, "not_found", "Not Found")
+    scheme, _, given = (authorization or "").partition(" ")
+    right = hmac.compare_digest(given.strip().encode(), token.encode())
+    if scheme.lower() != "bearer" or not right:
+        raise ApiError(401, "unauthenticated", "The metrics need the operator's bearer token.")

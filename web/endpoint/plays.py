@@ -11,22 +11,27 @@ from sqlalchemy import Connection, insert, select, update
 
 from engine import games
 from engine.outcome import Composition
-from web.endpoint import hashes, tokens
+from web.endpoint import hashes, hashing_process, tokens
 from web.endpoint.database import Database
 from web.endpoint.errors import ApiError, not_found_play
-from web.endpoint.ledger import Account, Ledger, check_game, entry_taken
+from web.endpoint.ledger import Account, Ledger, check_game
 from web.endpoint.schema import plays, pools, reservations
 from web.endpoint.statements import Statements
+from web.endpoint.testmode import entry_taken
 from web.endpoint.times import iso
 
 PAGE_SIZE = 20
 SWEEP_BATCH = 500
 MAX_CHOICES = 64  # choices a play may record (Power Puck Shot: one arrow per shot)
+# The largest choice any game takes, from each game's contract (Game.waits; Power Puck Shot's
+# arrows: 0-5): the bound of the request's schema; merge_choices checks each game's own.
+MAX_CHOICE = max(game.choice_values for game in games.GAMES) - 1
+CHOICES = f"[0-{MAX_CHOICE}, ...]"  # (in the documents and messages)
 MAX_EVENT = 10_000  # the largest event index progress may record
-CHOICE_VALUES = {"power-puck-shot": 6}  # game -> how many values a choice takes (0..n-1)
 
 
 ASCII_NUMBER = re.compile(r"[0-9]{1,18}")  # str.isdigit() also accepts '²' and '٣'
+CURSOR = re.compile(r"[1-9][0-9]{0,9}")  # routes/plays.py's document says the same
 MAX_ROW_ID = 2**31 - 1  # the id columns are INTEGER (PostgreSQL: 32-bit)
 
 
@@ -37,9 +42,17 @@ def parse_play_number(text: str) -> int:
     return int(text)
 
 
+def whole_number(value: object) -> object:
+    """A JSON number with no fraction written with one (5.0) as the int it is, since JSON
+    Schema, and so the OpenAPI document, counts it an integer; anything else as it is."""
+    if type(value) is float and value.is_integer():
+        return int(value)
+    return value
+
+
 def parse_cursor(text: str) -> int:
     """A My Games cursor (the id of the last play of the previous page); 400 for any other."""
-    if not ASCII_NUMBER.fullmatch(text) or not 0 < int(text) <= MAX_ROW_ID:
+    if not CURSOR.fullmatch(text):
         raise ApiError(400, "invalid_cursor", "The cursor is not one this endpoint gave.")
     return int(text)
 
@@ -146,8 +159,9 @@ def my_games(
         query = query.where(plays.c.status == "finished")
     elif status is not None:
         raise ApiError(422, "invalid_status", "status must be 'unfinished' or 'finished'.")
-    if cursor:
-        query = query.where(plays.c.id < parse_cursor(cursor))
+    # (an empty cursor is refused, as the document says; one past every id is the first page)
+    if cursor is not None and (before := parse_cursor(cursor)) <= MAX_ROW_ID:
+        query = query.where(plays.c.id < before)
     with ledger.db.begin() as conn:
         rows = conn.execute(query.order_by(plays.c.id.desc()).limit(limit + 1)).all()
     page = rows[:limit]
@@ -229,7 +243,7 @@ def _locked_play(conn: Connection, account_pk: int, play_number: int) -> Any:
 def merge_choices(game: str, stored: list[int], given: list[int]) -> list[int]:
     """The stored choices extended by the given ones: 422 for choices the game does not take,
     409 choices_conflict when the two disagree where both have a choice."""
-    values = CHOICE_VALUES.get(game, 0)
+    values = games.get(game).choice_values  # its contract: Game.waits
     if len(given) > MAX_CHOICES or any(not 0 <= choice < values for choice in given):
         allowed = f"0..{values - 1}" if values else "none"
         raise ApiError(422, "invalid_choices", f"This game's choices are {allowed} (at most 64).")
@@ -280,7 +294,7 @@ def recall(ledger: Ledger, account: Account, play_number: int) -> dict[str, Any]
         raise ApiError(409, "play_unfinished", "The play is not finished yet; finish it first.")
     composition = json.loads(row.composition)
     try:
-        rebuilt = hashes.hash_of_row(row.game, row.model, row.composition, row.seed)
+        rebuilt = hashing_process.hash_of_row(row.game, row.model, row.composition, row.seed)
     except (ValueError, KeyError, TypeError, AttributeError):
         rebuilt = None
     recorded = row.book_hash

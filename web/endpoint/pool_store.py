@@ -76,7 +76,8 @@ def commitment(pool: Pool) -> dict[str, Any]:
     }
 
 
-def _codes_bytes(codes: array[int]) -> bytes:
+def codes_bytes(codes: array[int]) -> bytes:
+    """Outcome codes as 2-byte little-endian bytes (entries.bin)."""
     if sys.byteorder == "little":
         return codes.tobytes()
     swapped = array("H", codes)
@@ -98,7 +99,7 @@ def save(pool: Pool, directory: Path) -> None:
     directory.mkdir(parents=True, exist_ok=True, mode=0o700)
     directory.chmod(0o700)
     _write_private(directory / "pool.key", pool.key)
-    _write_private(directory / "entries.bin", _codes_bytes(pool.codes))
+    _write_private(directory / "entries.bin", codes_bytes(pool.codes))
     _write_private(directory / "chunks.bin", b"".join(pool.chunk_roots))
     text = json.dumps(commitment(pool), indent=1, ensure_ascii=False)
     _write_private(directory / "commitment.json", (text + "\n").encode("utf-8"))
@@ -121,29 +122,44 @@ def check_private(directory: Path) -> None:
 def load(directory: Path, *, verify: bool = False) -> Pool:
     """Read a pool's files and check them against its commitment (every leaf if verify)."""
     meta = json.loads((directory / "commitment.json").read_text(encoding="utf-8"))
+    entries = (directory / "entries.bin").read_bytes()
+    chunks = (directory / "chunks.bin").read_bytes()
+    key = (directory / "pool.key").read_bytes()
+    return from_parts(meta, entries, chunks, key, str(directory), verify=verify)
+
+
+def from_parts(
+    meta: dict[str, Any],
+    entries: bytes,
+    chunks: bytes,
+    key: bytes,
+    origin: str,
+    *,
+    verify: bool = False,
+) -> Pool:
+    """A pool from its commitment, entries (2 bytes each, little-endian), chunk roots and key,
+    checked against the commitment (every leaf if verify); ValueError naming `origin`."""
     if meta.get("format") != FORMAT or meta.get("chunk_height") != CHUNK_HEIGHT:
-        raise ValueError(f"{directory}: not a {FORMAT} pool with chunks of {CHUNK}")
+        raise ValueError(f"{origin}: not a {FORMAT} pool with chunks of {CHUNK}")
     catalogue = tuple(
         (int(item["prize_pence"]), Composition.from_json(item["composition"]))
         for item in meta["catalogue"]
     )
     codes: array[int] = array("H")
-    codes.frombytes((directory / "entries.bin").read_bytes())
+    codes.frombytes(entries)
     if sys.byteorder != "little":
         codes.byteswap()
-    raw = (directory / "chunks.bin").read_bytes()
-    roots = tuple(raw[i : i + 32] for i in range(0, len(raw), 32))
-    key = (directory / "pool.key").read_bytes()
+    roots = tuple(chunks[i : i + 32] for i in range(0, len(chunks), 32))
     pool = Pool(meta["game"], meta["model"], key, catalogue, codes, roots)
     if pool.size != meta["size"] or len(roots) != (pool.size + CHUNK - 1) // CHUNK:
-        raise ValueError(f"{directory}: entries or chunks do not match a pool of {meta['size']}")
+        raise ValueError(f"{origin}: entries or chunks do not match a pool of {meta['size']}")
     if max(codes, default=0) >= len(catalogue):
-        raise ValueError(f"{directory}: an entry has an outcome code outside the catalogue")
+        raise ValueError(f"{origin}: an entry has an outcome code outside the catalogue")
     if pool.root.hex() != meta["root"]:
-        raise ValueError(f"{directory}: the chunk roots do not give the committed root")
+        raise ValueError(f"{origin}: the chunk roots do not give the committed root")
     if verify:
         for chunk, stored in enumerate(roots):
             start = chunk * CHUNK
             if chunk_root(key, chunk, codes[start : start + CHUNK], pool.tails) != stored:
-                raise ValueError(f"{directory}: chunk {chunk} does not match its committed root")
+                raise ValueError(f"{origin}: chunk {chunk} does not match its committed root")
     return pool

@@ -17,22 +17,17 @@ written before the first sale) with when it was committed and closed.
 
 from __future__ import annotations
 
-import base64
 import json
 import re
-import sys
 import threading
-from collections import OrderedDict
+from pathlib import Path
 from typing import Any
 
-import anyio
-from fastapi import FastAPI, Request
-from fastapi.responses import Response
 from sqlalchemy import Connection, delete, func, insert, select, update
 
 from engine import games
-from web.endpoint.errors import ApiError, documented
-from web.endpoint.guards import RateLimit
+from web.endpoint import reveal_files
+from web.endpoint.errors import ApiError
 from web.endpoint.ledger import Ledger, check_game, pool_lock
 from web.endpoint.schema import plays as plays_table
 from web.endpoint.schema import pool_closings, pools, reservations
@@ -43,9 +38,6 @@ SOLD_OUT = "sold_out"
 PAID = "paid"  # the kind of pool purchases draw from
 TRY = "try"  # the kind of a game's pool of free plays (TRY mode)
 POOL_ID = re.compile(r"[0-9a-f]{16}")
-CACHED_REVEALS = 4  # closed pools whose reveal (about 2.7 bytes an entry) stays in memory
-ENTRIES_ENCODING = "base64 of the outcome codes, 2 bytes each, little-endian, in index order"
-IMMUTABLE = "public, max-age=31536000, immutable"
 
 
 def pool_not_found() -> ApiError:
@@ -142,7 +134,7 @@ def retire(ledger: Ledger, game: str, kind: str = PAID) -> dict[str, Any]:
     # their GET /api/pools/{game} answers are at most POOL_STATUS_TTL old. (A try pool is
     # read afresh at each free play.)
     if kind == PAID:
-        ledger._pools.pop(game, None)
+        ledger.selling.forget(game)
         ledger._status.pop(game, None)
     return {
         "game": game,
@@ -170,21 +162,14 @@ def _sold(conn: Connection, pool_ref: int) -> int:
     return int(total)
 
 
-def little_endian(codes: Any) -> bytes:
-    """Outcome codes (an array of unsigned 16-bit integers) as 2-byte little-endian bytes."""
-    if sys.byteorder == "little":
-        return bytes(codes.tobytes())
-    swapped = type(codes)("H", codes)
-    swapped.byteswap()
-    return bytes(swapped.tobytes())
-
-
 class Reveals:
-    """The two public routes of a committed pool, with their caches."""
+    """What the two public routes of a committed pool answer (web/endpoint/routes/pools.py),
+    with their caches."""
 
     def __init__(self, ledger: Ledger) -> None:
         self.ledger = ledger
-        self._reveals: OrderedDict[str, bytes] = OrderedDict()
+        self._revealed: dict[str, tuple[str, Path]] = {}  # pool id: (game, reveal file)
+        self._writing: dict[str, threading.Lock] = {}
         self._commitments: dict[str, dict[str, Any]] = {}
         self._lock = threading.Lock()
 
@@ -207,108 +192,70 @@ class Reveals:
         done = close_if_done(self.ledger, row)
         return {
             **committed,
+            "kind": row.kind,  # paid, or try: a pool of free plays (TRY mode)
             "created_at": iso(row.created_at),
             "closed_at": iso(done[0]) if done else None,
             "closed_reason": done[1] if done else None,
         }
 
-    def reveal(self, game: str, pool_id: str) -> bytes:
-        """The reveal of a closed pool as JSON bytes (built once, then cached)."""
-        with self._lock:
-            cached = self._reveals.get(pool_id)
-            if cached is not None:
-                self._reveals.move_to_end(pool_id)
-        if cached is not None:
-            self._row(game, pool_id)  # the same pool id under another game is still 404
-            return cached
+    def known(self, game: str, pool_id: str) -> Path | None:
+        """A pool's reveal file when this process has served it already (no database work:
+        a flood of reveals stays off the database)."""
+        found = self._revealed.get(pool_id)
+        return found[1] if found is not None and found[0] == game else None
+
+    def reveal(self, game: str, pool_id: str) -> Path:
+        """A closed pool's reveal file (`reveal_file`), written the first time it is asked
+        for (unless `build.py retire-pool` wrote it); 409 while the pool sells."""
         row = self._row(game, pool_id)
-        done = close_if_done(self.ledger, row)
-        if done is None:
-            raise ApiError(
-                409,
-                "pool_on_sale",
-                "This pool is still on sale; it is revealed once it is sold out or retired.",
-            )
-        pool = self.ledger.pool_files.get(pool_id)
-        with self.ledger.db.begin() as conn:
-            sold = _sold(conn, row.id)
-        body = {
-            "game": row.game,
-            "pool_id": row.pool_id,
-            "model": row.model,
-            "size": row.size,
-            "depth": pool.depth,
-            "root": row.root,  # as recorded before the first sale
-            "created_at": iso(row.created_at),
-            "closed_at": iso(done[0]),
-            "closed_reason": done[1],
-            "sold": sold,
-            "key": pool.key.hex(),
-            "catalogue": [
-                {"code": code, "prize_pence": prize, "composition": comp.to_json()}
-                for code, (prize, comp) in enumerate(pool.catalogue)
-            ],
-            "entries_encoding": ENTRIES_ENCODING,
-            "entries": base64.b64encode(little_endian(pool.codes)).decode("ascii"),
-        }
-        data = json.dumps(body, separators=(",", ":")).encode("utf-8")
         with self._lock:
-            self._reveals[pool_id] = data
-            while len(self._reveals) > CACHED_REVEALS:
-                self._reveals.popitem(last=False)
-        return data
+            writing = self._writing.setdefault(pool_id, threading.Lock())
+        with writing:  # (one build per process; another process's is harmless)
+            path = reveal_file(self.ledger, row)
+        self._revealed[pool_id] = (game, path)
+        return path
 
 
-LIMITED = "rate_limited: too many requests from this address."
-NOT_FOUND = "pool_not_found: no such game, or no pool of the game has this id."
-FILES = "pool_files_missing: this server lacks the pool's files."
+def reveal_file(ledger: Ledger, row: Any) -> Path:
+    """A closed pool's reveal file (web/endpoint/reveal_files.py), written if it is not yet;
+    409 while the pool sells.
+
+    Its name holds a digest of what the database adds to the pool's files (when it was
+    committed and closed, why, how many sold): the same file for every process of a
+    deployment, never another database's reveal of the same pool's files."""
+    done = close_if_done(ledger, row)
+    if done is None:
+        raise ApiError(
+            409,
+            "pool_on_sale",
+            "This pool is still on sale; it is revealed once it is sold out or retired.",
+        )
+    with ledger.db.begin() as conn:
+        sold = _sold(conn, row.id)
+    recorded = {
+        "game": row.game,
+        "pool_id": row.pool_id,
+        "kind": row.kind,
+        "model": row.model,
+        "size": row.size,
+        "root": row.root,  # as recorded before the first sale
+        "created_at": iso(row.created_at),
+        "closed_at": iso(done[0]),
+        "closed_reason": done[1],
+        "sold": sold,
+    }
+    directory = ledger.pool_files.path(row.pool_id)
+    path = reveal_files.path_for(directory, recorded)
+    if not reveal_files.written(path):
+        reveal_files.write(path, reveal_files.build(directory, recorded))
+    return path
 
 
-def add_routes(app: FastAPI, ledger: Ledger, limiter: RateLimit) -> Reveals:
-    """Register GET /api/pools/{game}/{pool_id} and .../reveal (no credential; each client
-    address shares the rate limit of GET /api/pools/{game})."""
-    reveals = Reveals(ledger)
-
-    def limit(request: Request) -> None:
-        host = request.client.host if request.client else "unknown"
-        if not limiter.allow("ip:" + host):
-            raise ApiError(429, "rate_limited", "Too many requests; slow down.")
-
-    @app.get(
-        "/api/pools/{game}/{pool_id}",
-        responses=documented((404, NOT_FOUND), (429, LIMITED), (503, FILES)),
-    )
-    async def pool_commitment(game: str, pool_id: str, request: Request) -> dict[str, Any]:
-        """A committed pool's public commitment (as published before its first sale: root,
-        size, leaf scheme, outcome catalogue with counts), when it was committed and closed."""
-        limit(request)
-        result: dict[str, Any] = await anyio.to_thread.run_sync(reveals.commitment, game, pool_id)
-        return result
-
-    @app.get(
-        "/api/pools/{game}/{pool_id}/reveal",
-        response_class=Response,
-        responses={
-            200: {
-                "description": (
-                    "The closed pool: game, pool_id, model, size, depth, root, created_at, "
-                    "closed_at, closed_reason, sold, key (hex), catalogue [{code, prize_pence, "
-                    f"composition}}], entries_encoding, entries ({ENTRIES_ENCODING})."
-                ),
-                "content": {"application/json": {"schema": {"type": "object"}}},
-            },
-            **documented(
-                (404, NOT_FOUND),
-                (409, "pool_on_sale: the pool still sells; it is revealed once closed."),
-                (429, LIMITED),
-                (503, FILES),
-            ),
-        },
-    )
-    async def pool_reveal(game: str, pool_id: str, request: Request) -> Response:
-        """A closed pool's secret key and every entry's outcome, so anyone can recount it."""
-        limit(request)
-        data = await anyio.to_thread.run_sync(reveals.reveal, game, pool_id)
-        return Response(data, media_type="application/json", headers={"Cache-Control": IMMUTABLE})
-
-    return reveals
+def write_reveal(ledger: Ledger, game: str, pool_id: str) -> Path:
+    """Write a closed pool's reveal file now (`build.py retire-pool`), so that no request
+    waits for it; 409 while the pool sells, LookupError for an unknown pool."""
+    with ledger.db.begin() as conn:
+        row = find(conn, game, pool_id)
+    if row is None:
+        raise LookupError(f"{game} has no pool {pool_id}")
+    return reveal_file(ledger, row)

@@ -12,6 +12,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Table,
@@ -42,6 +43,9 @@ accounts = Table(
     Column("spend_day_pence", BigInteger, nullable=False, server_default="0"),
     Column("spend_week", BigInteger, nullable=False, server_default="0"),
     Column("spend_week_pence", BigInteger, nullable=False, server_default="0"),
+    # when the account last logged out every device: credentials from before sessions had rows
+    # are refused from then on (web/endpoint/sessions.py)
+    Column("sessions_ended_at", BigInteger, nullable=True),
     CheckConstraint("balance_pence >= 0", name="ck_accounts_balance"),
 )
 
@@ -127,7 +131,7 @@ try_plays = Table(
     UniqueConstraint("pool_ref", "pool_index", name="uq_try_plays_entry"),
 )
 
-# One-time sign-in codes: only their SHA-256 is stored.
+# One-time sign-in codes: only their HMAC-SHA256 under a key the database lacks (codes.py).
 sign_in_codes = Table(
     "sign_in_codes",
     metadata,
@@ -137,7 +141,12 @@ sign_in_codes = Table(
     Column("created_at", BigInteger, nullable=False),
     Column("expires_at", BigInteger, nullable=False),
     Column("used_at", BigInteger, nullable=True),
+    # the code's first characters, which name it (in the clear), and the wrong codes tried
+    # against it; it ends at codes.MAX_WRONG_TRIES
+    Column("locator", String(8), nullable=False, server_default=""),
+    Column("wrong_tries", Integer, nullable=False, server_default="0"),
     Index("ix_sign_in_codes_account", "account_id"),
+    Index("ix_sign_in_codes_locator", "locator"),
 )
 
 # Test mode only: the entry an account's next purchase of a game takes.
@@ -168,4 +177,43 @@ pool_closings = Table(
     Column("pool_ref", Integer, ForeignKey("pools.id"), primary_key=True),
     Column("closed_at", BigInteger, nullable=False),
     Column("reason", String(16), nullable=False),
+)
+
+# A device's session: one row a credential, keyed by the SHA-256 of the credential's signed
+# part; ended by logging out (this device, or every device) or by being idle too long.
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("session_id", String(64), primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+    Column("last_used_at", BigInteger, nullable=False),  # written at most once a minute
+    Column("ended_at", BigInteger, nullable=True),
+    Index("ix_sessions_account", "account_id"),
+    Index("ix_sessions_last_used", "last_used_at"),  # pruning (sessions.Sessions.prune)
+)
+
+# An account's run of play (web/endpoint/playtime.py): when it began, its last paid purchase,
+# when its next reality check is due and when the last one was acknowledged. One row an account,
+# made by its first paid purchase; every device of the account reads the same row.
+play_time = Table(
+    "play_time",
+    metadata,
+    Column("account_id", Integer, ForeignKey("accounts.id"), primary_key=True),
+    Column("run_started_at", BigInteger, nullable=False),
+    Column("last_play_at", BigInteger, nullable=False),
+    Column("reality_due_at", BigInteger, nullable=False),
+    Column("reality_acked_at", BigInteger, nullable=True),
+)
+
+# What a committed pool needs to sell, recall and reveal, so that instances on separate hosts
+# share only the database (web/endpoint/pool_vault.py): its public commitment and chunk roots,
+# and its key and entries sealed (encrypted) with the operator's pool-encryption key.
+pool_data = Table(
+    "pool_data",
+    metadata,
+    Column("pool_id", String(64), primary_key=True),
+    Column("commitment", Text, nullable=False),
+    Column("chunks", LargeBinary, nullable=False),
+    Column("sealed", LargeBinary, nullable=False),
 )

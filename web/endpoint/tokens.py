@@ -57,9 +57,11 @@ def verify(ring: KeyRing, token: str) -> dict[str, Any]:
     return payload
 
 
-def issue_session(secret: bytes, account: str, issued_at: int) -> str:
-    """A session credential for an account: base64url(account:issued) . base64url(HMAC)."""
-    body = b64url(f"{account}:{issued_at}".encode())
+def issue_session(secret: bytes, account: str, issued_at: int, nonce: str = "") -> str:
+    """A session credential for an account: base64url(account:issued[:nonce]) . base64url(HMAC);
+    the nonce makes each credential, and so its session (web/endpoint/sessions.py), unique."""
+    text = f"{account}:{issued_at}:{nonce}" if nonce else f"{account}:{issued_at}"
+    body = b64url(text.encode())
     mac = hmac.new(secret, body.encode(), hashlib.sha256).digest()
     return f"{body}.{b64url(mac)}"
 
@@ -73,8 +75,10 @@ def read_session(secret: bytes, credential: str, now: float, ttl_seconds: int) -
     if not hmac.compare_digest(expected, mac):
         raise TokenError("forged credential")
     try:
-        account, issued = b64url_decode(body).decode().split(":")
+        account, issued, *nonce = b64url_decode(body).decode().split(":")
         issued_at = int(issued)
+        if len(nonce) > 1:
+            raise ValueError("too many parts")
     except ValueError:
         raise TokenError("malformed credential") from None
     if not issued_at <= now + 60 or now - issued_at > ttl_seconds:

@@ -10,7 +10,7 @@ import { answering, askEarly, earlyAnswers, perform, store, usedEarly } from "./
 import { audioAvailable, play, setNotes, want } from "./js/sound.js";
 import { explain, fail, setProgress } from "./js/splash.js";
 
-const canvas = $("screen");
+const canvas = /** @type {HTMLCanvasElement} */ ($("screen"));
 let worker = null;
 let params = {}; // what Python starts with (startParams)
 let stopped = false;
@@ -37,9 +37,10 @@ function framed({ out, drew, drawMs }) {
   const at = inFlight;
   inFlight = null;
   if (out.controls) mirror(out.controls, out.screen);
+  if (out.layout) window.lottery.layout = out.layout; // ?layout=1: the layout test reads it
   if (out.say.length) narrate(out.say);
-  if (out.requests && out.requests.length) perform(out.requests);
-  if (out.sounds && out.sounds.length) play(out.sounds);
+  if (out.requests?.length) perform(out.requests);
+  if (out.sounds?.length) play(out.sounds);
   stats.frames += 1;
   record(stats.frameAt, at);
   if (drew) {
@@ -58,7 +59,7 @@ function framed({ out, drew, drawMs }) {
   }
   // Playable: the answers Python waited for at its start (the session, a game's unfinished
   // play) have reached it and it asked for nothing more. Now the worker takes the snapshot.
-  if (!(out.requests && out.requests.length) && !answering() && !queue.some((e) => e.type === "reply")) settle();
+  if (!out.requests?.length && !answering() && !queue.some((e) => e.type === "reply")) settle();
 }
 
 // The worker takes the interpreter snapshot once the page is playable, or at the latest this
@@ -74,7 +75,9 @@ function settle() {
 
 function registerServiceWorker() {
   if ("serviceWorker" in navigator && location.protocol !== "file:" && config.serviceWorker) {
-    navigator.serviceWorker.register(config.serviceWorker).catch((e) => console.warn("service worker:", e));
+    navigator.serviceWorker
+      .register(config.serviceWorker)
+      .catch((e) => console.warn("service worker:", e));
   }
 }
 
@@ -90,19 +93,24 @@ function resized() {
 }
 
 // The reduced-motion preference, followed live: a change reaches Python with the next frame.
-const reducedMotion = window.matchMedia ? matchMedia("(prefers-reduced-motion: reduce)") : null;
+const reducedMotion =
+  typeof window.matchMedia === "function" ? matchMedia("(prefers-reduced-motion: reduce)") : null;
 function followReducedMotion() {
-  if (reducedMotion) reducedMotion.addEventListener("change", (e) => queue.push({ type: "motion", reduced: e.matches }));
+  if (reducedMotion)
+    reducedMotion.addEventListener("change", (e) =>
+      queue.push({ type: "motion", reduced: e.matches }),
+    );
 }
 
 // What the query asks for, with the player's kept settings and what this browser can do.
 function startParams() {
   const params = Object.fromEntries(new URLSearchParams(location.search));
   params.api = config.api;
-  if (reducedMotion && reducedMotion.matches) params.reducedMotion = "1";
+  if (reducedMotion?.matches) params.reducedMotion = "1";
   if (!("fast" in params) && store.get("fast")) params.fast = "1";
   params.tz = String(-new Date().getTimezoneOffset()); // minutes east of UTC, for times shown
-  if (!audioAvailable) params.audio = "0"; // no Web Audio: no Sound setting, silence
+  if (!audioAvailable)
+    params.audio = "0"; // no Web Audio: no Sound setting, silence
   else if (!("sound" in params) && store.get("sound")) params.sound = "1";
   return params;
 }
@@ -110,9 +118,9 @@ function startParams() {
 // The opened game's name (the config lists the games on sale) titles the page and the loading
 // splash before Python draws anything; the lobby (no game named) keeps the site's name.
 function nameThePage(params) {
-  const games = (config.game && config.game.games) || [];
+  const games = config.game?.games || [];
   const game = games.find((g) => g.id === params.game);
-  if (!game || !game.name) return;
+  if (!game?.name) return;
   document.title = game.name;
   const heading = document.querySelector("#splash h1");
   if (heading) heading.textContent = game.name;
@@ -120,15 +128,23 @@ function nameThePage(params) {
 
 function heard({ data }) {
   switch (data.type) {
-    case "frame": framed(data); break;
-    case "progress": setProgress(data.fraction, data.text); break;
+    case "frame":
+      framed(data);
+      break;
+    case "progress":
+      setProgress(data.fraction, data.text);
+      break;
     case "stats": {
       const { type, ...figures } = data;
       Object.assign(stats, figures);
       break;
     }
-    case "mark": performance.mark(data.name, { startTime: data.at - performance.timeOrigin }); break;
-    case "used": usedEarly(data.names); break; // answers Python started with
+    case "mark":
+      performance.mark(data.name, { startTime: data.at - performance.timeOrigin });
+      break;
+    case "used":
+      usedEarly(data.names);
+      break; // answers Python started with
     case "started": {
       setNotes(data.notes);
       want(["1", "true", "yes", "on"].includes(String(params.sound).toLowerCase()));
@@ -138,21 +154,29 @@ function heard({ data }) {
       break;
     }
     case "fail":
-      stop(data.running
-        ? "The game stopped unexpectedly. Your play is safe: reload to continue."
-        : explain(data.error), data.error);
+      stop(
+        data.running
+          ? "The game stopped unexpectedly. Your play is safe: reload to continue."
+          : explain(data.error),
+        data.error,
+      );
       break;
-    default: console.warn("shell: unknown message from the worker", data.type);
+    default:
+      console.warn("shell: unknown message from the worker", data.type);
   }
 }
 
 function boot() {
   if (typeof WebAssembly !== "object" || typeof ReadableStream !== "function") {
-    stop("This browser cannot run the game (it lacks WebAssembly). Please update it or use another browser.");
+    stop(
+      "This browser cannot run the game (it lacks WebAssembly). Please update it or use another browser.",
+    );
     return;
   }
   if (typeof Worker !== "function" || typeof canvas.transferControlToOffscreen !== "function") {
-    stop("This browser cannot run the game (it cannot draw from a worker). Please update it or use another browser.");
+    stop(
+      "This browser cannot run the game (it cannot draw from a worker). Please update it or use another browser.",
+    );
     return;
   }
   setProgress(0.04, "Downloading the game…");
@@ -165,15 +189,21 @@ function boot() {
     return;
   }
   worker.onmessage = heard;
-  worker.onerror = (e) => { e.preventDefault(); stop(explain(e.message || "the game's worker did not load"), e.message); };
+  worker.onerror = (e) => {
+    e.preventDefault();
+    stop(explain(e.message || "the game's worker did not load"), e.message);
+  };
   const offscreen = canvas.transferControlToOffscreen();
-  worker.postMessage({ type: "boot", config, canvas: offscreen, size: stageSize(), params }, [offscreen]);
+  worker.postMessage({ type: "boot", config, canvas: offscreen, size: stageSize(), params }, [
+    offscreen,
+  ]);
   askEarly(params); // the session (and a game's unfinished play) while Python boots
   earlyAnswers((name, answer) => worker.postMessage({ type: "answer", name, ...answer }));
 }
 
 window.addEventListener("unhandledrejection", (e) => stats.errors.push(String(e.reason)));
 setTimeout(() => {
-  if (!window.lottery.ready) stop("The game is taking too long to start. Check your connection and try again.");
+  if (!window.lottery.ready)
+    stop("The game is taking too long to start. Check your connection and try again.");
 }, config.bootTimeoutMs || 90000);
 boot();

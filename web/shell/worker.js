@@ -11,7 +11,7 @@
 //                   {type: "settled"}                              the page is playable: take and keep the snapshot
 //                   {type: "answer", name, ok, body}               an answer asked as the page started (js/bridge.js)
 //   worker -> page  {type: "progress", fraction, text}            the splash's bar
-//                   {type: "stats", ...}                            boot / snapshot / canvas / fonts figures
+//                   {type: "stats", ...}                            boot / snapshot / canvas / fonts / modules figures
 //                   {type: "mark", name, at}                        a performance mark (epoch ms)
 //                   {type: "used", names}                           the answers Python started with (spent)
 //                   {type: "started", notes}                        Python is ready; the sound cues' notes
@@ -21,7 +21,14 @@
 // js/downloads.js) into one module with esbuild.
 import { attach, drawFrame, resize } from "./js/canvas.js";
 import { countingFetch, plainFetch } from "./js/downloads.js";
-import { configure, keepSnapshot, snapshotDue, snapshots, startPython, takeSnapshot } from "./js/snapshot.js";
+import {
+  configure,
+  keepSnapshot,
+  snapshotDue,
+  snapshots,
+  startPython,
+  takeSnapshot,
+} from "./js/snapshot.js";
 
 const post = (message) => postMessage(message);
 const note = (figures) => post({ type: "stats", ...figures });
@@ -33,13 +40,15 @@ let failed = false;
 function fail(error, running = false) {
   if (failed) return;
   failed = true;
-  post({ type: "fail", error: String(error && error.message ? error.message : error), running });
+  post({ type: "fail", error: String(error?.message ? error.message : error), running });
 }
 
 let browser = null; // backends.browser, once imported
 let python = null; // Pyodide, while a snapshot of it is due (a fresh start)
+let modules = () => null; // how many modules are in sys.modules (the load benchmark's figure)
 // The answers to Python's first requests that the page asked as it started, by request name
 // ({ok, body}), kept until Python starts with them; null once it has.
+/** @type {Record<string, {ok: boolean, body: object}> | null} */
 let answers = {};
 
 // The canvas measures text in Python: the web fonts the page declares must be loaded here too
@@ -51,8 +60,11 @@ async function loadFonts(faces) {
     return;
   }
   const loaded = faces.map(({ family, weight, url }) => {
-    const face = new FontFace(family, `url(${JSON.stringify(url)})`, { weight: String(weight), display: "swap" });
-    globalThis.fonts.add(face);
+    const face = new FontFace(family, `url(${JSON.stringify(url)})`, {
+      weight: String(weight),
+      display: "swap",
+    });
+    /** @type {FontFaceSet & Set<FontFace>} */ (globalThis.fonts).add(face);
     return face;
   });
   await Promise.all(loaded.map((face) => face.load())).catch((e) => console.warn("fonts:", e));
@@ -92,18 +104,22 @@ async function boot({ config, canvas, size, params }) {
   let boot;
   try {
     // A game's zip is not preloaded by the page (which game is the URL's): start them now.
-    const zips = urls.map((url) => globalThis.fetch(url).then((r) => {
-      if (!r.ok) throw new Error(`HTTP ${r.status} loading ${url}`);
-      return r.arrayBuffer();
-    }));
-    zips.forEach((zip) => zip.catch(() => {})); // failures are reported where they are awaited
+    const zips = urls.map((url) =>
+      globalThis.fetch(url).then((r) => {
+        if (!r.ok) throw new Error(`HTTP ${r.status} loading ${url}`);
+        return r.arrayBuffer();
+      }),
+    );
+    for (const zip of zips) zip.catch(() => {}); // failures are reported where they are awaited
     const { loadPyodide } = await import(config.pyodide.mjs);
     mark("lottery-pyodide-module");
     ({ pyodide, boot } = await startPython(loadPyodide, stored));
     mark("lottery-python-started");
     post({ type: "progress", fraction: 0.9, text: "Starting the game…" });
     const loaded = await Promise.all(zips);
-    loaded.forEach((bytes, i) => pyodide.FS.writeFile(paths[i], new Uint8Array(bytes)));
+    loaded.forEach((bytes, i) => {
+      pyodide.FS.writeFile(paths[i], new Uint8Array(bytes));
+    });
   } catch (error) {
     fail(error);
     return;
@@ -117,23 +133,26 @@ async function boot({ config, canvas, size, params }) {
     // build time (backends/codecache.py): compiling them here was a third of the import (a
     // restored snapshot has the game imported already).
     const extended = games.flatMap((game) => game.packages.map((name) => [gameZip(game), name]));
-    pyodide.runPython([
-      "import importlib, sys",
-      `if '${SHARED_ZIP}' not in sys.path: sys.path.insert(0, '${SHARED_ZIP}')`,
-      boot === "fresh" ? "from backends import codecache; codecache.install()" : "",
-      "for zip_path, name in " + JSON.stringify(extended) + ":",
-      "    folder = zip_path + '/' + name.replace('.', '/')",
-      "    package = importlib.import_module(name)",
-      "    if folder not in package.__path__: package.__path__.append(folder)",
-    ].join("\n"));
+    pyodide.runPython(
+      [
+        "import importlib, sys",
+        `if '${SHARED_ZIP}' not in sys.path: sys.path.insert(0, '${SHARED_ZIP}')`,
+        boot === "fresh" ? "from backends import codecache; codecache.install()" : "",
+        "for zip_path, name in " + JSON.stringify(extended) + ":",
+        "    folder = zip_path + '/' + name.replace('.', '/')",
+        "    package = importlib.import_module(name)",
+        "    if folder not in package.__path__: package.__path__.append(folder)",
+      ].join("\n"),
+    );
     browser = pyodide.pyimport(config.game.module);
+    modules = () => pyodide.runPython("__import__('sys').modules.__len__()");
     if (snapshotDue(boot)) python = pyodide;
     mark("lottery-game-imported");
     await fonts;
     const given = answers;
     answers = null;
     browser.start(size.width, size.height, JSON.stringify(params), JSON.stringify(given));
-    post({ type: "used", names: Object.keys(given) });
+    post({ type: "used", names: Object.keys(given || {}) });
     post({ type: "started", notes: browser.sound_notes() });
   } catch (error) {
     // A restored interpreter that cannot start the game is not kept: "Try again" starts afresh.
@@ -163,16 +182,27 @@ function frame({ now, events }) {
   post({ type: "frame", out, drew, drawMs });
 }
 
-onmessage = ({ data }) => {
+self.onmessage = ({ data }) => {
   switch (data.type) {
-    case "boot": boot(data); break;
-    case "size": note({ canvas: resize(data.width, data.height, data.dpr) }); break;
-    case "frame": frame(data); break;
-    case "answer": if (answers) answers[data.name] = { ok: data.ok === true, body: data.body || {} }; break;
+    case "boot":
+      boot(data);
+      break;
+    case "size":
+      note({ canvas: resize(data.width, data.height, data.dpr) });
+      break;
+    case "frame":
+      frame(data);
+      break;
+    case "answer":
+      if (answers) answers[data.name] = { ok: data.ok === true, body: data.body || {} };
+      break;
     case "ready": {
-      // What this worker downloaded (Pyodide and the game), for the load benchmark.
-      const bytes = performance.getEntriesByType("resource").reduce((sum, r) => sum + r.transferSize, 0);
-      note({ workerBytes: bytes });
+      // What this worker downloaded (Pyodide and the game), and the modules Python holds at
+      // the first frame, for the load benchmark.
+      const bytes = performance
+        .getEntriesByType("resource")
+        .reduce((sum, r) => sum + /** @type {PerformanceResourceTiming} */ (r).transferSize, 0);
+      note({ workerBytes: bytes, modules: modules() });
       break;
     }
     case "settled": {
@@ -185,6 +215,7 @@ onmessage = ({ data }) => {
       mark("lottery-snapshot");
       break;
     }
-    default: console.warn("worker: unknown message", data.type);
+    default:
+      console.warn("worker: unknown message", data.type);
   }
 };

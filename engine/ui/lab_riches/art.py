@@ -17,6 +17,7 @@ INK = "#10243a"
 GLASS = "#e8f6ff"
 GOLD = "#ffd54a"
 BLUE = "#38b6ff"
+GREEN = "#1e8449"  # the extra-goes badge: its white '+' reads at 4.5:1
 NAMES = {
     "flask": "flask",
     "beaker": "beaker",
@@ -163,14 +164,26 @@ def _lightning(c: Canvas, x: float, y: float, s: float, value: int | None = None
             (x + 0.2 * u, y - 0.8 * u)]  # fmt: skip
     c.path(bolt, fill=GOLD, stroke="#b36b00", line_width=u * 0.4)
     if value is not None:
-        c.circle(x + 2.6 * u, y + 2.6 * u, 2 * u, fill=BLUE, stroke="#ffffff", line_width=u * 0.4)
-        _number(c, str(value), x + 2.6 * u, y + 2.7 * u, s * 0.7, "#ffffff")
+        _lightning_badge(c, x, y, s, value)
+
+
+def _lightning_badge(c: Canvas, x: float, y: float, s: float, value: int) -> None:
+    """The lightning motif's number on its blue badge."""
+    u = s / 10
+    c.circle(x + 2.6 * u, y + 2.6 * u, 2 * u, fill=BLUE, stroke="#ffffff", line_width=u * 0.4)
+    _number(c, str(value), x + 2.6 * u, y + 2.7 * u, s * 0.7)  # ink: 7:1 on the blue
 
 
 def _extra_goes(c: Canvas, x: float, y: float, s: float, value: int | None = None) -> None:
     """The extra-goes motif: a green plus badge with its number."""
     u = s / 10
-    c.circle(x, y, 4.2 * u, fill="#2ecc71", stroke="#ffffff", line_width=u * 0.5)
+    c.circle(x, y, 4.2 * u, fill=GREEN, stroke="#ffffff", line_width=u * 0.5)
+    _extra_goes_label(c, x, y, s, value)
+
+
+def _extra_goes_label(c: Canvas, x: float, y: float, s: float, value: int | None) -> None:
+    """The extra-goes motif's words: '+3' and GOES, white on the green."""
+    u = s / 10
     label = f"+{value}" if value is not None else "+"
     _number(c, label, x, y + 0.2 * u, s * 1.05, "#ffffff")
     c.text("GOES", x, y + 3.0 * u, Font(s * 0.13, "body", True), fill="#ffffff")
@@ -218,7 +231,9 @@ def _cash(c: Canvas, x: float, y: float, s: float, label: str) -> None:
 
 
 lightning = _unit(_lightning)
+lightning_badge = _unit(_lightning_badge)
 extra_goes = _unit(_extra_goes)
+extra_goes_label = _unit(_extra_goes_label)
 bonus = _unit(_bonus)
 lock = _unit(_lock)
 up_arrow = _unit(_up_arrow)
@@ -248,6 +263,16 @@ def draw_square(c: Canvas, name: str, x: float, y: float, s: float) -> None:
         SYMBOLS[kind](c, x, y, s)
 
 
+def draw_words(c: Canvas, name: str, x: float, y: float, s: float) -> None:
+    """The words and numbers of a square (a lightning's number, an extra-goes' '+3 GOES'), for
+    a square drawn dimmed: what a player reads stays at full contrast over it."""
+    kind, _, value = name.partition("/")
+    if kind == "lightning" and value:
+        lightning_badge(c, x, y, s, int(value))
+    elif kind == "extra-goes":
+        extra_goes_label(c, x, y, s, int(value) if value else None)
+
+
 def spoken(name: str) -> str:
     """A square's name in words, for the narration."""
     kind, _, value = name.partition("/")
@@ -265,7 +290,6 @@ def backdrop(c: Canvas, w: float, h: float) -> None:
         bx = (k * 0.137 + 0.05) % 1.0 * w
         by = ((k * 0.29 + 0.1) % 1.0) * h
         c.circle(bx, by, 6 + (k % 4) * 5, fill="#ffffff0d")
-    c.rect(0, h - 6, w, 6, fill="#ffd54a33")
 
 
 def _meter_symbol(c: Canvas, x: float, y: float, s: float, value: int | None = None) -> None:

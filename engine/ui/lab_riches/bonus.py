@@ -16,6 +16,7 @@ from engine.ui.motion import MAX_FLASHES_PER_SECOND, Motion
 
 Event = Mapping[str, Any]
 REST_AT = 0.7  # the light cycles for this share of a bonus_row event, then rests
+WON_AT = REST_AT + 0.05  # then 'BONUS GAME … YOU HAVE WON' shows the award it rests on
 CYCLES = 18
 
 
@@ -107,7 +108,7 @@ def draw(c: Canvas, lay: Layout, bonus: BonusState, e: Event | None, p: float, m
 def result(c: Canvas, lay: Layout, e: Event | None, p: float) -> None:
     """Once the light rests on an award: 'BONUS GAME', the award, 'YOU HAVE WON' (drawn over
     everything else on the screen, the counters and the controls included)."""
-    resting = p > REST_AT + 0.05
+    resting = p >= WON_AT
     if e is not None and e["type"] == "bonus_row" and e["award"] != rules.UP and resting:
         won(c, lay, str(e["award"]), int(e["value"]))
 

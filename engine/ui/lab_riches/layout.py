@@ -1,13 +1,13 @@
 """Where everything goes on the Main Game and Bonus Game windows, from the canvas size.
 
 Landscape (desktop, 1280 × 720 and up): meter | Top Row over the grid | Prize Boxes | GO
-column, with Sound above Rules and Prizes at the foot of that column and Faster animations in
-the bottom-left corner. Where that corner runs into the meter or TOTAL WON (4:3 screens such as
-1024 × 768 and 800 × 600), Faster animations joins the foot of the GO column instead, and GO,
-GOES and INSTANT WINS close up above it. Portrait (phone, 390 × 844): the same row of meter,
-grid and Prize Boxes, with the totals, GO and GOES stacked below, then Rules and Prizes beside
-Faster animations, and Sound under them. Every control is at least 44 px on each side, down to
-a phone held sideways (844 × 390); a window under 320 px either way is laid out as 320 px.
+column: GO, GOES and INSTANT WINS, then the settings at the foot of that column, one under
+another (HOW TO PLAY, Faster animations, Sound, Rules and Prizes) where the column is tall
+enough, else two by two (HOW TO PLAY beside Rules and Prizes over Faster animations beside
+Sound: a phone held sideways), the column then wide enough for two. Portrait (phone,
+390 × 844): the same row of meter, grid and Prize Boxes, with the totals, GO and GOES stacked
+below, then the settings two by two. Every control is at least 44 px on each side, down to a
+phone held sideways (844 × 390); a window under 320 px either way is laid out as 320 px.
 """
 
 from __future__ import annotations
@@ -15,9 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.lab_riches import rules
-from engine.ui.widgets import MIN_TARGET
+from engine.ui.widgets import MIN_TARGET, two_by_two
 
 GRID_ROWS = rules.ROWS  # (inside layout(), `rules` is the Rules button)
+SETTING_W = 130.0  # a setting's button at its narrowest: 'Faster animations: off' at 10 px
 
 __all__ = ["MIN_TARGET", "Layout", "Rect", "layout"]
 
@@ -43,6 +44,7 @@ class Layout:
     goes: Rect
     total_won: Rect
     instant_wins: Rect
+    howto: Rect
     rules: Rect
     speed: Rect
     sound: Rect
@@ -87,14 +89,20 @@ def layout(width: float, height: float) -> Layout:
     margin, header_h = float(round(margin)), float(round(header_h))
     gap = float(round(cell * 0.15))
     row_w = meter_w + gap + 4 * cell + gap + prize_w
-    left = float(round((w - row_w) / 2 if portrait else max(margin, (w - row_w - 2.6 * cell) / 2)))
+    boxes_h = max(MIN_TARGET, cell * 0.8)
+    go_h = max(MIN_TARGET, cell * 1.2)
+    # The GO column's height (from the Top Row to under TOTAL WON), and what it needs to hold
+    # its four settings one under another; else they stand two by two, the column two wide.
+    column_h = float(round(cell * 1.15)) + 5 * cell + gap + boxes_h
+    stacked = column_h >= go_h + boxes_h * 2.2 + 4 * MIN_TARGET + 7 * gap
+    side = 2.6 * cell if stacked else 2 * SETTING_W + gap + cell * 0.5
+    left = float(round((w - row_w) / 2 if portrait else max(margin, (w - row_w - side) / 2)))
     top_row_y = header_h + margin
     grid_y = top_row_y + float(round(cell * 1.15))
     grid_x = left + meter_w + gap
     meter = (left, top_row_y, meter_w, grid_y + 5 * cell - top_row_y)
     prize_x = grid_x + 4 * cell + gap
     below = grid_y + 5 * cell + gap
-    boxes_h = max(MIN_TARGET, cell * 0.8)
     if portrait:
         half = (row_w - gap) / 2
         total_won = (left, below, half, boxes_h)
@@ -103,20 +111,24 @@ def layout(width: float, height: float) -> Layout:
         go = (w / 2 - go_size, below + boxes_h + gap * 2, go_size * 2, go_size)
         goes = (w / 2 - go_size * 0.75, go[1] + go_size + gap, go_size * 1.5, boxes_h)
         foot_y = min(h - margin - 2 * MIN_TARGET - gap, goes[1] + boxes_h + gap * 2)
-        rules = (left, foot_y, half, MIN_TARGET)
-        speed = (left + half + gap, foot_y, half, MIN_TARGET)
-        sound = (w / 2 - half / 2, foot_y + MIN_TARGET + gap, half, MIN_TARGET)
+        howto, rules, speed, sound = two_by_two(left, foot_y, foot_y + MIN_TARGET + gap, half, gap)
     else:
         total_won = (grid_x, below, 4 * cell, boxes_h)
         side_x = prize_x + prize_w + cell * 0.5
-        side_w = max(130.0, min(cell * 2.2, w - side_x - margin))  # its labels at 10 px or more
-        rules = (side_x, below, side_w, MIN_TARGET)
-        sound = (side_x, below - gap - MIN_TARGET, side_w, MIN_TARGET)
-        speed = (margin, h - margin - MIN_TARGET, max(160.0, cell * 2.2), MIN_TARGET)
-        if not (_apart(speed, meter, gap) and _apart(speed, total_won, gap)):
-            speed = (side_x, sound[1] - gap - MIN_TARGET, side_w, MIN_TARGET)
-        foot = min(sound[1], speed[1])  # the top of the buttons at the foot of the GO column
-        go_h = max(MIN_TARGET, cell * 1.2)
+        if stacked:  # its labels at 10 px or more
+            side_w = max(SETTING_W, min(cell * 2.2, w - side_x - margin))
+            rules = (side_x, below + boxes_h - MIN_TARGET, side_w, MIN_TARGET)
+            sound, speed, howto = (
+                (side_x, rules[1] - k * (gap + MIN_TARGET), side_w, MIN_TARGET) for k in (1, 2, 3)
+            )
+        else:
+            half = max(SETTING_W, min(cell * 2.2, (w - side_x - margin - gap) / 2))
+            side_w = 2 * half + gap
+            top_y = below + boxes_h - 2 * MIN_TARGET - gap
+            howto, rules, speed, sound = two_by_two(
+                side_x, top_y, top_y + MIN_TARGET + gap, half, gap
+            )
+        foot = howto[1]  # the top of the buttons at the foot of the GO column
         fixed = go_h + gap + boxes_h * 2.2  # GO, the gap under it, GOES and INSTANT WINS
         room = foot - gap - grid_y - cell * 0.2 - fixed  # left for the space above INSTANT WINS
         space = max(gap, min(cell * 0.6, room))
@@ -127,9 +139,9 @@ def layout(width: float, height: float) -> Layout:
     if portrait:  # share the height left over: the play area sits lower, nearer the thumb
         dy = float(round(max(0.0, h - margin - (sound[1] + sound[3])) * 0.4))
         top_row_y, grid_y = top_row_y + dy, grid_y + dy
-        meter, go, goes, total_won, instant, rules, speed, sound = (
+        meter, go, goes, total_won, instant, howto, rules, speed, sound = (
             (r[0], r[1] + dy, r[2], r[3])
-            for r in (meter, go, goes, total_won, instant, rules, speed, sound)
+            for r in (meter, go, goes, total_won, instant, howto, rules, speed, sound)
         )
     cx = meter[0] + meter_w / 2
     cable_y = top_row_y - margin * 0.6
@@ -145,11 +157,5 @@ def layout(width: float, height: float) -> Layout:
     )
     return Layout(
         w, h, portrait, cell, (0.0, 0.0, w, header_h), top_row_y, grid_x, grid_y, meter,
-        prize_x, prize_w, go, goes, total_won, instant, rules, speed, sound, cable,
+        prize_x, prize_w, go, goes, total_won, instant, howto, rules, speed, sound, cable,
     )  # fmt: skip
-
-
-def _apart(a: Rect, b: Rect, gap: float) -> bool:
-    """True when two rectangles are at least `gap` apart across or down."""
-    return (a[0] + a[2] + gap <= b[0] or b[0] + b[2] + gap <= a[0]
-            or a[1] + a[3] + gap <= b[1] or b[1] + b[3] + gap <= a[1])  # fmt: skip

@@ -19,6 +19,7 @@ from engine.ui.input import Control, Event, Key
 from engine.ui.lab_riches import art, bonus, paint
 from engine.ui.lab_riches.layout import Layout, layout
 from engine.ui.lab_riches.panels import panel
+from engine.ui.presentation import FREE_RESULT, header_note
 from engine.ui.scenes.play import PlayScreen
 from engine.ui.widgets import draw_controls
 
@@ -65,6 +66,18 @@ def prompt(upcoming: Mapping[str, Any] | None) -> str:
     )
 
 
+END_FOOT = 170.0  # below its text, the end message holds FINISH, a note and the board toggle
+
+
+def end_box(w: float, h: float) -> tuple[float, float, float, float]:
+    """The end message's text area (x, y, w, h): FINISH stands 20 px above its foot and the
+    board's toggle 106 px below FINISH, the panel reaching END_FOOT below it; on a short
+    screen (a phone held sideways) it all rises to stay on the screen."""
+    pw, ph = min(w * 0.92, 520.0), min(h * 0.42, 330.0)
+    y = max(12.0, min(h * 0.62 - ph + 20, h - ph - END_FOOT + 2))
+    return (w - pw) / 2, y, pw, ph
+
+
 class MainScene(PlayScreen[Layout]):
     """Plays the flow's current book from its resume index to the end message and FINISH."""
 
@@ -88,12 +101,17 @@ class MainScene(PlayScreen[Layout]):
 
     # ---- controls --------------------------------------------------------------------------
     def play_controls(self) -> list[Control]:
-        """GO (or FINISH at the end), Rules and Prizes, and the settings: speed and sound."""
+        """GO (or FINISH at the end), HOW TO PLAY, Rules and Prizes, and the settings."""
         lay = self.layout()
+        if self.ended() and self.board:  # FINISH where GO was, the toggle where Rules was:
+            finish, view = self.end_controls(0.0, 0.0)  # off the board they let a player see
+            return [Control(finish.id, finish.label, *lay.go, finish.enabled),
+                    Control(view.id, view.label, *lay.rules)]  # fmt: skip
         if self.ended():  # both inside the end message's panel (see _end_message)
-            return self.end_controls(lay.height * 0.62, 106)
+            _, y, _, ph = end_box(lay.width, lay.height)
+            return self.end_controls(y + ph - 20, 106)
         go = Control("go", "GO", *lay.go, self.player.waiting() is not None)
-        return [go, *self.setting_controls(lay.rules, lay.speed, lay.sound)]
+        return [go, *self.setting_controls(lay.howto, lay.rules, lay.speed, lay.sound)]
 
     def activate(self, control: str) -> None:
         """GO; FINISH, Rules and the settings as every game."""
@@ -115,7 +133,7 @@ class MainScene(PlayScreen[Layout]):
         lay = self.layout()
         art.backdrop(canvas, lay.width, lay.height)
         state = self.state()
-        paint.header(canvas, lay, self.flow.balance)
+        paint.header(canvas, lay, self.flow.balance, header_note(self.flow.mode))
         if state is None:
             return
         event, p = self.player.event(), self.player.progress()
@@ -136,7 +154,9 @@ class MainScene(PlayScreen[Layout]):
         # A counter changes when its animation lands: extra goes reach GOES, an Instant Prize
         # reaches INSTANT WINS (and TOTAL WON), not at the start of their flights.
         landing = kind in paint.LANDS_IN_A_BOX and p < paint.LAND
-        paint.boxes(canvas, lay, self.player.before() if landing else state)
+        paint.boxes(
+            canvas, lay, self.player.before() if landing else state, self.flow.mode == "try"
+        )
         controls = self.controls()
         if self.ended() and not self.board:
             self._end_message(canvas, lay, state)
@@ -150,24 +170,27 @@ class MainScene(PlayScreen[Layout]):
 
     def _end_message(self, canvas: Canvas, lay: Layout, state: State) -> None:
         w, h = lay.width, lay.height
-        pw, ph = min(w * 0.92, 520.0), min(h * 0.42, 330.0)
-        x, y = (w - pw) / 2, h * 0.62 - ph + 20
-        top = state.total >= rules.TOP_PRIZE_PENCE
-        big_win = state.total >= BIG_WIN * rules.PRICE_PENCE
+        x, y, pw, ph = end_box(w, h)
+        free = self.flow.mode == "try"  # a free TRY: no celebration and no amount won
+        top = state.total >= rules.TOP_PRIZE_PENCE and not free
+        big_win = state.total >= BIG_WIN * rules.PRICE_PENCE and not free
         if big_win:  # the top prizes get a celebration: a burst of gold behind the message
             widgets.sunburst(canvas, w / 2, y + ph / 2, max(w, h))
-        panel(canvas, x - 4, y - 10, pw + 8, ph + 170, glow=True)  # FINISH, a note, the board
+        panel(canvas, x - 4, y - 10, pw + 8, ph + END_FOOT, glow=True)  # FINISH, a note, the board
         big = Font(min(36.0, pw * 0.08), "display", True)
         head = "TOP PRIZE!" if top else "BIG WIN!" if big_win else "CONGRATULATIONS"
-        head = head if state.total else "GAME OVER"
+        head = "FREE TRY OVER" if free else head if state.total else "GAME OVER"
         canvas.text(head, w / 2, y + ph * 0.14, fit_text(canvas, head, big, pw - 20),
                     fill=art.GOLD)  # fmt: skip
         body = Font(min(22.0, pw * 0.05), "body", True)
         prizes = state.rows_pence + state.meter_pence
-        canvas.text(f"Prize(s): {format_pounds(prizes)}", w / 2, y + ph * 0.36, body)
-        canvas.text(f"Instant Prizes: {format_pounds(state.instant_pence)}", w / 2,
-                    y + ph * 0.52, body)  # fmt: skip
-        total = f"TOTAL WON {format_pounds(state.total)}"
+        if free:
+            canvas.text("No money is staked or won.", w / 2, y + ph * 0.44, body)
+        else:
+            canvas.text(f"Prize(s): {format_pounds(prizes)}", w / 2, y + ph * 0.36, body)
+            canvas.text(f"Instant Prizes: {format_pounds(state.instant_pence)}", w / 2,
+                        y + ph * 0.52, body)  # fmt: skip
+        total = FREE_RESULT.upper() if free else f"TOTAL WON {format_pounds(state.total)}"
         canvas.text(total, w / 2, y + ph * 0.75, fit_text(canvas, total, big, pw - 20),
                     fill=art.GOLD)  # fmt: skip
         # Under FINISH: what is happening ("Recording your play…") or why it did not go through.

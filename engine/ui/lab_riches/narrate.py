@@ -1,4 +1,8 @@
-"""Every Lab Riches book event in words, for the aria-live log (one handler per event type)."""
+"""Every Lab Riches book event in words, for the aria-live log (one handler per event type),
+each said at the moment of its animation that shows it (paint.py, bonus.py): the Top Row once
+it has turned over, segments once they reach the meter, extra goes and an Instant Prize once
+they land in their box, the Bonus Game's award once the light rests on it and 'YOU HAVE WON'
+shows, the totals once the end message shows."""
 
 from __future__ import annotations
 
@@ -9,6 +13,10 @@ from engine.lab_riches import rules
 from engine.lab_riches.replay import State
 from engine.money import format_pounds
 from engine.ui.lab_riches.art import spoken
+from engine.ui.lab_riches.bonus import REST_AT, WON_AT
+from engine.ui.lab_riches.paint import ARRIVE, LAND, REVEAL, TURNED
+from engine.ui.presentation import Said, said_at
+from engine.ui.widgets import BANNER_OPENS
 
 Event = Mapping[str, Any]
 
@@ -23,50 +31,53 @@ def sentence_start(words: str) -> str:
     return words[:1].upper() + words[1:]
 
 
-def _start(e: Event, s: State) -> list[str]:
-    return [f"Main game. You have {counted(s.goes_left, 'go', 'goes')}. Press GO to play."]
+def _start(e: Event, s: State) -> Said:
+    goes = counted(s.goes_left, "go", "goes")
+    return said_at(0.0, f"Main game. You have {goes}. Press GO to play.")
 
 
-def _go(e: Event, s: State) -> list[str]:
+def _go(e: Event, s: State) -> Said:
     top = ", ".join(spoken(name) for name in s.top)
-    return [f"Go {e['go']}: {counted(s.goes_left, 'go', 'goes')} left. Top Row: {top}."]
+    goes = counted(s.goes_left, "go", "goes")
+    return said_at(REVEAL, f"Go {e['go']}: {goes} left. Top Row: {top}.")
 
 
-def _prize_boxes(e: Event, s: State) -> list[str]:
+def _prize_boxes(e: Event, s: State) -> Said:
     amounts = ", ".join(
         f"row {k + 1} {format_pounds(p, always_pence=False)}" for k, p in enumerate(e["amounts"])
     )
-    return [f"Prize Boxes revealed: {amounts}."]
+    return said_at(TURNED, f"Prize Boxes revealed: {amounts}.")
 
 
-def _lock(e: Event, s: State) -> list[str]:
-    return [f"{sentence_start(spoken(e['symbol']))} locked in row {e['row'] + 1}, "
-            f"column {e['col'] + 1}."]  # fmt: skip
+def _lock(e: Event, s: State) -> Said:
+    symbol = sentence_start(spoken(e["symbol"]))
+    return said_at(0.0, f"{symbol} locked in row {e['row'] + 1}, column {e['col'] + 1}.")
 
 
-def _row_win(e: Event, s: State) -> list[str]:
-    return [f"Row {e['row'] + 1} complete: you win {format_pounds(e['pence'])}."]
+def _row_win(e: Event, s: State) -> Said:
+    return said_at(0.0, f"Row {e['row'] + 1} complete: you win {format_pounds(e['pence'])}.")
 
 
-def _segments(e: Event, s: State) -> list[str]:
+def _segments(e: Event, s: State) -> Said:
     where = "from the Bonus Game" if e["source"] == "bonus" else "from the Top Row"
-    return [f"{counted(e['count'], 'segment', 'segments')} {where} to the Power Surge Prize Meter: "
-            f"{e['meter']} of {rules.METER_SEGMENTS} filled."]  # fmt: skip
+    count = counted(e["count"], "segment", "segments")
+    return said_at(ARRIVE, f"{count} {where} to the Power Surge Prize Meter: "
+                           f"{e['meter']} of {rules.METER_SEGMENTS} filled.")  # fmt: skip
 
 
-def _meter_box(e: Event, s: State) -> list[str]:
+def _meter_box(e: Event, s: State) -> Said:
     if not e["pence"]:
-        return ["The meter's first box is lit: no prize yet, fill 8 segments to win."]
-    return [f"Meter box lit: {format_pounds(e['pence'])}."]
+        return said_at(0.0, "The meter's first box is lit: no prize yet, fill 8 segments to win.")
+    return said_at(0.0, f"Meter box lit: {format_pounds(e['pence'])}.")
 
 
-def _extra_goes(e: Event, s: State) -> list[str]:
+def _extra_goes(e: Event, s: State) -> Said:
     extra = counted(e["count"], "extra go", "extra goes")
-    return [f"{extra}: {counted(e['goes_left'], 'go', 'goes')} left."]
+    return said_at(LAND, f"{extra}: {counted(e['goes_left'], 'go', 'goes')} left.")
 
 
-def _bonus_activated(e: Event, s: State) -> list[str]:
-    return ["BONUS GAME ACTIVATED. Press GO to start the Bonus Game."]
+def _bonus_activated(e: Event, s: State) -> Said:
+    return said_at(BANNER_OPENS, "BONUS GAME ACTIVATED. Press GO to start the Bonus Game.")
 
 
 def award_words(award: str, value: int) -> str:
@@ -80,32 +91,33 @@ def award_words(award: str, value: int) -> str:
     return "an up arrow"
 
 
-def _bonus_row(e: Event, s: State) -> list[str]:
-    if e["award"] == rules.UP:
-        return [f"Bonus row {e['row'] + 1}: the light lands on an up arrow. "
-                "Move up a row: press GO."]  # fmt: skip
-    return [f"BONUS GAME: the light lands on {award_words(e['award'], e['value'])}. "
-            "YOU HAVE WON."]  # fmt: skip
+def _bonus_row(e: Event, s: State) -> Said:
+    if e["award"] == rules.UP:  # once the light rests on it
+        return said_at(REST_AT, f"Bonus row {e['row'] + 1}: the light lands on an up arrow. "
+                                "Move up a row: press GO.")  # fmt: skip
+    award = award_words(e["award"], e["value"])  # once 'YOU HAVE WON' shows
+    return said_at(WON_AT, f"BONUS GAME: the light lands on {award}. YOU HAVE WON.")
 
 
-def _instant(e: Event, s: State) -> list[str]:
-    return [f"Instant Prize {format_pounds(e['pence'])} added to INSTANT WINS."]
+def _instant(e: Event, s: State) -> Said:
+    return said_at(LAND, f"Instant Prize {format_pounds(e['pence'])} added to INSTANT WINS.")
 
 
-def _bonus_end(e: Event, s: State) -> list[str]:
-    return ["Back to the main game."]
+def _bonus_end(e: Event, s: State) -> Said:
+    return said_at(0.0, "Back to the main game.")
 
 
-def _end(e: Event, s: State) -> list[str]:
+def _end(e: Event, s: State) -> Said:
     prizes = int(e["rows_pence"]) + int(e["meter_pence"])
-    return [
+    return said_at(  # as the end message shows, once the event has run
+        1.0,
         f"No goes left. Prizes {format_pounds(prizes)}, "
         f"Instant Prizes {format_pounds(int(e['instant_pence']))}.",
         f"Total won {format_pounds(int(e['total']))}",
-    ]
+    )
 
 
-HANDLERS: dict[str, Callable[[Event, State], list[str]]] = {
+HANDLERS: dict[str, Callable[[Event, State], Said]] = {
     "start": _start,
     "go": _go,
     "prize_boxes": _prize_boxes,

@@ -22,9 +22,11 @@ from engine.ui.lab_riches import art
 from engine.ui.lab_riches.layout import Layout
 from engine.ui.lab_riches.panels import label_box
 from engine.ui.motion import Motion
+from engine.ui.presentation import FREE_COUNTER
 
 Event = Mapping[str, Any]
 REVEAL = 0.3  # a go's squares flip in this share of its animation, then the columns sweep
+TURNED = 0.6  # the Prize Boxes' amounts have turned over at this share of their event
 ARRIVE = 0.55  # a number on the Power Cable reaches the meter at this share of its event
 LAND = 0.8  # extra goes and an Instant Prize reach their box at this share of their event
 LANDS_IN_A_BOX = ("extra_goes", "instant")  # events whose counter changes when they LAND
@@ -68,17 +70,18 @@ def _reveal(c: Canvas, name: str, cx: float, cy: float, s: float, amount: float,
     c.restore()
 
 
-def header(c: Canvas, lay: Layout, balance: int | None) -> None:
-    """The title bar with the balance."""
+def header(c: Canvas, lay: Layout, balance: int | None, note: str = "") -> None:
+    """The title bar with the balance, or a note in its place (a TRY's: it wins nothing)."""
     x, y, w, h = lay.header
     c.rect(x, y, w, h, fill=LinearGradient(0, 0, 0, h, ((0.0, "#0e3a66"), (1.0, "#092a4b"))))
     title = Font(h * 0.45, "display", True)
     art.draw_square(c, "flask", 12 + h * 0.35, h / 2, h * 0.7)
     c.text("LAB RICHES", 16 + h * 0.75, h / 2, title, fill=art.GOLD, align="left")
-    if balance is not None:
-        text = f"Balance {format_pounds(balance)}"
-        font = fit_text(c, text, Font(h * 0.3, "body", True), w * 0.4)
-        c.text(text, w - 12, h / 2, font, fill="#ffffff", align="right")
+    if balance is not None or note:  # right-aligned, clear of the title
+        text = note or f"Balance {format_pounds(balance or 0)}"
+        room = min(w * 0.4, w - 24 - (16 + h * 0.75 + c.measure("LAB RICHES", title)) - 12)
+        font = fit_text(c, text, Font(h * 0.3, "body", True), room)
+        c.text(text, w - 12, h / 2, font, fill=art.GOLD if note else "#ffffff", align="right")
 
 
 def grid(c: Canvas, lay: Layout, s: State, e: Event | None, p: float, m: Motion) -> None:
@@ -103,6 +106,7 @@ def grid(c: Canvas, lay: Layout, s: State, e: Event | None, p: float, m: Motion)
             c.alpha(0.45)
             art.draw_square(c, s.top[col], cx, cy, cell * 0.8)
             c.restore()
+            art.draw_words(c, s.top[col], cx, cy, cell * 0.8)  # dimmed, yet readable
         else:
             _reveal(c, s.top[col], cx, cy, cell * 0.8, flip, m)
     won = set(s.won_rows)
@@ -148,7 +152,7 @@ def prize_boxes(c: Canvas, lay: Layout, s: State, e: Event | None, p: float, m: 
             c.text("PRIZE", x + w / 2 + h * 0.2, y + h / 2, font, fill=art.GOLD)
             continue
         amount = format_pounds(s.prize_boxes[row], always_pence=False)
-        shown = min(1.0, p / 0.6) if kind == "prize_boxes" else 1.0
+        shown = min(1.0, p / TURNED) if kind == "prize_boxes" else 1.0
         font = fit_text(c, amount, Font(h * 0.42, "display", True), w * 0.86)
         c.save()
         c.translate(x + w / 2, y + h / 2)
@@ -173,7 +177,7 @@ def meter(c: Canvas, lay: Layout, s: State, e: Event | None, p: float, m: Motion
     c.rect(x - 3, y - 3, w + 6, h + 6, fill="#06182c", stroke=art.BLUE, line_width=2, radius=8)
     fresh = range(s.meter - int(e["count"]) + 1, s.meter + 1) if kind == "segments" and e else ()
     # The new segments flash twice once their number arrives (until SETTLE), then stay lit.
-    arrived = p > ARRIVE
+    arrived = p >= ARRIVE
     flash_on = arrived and m.part(SETTLE - ARRIVE).blink((p - ARRIVE) / (SETTLE - ARRIVE), 2)
     narrow = lay.portrait
     for box, (first, last, pence) in enumerate(rules.METER_BOXES):
@@ -198,7 +202,7 @@ def meter(c: Canvas, lay: Layout, s: State, e: Event | None, p: float, m: Motion
         # The amount keeps clear of the box's border (and of the segment bars on its left).
         font = fit_text(c, label, Font(min(bh * 0.32, w * 0.24), "display", True), bw * 0.52)
         dim = s.meter_box is not None and box < s.meter_box
-        colour = art.GOLD if gold else ("#7890a8" if dim or not pence else "#ffffff")
+        colour = art.GOLD if gold else ("#9fb3c8" if dim or not pence else "#ffffff")  # dim: 5:1
         c.text(label, bx + bw * 0.665, by + bh / 2, font, fill=colour)
 
 
@@ -243,7 +247,7 @@ def flying(c: Canvas, lay: Layout, s: State, e: Event | None, p: float, m: Motio
 def cable_route(lay: Layout, e: Event) -> tuple[tuple[Point, ...], float]:
     """The way a number of segments goes to the meter, and the share of it (0..1) at which it
     reaches the Power Cable: from its Top Row square straight up to the cable's run over the
-    top, or from the Bonus Game (the middle of the window) down under the last Prize Box and
+    top, or from the Bonus Game (`bonus_start`) down under the last Prize Box and
     across until it touches the cable's foot; then along the cable (a flash: `pulse_radius`)
     and down the meter to its bottom box. Neither the number nor the flash passes over a Prize
     Box, nor over a square of the Top Row but the one the number comes from."""
@@ -255,16 +259,27 @@ def cable_route(lay: Layout, e: Event) -> tuple[tuple[Point, ...], float]:
         reach: tuple[Point, ...] = (start, joins)
         rest = (joins, *cable[3:], end)
     else:
-        start = (lay.width / 2, lay.height / 2)
         grid_right = lay.grid_x + rules.COLUMNS * lay.cell
         foot = cable[0]
         r = lay.cell * NUMBER  # it joins the cable as its circle touches it
+        start = bonus_start(lay, r)
         reach = (start, (min(start[0], grid_right - r), foot[1]), (foot[0] - r, foot[1]))
         rest = (reach[-1], *cable, end)
     route = (*reach, *rest[1:])
     reached = sum(math.dist(a, b) for a, b in itertools.pairwise(reach))
     whole = sum(math.dist(a, b) for a, b in itertools.pairwise(route))
     return route, reached / whole if whole else 1.0
+
+
+def bonus_start(lay: Layout, half_w: float) -> Point:
+    """Where what the Bonus Game awards sets off from: the middle of the window, or, where that
+    lies over the Prize Boxes (a phone held sideways, the board moved left to leave the
+    settings room), as far right over the board as its half width `half_w` allows."""
+    grid_right = lay.grid_x + rules.COLUMNS * lay.cell
+    x = lay.width / 2
+    if not lay.portrait and x + half_w > lay.prize_x:
+        x = min(x, grid_right - half_w)
+    return x, lay.height / 2
 
 
 def pulse_radius(lay: Layout) -> float:
@@ -288,7 +303,7 @@ def flight_route(lay: Layout, e: Event) -> tuple[Point, ...]:
     Prize Box (whose amount the flier would seem to show) and no square of the Top Row but
     the one the extra goes come from. Where the box lies beside the Prize Boxes (landscape),
     the flier goes round them: from the Top Row up over it (through the gap to the header),
-    or from the middle of the window (the Bonus Game's award) down under the last Prize Box,
+    or from where the Bonus Game's award sets off (`bonus_start`) down under the last Prize Box,
     then up their right-hand side and into its box. Where the boxes are below the board
     (portrait) the way is straight (from the Top Row, once down off it): it passes under the
     last Prize Box."""
@@ -297,7 +312,7 @@ def flight_route(lay: Layout, e: Event) -> tuple[Point, ...]:
     box = lay.goes if kind == "extra_goes" else lay.instant_wins
     end = (box[0] + box[2] / 2, box[1] + box[3] / 2)
     top = kind == "extra_goes" and e["source"] == "top"
-    start = lay.top(int(e["col"])) if top else (lay.width / 2, lay.height / 2)
+    start = lay.top(int(e["col"])) if top else bonus_start(lay, hw)
     right = lay.prize_x + lay.prize_w  # the Prize Boxes' right-hand side
     if end[0] - hw < right + CLEAR:  # the box is below the board
         if top:  # first straight down, off the Top Row, so as to pass over no other square of it
@@ -324,12 +339,13 @@ def flight(lay: Layout, e: Event, q: float) -> Point:
     return x, y
 
 
-def boxes(c: Canvas, lay: Layout, s: State) -> None:
-    """GOES, TOTAL WON and INSTANT WINS."""
+def boxes(c: Canvas, lay: Layout, s: State, free: bool = False) -> None:
+    """GOES, TOTAL WON and INSTANT WINS; in a free TRY the two counters of money read
+    FREE_COUNTER ('NOTHING'), unlit: a free play wins nothing, whatever its board collects."""
     label_box(c, lay.goes, "GOES", str(s.goes_left))
-    label_box(c, lay.total_won, "TOTAL WON", format_pounds(s.total), glow=s.total > 0)
-    label_box(c, lay.instant_wins, "INSTANT WINS", format_pounds(s.instant_pence),
-              glow=s.instant_pence > 0)  # fmt: skip
+    total, instant = (FREE_COUNTER,) * 2 if free else map(format_pounds, (s.total, s.instant_pence))
+    label_box(c, lay.total_won, "TOTAL WON", total, glow=s.total > 0 and not free)
+    label_box(c, lay.instant_wins, "INSTANT WINS", instant, glow=s.instant_pence > 0 and not free)
 
 
 def banner(c: Canvas, lay: Layout, lines: tuple[str, ...], p: float, m: Motion) -> None:

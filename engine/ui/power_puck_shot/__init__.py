@@ -28,6 +28,7 @@ LOOK = Look(
     icon_words=art.ICONS,
     gold=art.GOLD,
     title_art=art.title_art,
+    howto_corner=True,  # the procedure: "In the top right of the splash screen is a 'HOW TO PLAY'"
 )
 
 

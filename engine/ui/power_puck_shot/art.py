@@ -28,16 +28,21 @@ FILLS = {
     "purple": "#8a3fd6",
     "orange": "#ff8c1a",
     "light-blue": "#38c2ff",
-    "red": "#e53935",
+    "red": "#d32f2f",  # white on it reads at 5:1 (a lighter red gave 4.2:1)
     "green": "#2fbf5b",
     "pink": "#ff5fae",
     "yellow": "#ffd400",
 }
-STAGES = {  # backdrop (top, bottom), Play Grid surface, its glow, arrows
+DARK_INK = ("yellow", "light-blue", "orange", "pink", "green")  # fills too light for white text
+# backdrop (top, bottom), Play Grid surface, its glow, arrows. The procedure's Bonus Game is a
+# darker screen with the grid illuminated (a glowing cyan, nothing like the Prize Game's) and
+# blue arrows; its Prize Game a lighter screen, a yellow grid and green arrows.
+STAGES = {
     "main": (("#0b2a55", "#061833"), "#dff1ff", "#7fd4ff", "#2fbf5b"),
-    "bonus": (("#04070f", "#0b0f22"), "#fff7c2", "#ffe45c", "#2f8cff"),
+    "bonus": (("#04070f", "#0b0f22"), "#8ff0ff", "#00e5ff", "#2f8cff"),
     "prize": (("#3d6ea8", "#8fb8e0"), "#ffe066", "#fff2a8", "#2fbf5b"),
 }
+WORDS_ON = {"main": "#ffffff", "bonus": "#ffffff", "prize": INK}  # text on the stage's backdrop
 
 
 def colour_words(colour: str) -> str:
@@ -111,10 +116,17 @@ def booster(c: Canvas, colour: str) -> None:
 
 
 @unit_icon
+def boost_mark(c: Canvas, ink: str) -> None:
+    """A boosted row's arrow up inside its amount box, in the box's ink."""
+    points = [(0, -4.6), (4.2, 0), (1.6, 0), (1.6, 4.4), (-1.6, 4.4), (-1.6, 0), (-4.2, 0)]
+    c.path(points, fill=ink)
+
+
+@unit_icon
 def plus_squares(c: Canvas, colour: str, n: int) -> None:
     """Extra squares for a row: its colour's square marked '+N'."""
     c.rect(-4.4, -4.4, 8.8, 8.8, fill=FILLS[colour], stroke="#ffffff", line_width=0.7, radius=1.4)
-    ink = INK if colour in ("yellow", "light-blue", "orange", "pink") else "#ffffff"
+    ink = INK if colour in DARK_INK else "#ffffff"
     c.text(f"+{n}", 0, 0.3, Font(4.8, "display", True), fill=ink)
 
 
@@ -241,11 +253,13 @@ def label(c: Canvas, text: str, x: float, y: float, size: float, max_w: float,
 
 
 def title_art(c: Canvas, w: float, h: float, unit_px: float) -> None:
-    """The splash's picture: a puck sliding over a row of coloured squares."""
+    """The splash's picture: a puck sliding over a row of coloured squares, low enough that the
+    puck (1.5 squares above the row's middle) stays inside the screen's top edge."""
     s = unit_px * 0.11
+    y = max(h * 0.13, s * 1.5 + 4)
     for k, colour in enumerate(rules.COLOURS[::-1][:7]):
-        coloured_square(c, w / 2 + (k - 3) * s * 1.15, h * 0.13, s, colour)
-    puck(c, w / 2 + s * 2.2, h * 0.13 - s * 0.9, s * 1.2, True)
+        coloured_square(c, w / 2 + (k - 3) * s * 1.15, y, s, colour)
+    puck(c, w / 2 + s * 2.2, y - s * 0.9, s * 1.2, True)
 
 
 def panel(c: Canvas, x: float, y: float, w: float, h: float, *, glow: bool = False) -> None:

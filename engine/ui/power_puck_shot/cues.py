@@ -15,7 +15,14 @@ from typing import Any
 from engine.power_puck_shot.generator import BONUS, BOOSTER, EXTRA, POT, POWER, PRIZE
 from engine.power_puck_shot.geometry import POCKETS
 from engine.ui.motion import Motion
-from engine.ui.power_puck_shot.timing import DURATIONS, FLIGHT, LAUNCH, SECONDS, ShotClock, path_of
+from engine.ui.power_puck_shot.timing import (
+    FLIGHT,
+    JOIN,
+    LAUNCH,
+    ShotClock,
+    path_of,
+    power_message_at,
+)
 from engine.ui.presentation import Timeline, cue_at, ending, silent
 
 Event = Mapping[str, Any]
@@ -54,10 +61,9 @@ def _shot(e: Event, m: Motion) -> Timeline:
 def _bonus_end(e: Event, m: Motion) -> Timeline:
     out: list[tuple[float, str]] = []
     if int(e.get("extra_pucks", 0)) + int(e.get("power_pucks", 0)):
-        out.append((0.3, "puck"))
+        out.append((JOIN, "puck"))
     if e.get("power_pucks"):  # 'POWER PUCK ALL SYMBOLS X2' (timing.py: after the return)
-        total = DURATIONS["bonus_end"](e)
-        out.append((SECONDS["bonus_end"] / total, "power"))
+        out.append((power_message_at(e), "power"))
     return tuple(out)
 
 

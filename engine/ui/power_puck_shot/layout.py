@@ -2,8 +2,9 @@
 
 Landscape (desktop, 1280 × 720, 4:3 sizes, a phone held sideways): the Prize Game Symbol
 Collection Meter | the Play Grid | the Prize Table, as the procedure places them; the six
-Directional Arrows under the grid and the Pucks Left Counter under them; Rules and Prizes,
-Sound and Faster animations under the Prize Table. Portrait (phone, 390 × 844 down to
+Directional Arrows under the grid and the Pucks Left Counter under them; the settings under
+the Prize Table, two by two (HOW TO PLAY beside Rules and Prizes over Faster animations beside
+Sound), as at a portrait phone's foot. Portrait (phone, 390 × 844 down to
 360 × 640): the Prize Table across the top, then the meter beside the grid, the arrows, the
 counter and the settings; on a tall phone, whose grid the width bounds, the rows of the Prize
 Table grow and the rest of the height spaces the parts out. The PRIZE POT panel sits at the top
@@ -16,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.power_puck_shot import rules
-from engine.ui.widgets import MIN_TARGET
+from engine.ui.widgets import MIN_TARGET, two_by_two
 
 Rect = tuple[float, float, float, float]
 ROWS = len(rules.COLOURS)  # Prize Table rows, the top prize's at the top
@@ -46,6 +47,7 @@ class Layout:
     arrows: tuple[Rect, ...]
     pucks: Rect
     pot: Rect
+    howto: Rect
     rules: Rect
     speed: Rect
     sound: Rect
@@ -124,9 +126,7 @@ def layout(width: float, height: float) -> Layout:
         pucks = (w / 2 - 110.0, arrows_y + arrow + gap * 0.5, 220.0, pucks_h)
         foot = pucks[1] + pucks_h + gap + air
         half = (w - 2 * margin - gap) / 2
-        rules_r = (float(margin), foot, half, MIN_TARGET)
-        speed = (margin + half + gap, foot, half, MIN_TARGET)
-        sound = (w / 2 - half / 2, foot + MIN_TARGET + gap, half, MIN_TARGET)
+        howto, rules_r, speed, sound = two_by_two(margin, foot, foot + MIN_TARGET + gap, half, gap)
         centre, lo, hi = grid_x + 2 * cell, float(margin), w - margin
     else:
         top = header_h + max(margin, CUSHION)
@@ -146,10 +146,8 @@ def layout(width: float, height: float) -> Layout:
         pucks = (grid_x + 2 * cell - 110.0, arrows_y + arrow + gap * 0.5, 220.0, pucks_h)
         foot = arrows_y
         half = (table_w - gap) / 2
-        rules_r = (table_x, foot, half, MIN_TARGET)
-        sound = (table_x + half + gap, foot, half, MIN_TARGET)
-        speed = (table_x, min(h - margin - MIN_TARGET, foot + MIN_TARGET + gap), table_w,
-                 MIN_TARGET)  # fmt: skip
+        under = min(h - margin - MIN_TARGET, foot + MIN_TARGET + gap)
+        howto, rules_r, speed, sound = two_by_two(table_x, foot, under, half, gap)
         centre, lo, hi = grid_x + 2 * cell, left, table_x - gap  # clear of the buttons
     span = min(hi - lo, max(4 * cell, ARROWS * (arrow + 6.0)))
     centre = min(max(centre, lo + span / 2), hi - span / 2)
@@ -161,5 +159,5 @@ def layout(width: float, height: float) -> Layout:
     pot = (float(margin), 4.0, min(w * 0.42, 260.0), header_h - 8.0)
     return Layout(
         w, h, portrait, cell, (0.0, 0.0, w, header_h), grid_x, grid_y, meter, table, arrows,
-        pucks, pot, rules_r, speed, sound,
+        pucks, pot, howto, rules_r, speed, sound,
     )  # fmt: skip

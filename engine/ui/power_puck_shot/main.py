@@ -14,7 +14,7 @@ from typing import Any
 from engine.power_puck_shot.replay import State
 from engine.ui.draw import Canvas
 from engine.ui.flow import Flow
-from engine.ui.input import Control, Event, Key
+from engine.ui.input import Control, Event, Focus, Key
 from engine.ui.power_puck_shot import paint
 from engine.ui.power_puck_shot.layout import ARROWS, Layout, layout
 from engine.ui.power_puck_shot.narrate import ARROW_NAMES
@@ -61,14 +61,29 @@ class MainScene(PlayScreen[Layout]):
     def play_controls(self) -> list[Control]:
         """The six arrows (or FINISH at the end), Rules and Prizes, and the settings."""
         lay = self.layout()
+        if self.ended() and self.board:
+            return self.board_controls(lay)
         if self.ended():
             return self.end_controls(lay.height * 0.6, 100)
         ready = self.player.waiting() is not None
+        picked = self.selected  # ringed, and focused: Space/Enter on its button shoot it
         arrows = [
-            Control(f"{SHOOT}{k}", f"Shoot {ARROW_NAMES[k]}", *lay.arrows[k], ready)
+            Control(f"{SHOOT}{k}", f"Shoot {ARROW_NAMES[k]}", *lay.arrows[k], ready, k == picked)
             for k in range(ARROWS)
         ]
-        return [*arrows, *self.setting_controls(lay.rules, lay.speed, lay.sound)]
+        return [*arrows, *self.setting_controls(lay.howto, lay.rules, lay.speed, lay.sound)]
+
+    def board_controls(self, lay: Layout) -> list[Control]:
+        """The final board shown: FINISH and 'See the message' side by side where the arrows
+        and the counter were, off the grid, the meter and the Prize Table."""
+        finish, view = self.end_controls(0.0, 0.0)
+        left = lay.arrows[0][0]
+        span = lay.arrows[-1][0] + lay.arrows[-1][2] - left
+        top, gap = lay.arrows[0][1], 8.0
+        h = max(48.0, min(60.0, lay.pucks[1] + lay.pucks[3] - top))
+        half = (span - gap) / 2
+        return [Control(finish.id, finish.label, left, top, half, h, finish.enabled),
+                Control(view.id, view.label, left + half + gap, top, half, h)]  # fmt: skip
 
     def press(self, control: str) -> None:
         """An arrow shoots (its own sound); the rest as every screen."""
@@ -78,8 +93,12 @@ class MainScene(PlayScreen[Layout]):
             super().press(control)
 
     def handle(self, event: Event) -> None:
-        """1–6 shoot that arrow; Left/Right pick one and Space/Enter shoot it (or FINISH)."""
-        if isinstance(event, Key) and event.key in ("Enter", " "):
+        """1–6 shoot that arrow; Left/Right pick one and Space/Enter shoot it (or FINISH); an
+        arrow's mirror button taking the focus (Tab) picks it too, so the gold ring and the
+        browser's focus are on one arrow and a focused button's Enter shoots the ringed one."""
+        if isinstance(event, Focus) and event.control.startswith(SHOOT):
+            self.selected = int(event.control[len(SHOOT) :])
+        elif isinstance(event, Key) and event.key in ("Enter", " "):
             if self.ended():
                 self.press("finish")
             else:
@@ -97,30 +116,39 @@ class MainScene(PlayScreen[Layout]):
     def draw(self, canvas: Canvas) -> None:
         """The whole window for the current moment."""
         lay = self.layout()
-        state = self.state()
-        if state is None:
+        shown = self.moment()
+        if shown is None:
             paint.backdrop(canvas, lay, "main")
             paint.header(canvas, lay, self.flow, None)
             return
-        event, p = self.player.event(), self.player.progress()
-        m = self.flow.motion(event)
-        before: Any = self.player.before()
-        shown = paint.Moment(state, before, event, p, m, self.clock, self._last_shot())
+        state = shown.state
         look = shown.stage
         paint.backdrop(canvas, lay, look)
         paint.header(canvas, lay, self.flow, shown)
         paint.meter(canvas, lay, shown)
-        paint.table(canvas, lay, shown)
+        paint.table(canvas, lay, shown, self.flow.mode == "try")
         paint.grid(canvas, lay, shown, look)
         controls = self.controls()
         ready = self.player.waiting() is not None
         paint.arrows(canvas, lay, look, self.selected, ready, not self.ended())
-        paint.counter(canvas, lay, shown)
+        if not (self.ended() and self.board):  # its place holds FINISH then
+            paint.counter(canvas, lay, shown)
         paint.flights(canvas, lay, shown)
         if self.ended() and not self.board:
             paint.end_message(canvas, lay, self.flow, state)
         draw_controls(canvas, [c for c in controls if not c.id.startswith(SHOOT)])
         paint.banners(canvas, lay, shown)  # over everything, the controls included
+
+    def moment(self) -> paint.Moment | None:
+        """The moment drawn now: the state, the event animating and how far (None before the
+        play is loaded)."""
+        state = self.state()
+        if state is None:
+            return None
+        event = self.player.event()
+        before: Any = self.player.before()
+        return paint.Moment(state, before, event, self.player.progress(),
+                            self.flow.motion(event), self.clock, self._last_shot())  # fmt: skip
 
     def _last_shot(self) -> dict[str, Any] | None:
         """The latest shot at or before the moment drawn (its reveals stay on the grid)."""

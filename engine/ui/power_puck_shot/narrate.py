@@ -3,19 +3,24 @@ event type), and the prompt said when the play rests before the player's next sh
 
 A handler gets the event as the screens play it (a shot may carry "arrow", the Directional
 Arrow the player picked, 0-5) and the replay's state after it (engine/power_puck_shot/replay.py).
+Each sentence is said at the moment the picture shows it (timing.py's ShotClock, paint.py): a
+pip's symbol as the puck reaches the pip, a row's count, the meter, a booster or the PRIZE POT
+once the symbol that changes it has landed there, the totals once the end message shows.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.money import format_pounds
 from engine.power_puck_shot import rules
-from engine.power_puck_shot.generator import BONUS, BOOSTER, EXTRA, POT, POWER, PRIZE, SQUARE
+from engine.power_puck_shot.generator import BOOSTER, EXTRA, POT, POWER, PRIZE, SQUARE
 from engine.power_puck_shot.generator import SQUARES as SQUARES_AWARD
 from engine.power_puck_shot.replay import State
+from engine.ui.power_puck_shot.art import spoken
+from engine.ui.power_puck_shot.timing import FLIGHT, JOIN, ShotClock, words_shown
+from engine.ui.presentation import Said, said_at
 
 Event = Mapping[str, Any]
 
@@ -88,40 +93,43 @@ def _opening(e: Event, label: str) -> str:
     return f"{label}, {ARROW_NAMES[int(arrow)]}"
 
 
-def reveal_words(reveals: list[str]) -> str:
-    """A Main Game shot's reveals in words, grouped in the order first revealed:
-    '2 dark blue squares, a red square, a Bonus symbol'."""
-    groups = Counter(reveals)  # keeps the order each was first revealed
-    words = []
-    for reveal, n in groups.items():
-        if reveal.startswith(SQUARE):
-            colour = colour_words(reveal[len(SQUARE) :])
-            words.append(_a(n, f"{colour} square", f"{colour} squares"))
-        elif reveal == BONUS:
-            words.append(_a(n, "Bonus symbol", "Bonus symbols"))
-        elif reveal == PRIZE:
-            words.append(_a(n, "Prize Game symbol", "Prize Game symbols"))
-        else:
-            words.append(_a(n, reveal, reveal))
-    return ", ".join(words)
+def pip_words(reveal: str) -> str:
+    """What one pip reveals, as said: 'a dark blue square', 'an extra Puck', '3 extra red
+    squares'."""
+    if reveal.startswith(SQUARES_AWARD):
+        return spoken(reveal)  # already counted
+    return _a(1, spoken(reveal), "")
 
 
-def _main_shot(e: Event, s: State) -> list[str]:
-    reveals = [str(r) for r in e["reveals"]]
-    power = bool(e.get("power"))
-    label = "Power Puck shot" if power else "Main Game shot"
-    said = [
-        f"{_opening(e, label)}: the puck reveals {counted(len(reveals), 'symbol', 'symbols')}: "
-        f"{reveal_words(reveals)}."
+def _pips(e: Event, clock: ShotClock) -> Said:
+    """Each pip's symbol as the puck reaches it: 'Pip 2: a dark blue square.'"""
+    return [
+        (clock.by(at), f"Pip {k + 1}: {pip_words(str(r))}.")
+        for k, (at, r) in enumerate(zip(clock.reveals, e["reveals"], strict=True))
     ]
+
+
+def _landed(clock: ShotClock, k: int) -> float:
+    """The progress at which reveal k has flown to where it counts."""
+    return clock.by(clock.reveals[k] + FLIGHT)
+
+
+def _main_shot(e: Event, s: State) -> Said:
+    reveals = [str(r) for r in e["reveals"]]
+    clock = ShotClock.of(e)
+    power = bool(e.get("power"))
+    said = said_at(0.0, f"{_opening(e, 'Power Puck shot' if power else 'Main Game shot')}.")
     if power:
-        said.append("Power Puck: all symbols count twice.")
-    colours = dict.fromkeys(r[len(SQUARE) :] for r in reveals if r.startswith(SQUARE))
-    said += [_row(colour, _squares(s, colour)) for colour in colours]
-    if PRIZE in reveals:
-        said.append(_meter(s.meter))
-    said.append(_pucks_left(s.pucks_left, s.power_pucks))
-    return said
+        said += said_at(0.0, "Power Puck: all symbols count twice.")
+    said += _pips(e, clock)
+    last = {reveal: k for k, reveal in enumerate(reveals)}  # the last of each kind lands last
+    for reveal, k in last.items():
+        if reveal.startswith(SQUARE):
+            colour = reveal[len(SQUARE) :]
+            said.append((_landed(clock, k), _row(colour, _squares(s, colour))))
+        elif reveal == PRIZE:
+            said.append((_landed(clock, k), _meter(s.meter)))
+    return [*said, (1.0, _pucks_left(s.pucks_left, s.power_pucks))]
 
 
 def award_sentences(reveals: list[str], s: State) -> list[str]:
@@ -156,28 +164,34 @@ def award_sentences(reveals: list[str], s: State) -> list[str]:
     return said
 
 
-def _bonus_shot(e: Event, s: State) -> list[str]:
+def _bonus_shot(e: Event, s: State) -> Said:
     reveals = [str(r) for r in e["reveals"]]
+    clock = ShotClock.of(e)
     left = s.bonus_pucks_left
+    last = f"{counted(left, 'Bonus Puck', 'Bonus Pucks')} left." if left else "No Bonus Pucks left."
+    awards = award_sentences(reveals, s)  # each as it lands
     return [
-        f"{_opening(e, 'Bonus Game shot')}: the puck reveals "
-        f"{counted(len(reveals), 'award', 'awards')}.",
-        *award_sentences(reveals, s),
-        f"{counted(left, 'Bonus Puck', 'Bonus Pucks')} left." if left else "No Bonus Pucks left.",
+        *said_at(0.0, f"{_opening(e, 'Bonus Game shot')}."),
+        *_pips(e, clock),
+        *((_landed(clock, k), award) for k, award in enumerate(awards)),
+        (1.0, last),
     ]
 
 
-def _prize_shot(e: Event, s: State) -> list[str]:
+def _prize_shot(e: Event, s: State) -> Said:
     amount = sum(int(str(r)[len(POT) :]) for r in e["reveals"])
+    clock = ShotClock.of(e)
     left = s.prize_pucks_left
+    last = f"{counted(left, 'Prize Puck', 'Prize Pucks')} left." if left else "No Prize Pucks left."
     return [
-        f"{_opening(e, 'Prize Game shot')}: the Prize Puck reveals {pounds(amount)}. "
-        f"PRIZE POT {pounds(s.pot)}.",
-        f"{counted(left, 'Prize Puck', 'Prize Pucks')} left." if left else "No Prize Pucks left.",
+        *said_at(0.0, f"{_opening(e, 'Prize Game shot')}."),
+        (clock.by(clock.reveals[0]), f"The Prize Puck reveals {pounds(amount)}."),
+        (_landed(clock, len(e["reveals"]) - 1), f"PRIZE POT {pounds(s.pot)}."),
+        (1.0, last),
     ]
 
 
-def _shot(e: Event, s: State) -> list[str]:
+def _shot(e: Event, s: State) -> Said:
     game = e["game"]
     if game == "bonus":
         return _bonus_shot(e, s)
@@ -186,58 +200,60 @@ def _shot(e: Event, s: State) -> list[str]:
     return _main_shot(e, s)
 
 
-def _start(e: Event, s: State) -> list[str]:
+def _start(e: Event, s: State) -> Said:
     pucks = counted(int(e["pucks"]), "puck", "pucks")
-    return [f"Main game. You have {pucks}. Pick a Directional Arrow to shoot."]
+    return said_at(0.0, f"Main game. You have {pucks}. Pick a Directional Arrow to shoot.")
 
 
-def _row_won(e: Event, s: State) -> list[str]:
+def _row_won(e: Event, s: State) -> Said:
     colour = sentence_start(colour_words(str(e["colour"])))
-    return [f"{colour} row complete: you win {pounds(int(e['pence']))}."]
+    return said_at(0.0, f"{colour} row complete: you win {pounds(int(e['pence']))}.")
 
 
-def _bonus_start(e: Event, s: State) -> list[str]:
+def _bonus_start(e: Event, s: State) -> Said:
     pucks = counted(int(e["pucks"]), "Bonus Puck", "Bonus Pucks")
     motifs = int(e.get("motifs") or 0)
     found = f"{motifs} Bonus symbols in one shot: " if motifs else ""
-    return [f"BONUS GAME! {found}{pucks}.", "Pick a Directional Arrow to shoot a Bonus Puck."]
+    return said_at(words_shown(e), f"BONUS GAME! {found}{pucks}.")  # the prompt asks for a shot
 
 
-def _bonus_end(e: Event, s: State) -> list[str]:
-    said = ["Back to the main game."]
+def _bonus_end(e: Event, s: State) -> Said:
+    said = said_at(0.0, "Back to the main game.")
     extra, power = int(e["extra_pucks"]), int(e["power_pucks"])
     added = [
         *([counted(extra, "extra Puck", "extra Pucks")] if extra else []),
         *([counted(power, "Power Puck", "Power Pucks")] if power else []),
     ]
     left = _pucks_left(s.pucks_left, s.power_pucks)
-    if added:
-        said.append(f"{' and '.join(added)} added: {left[:1].lower()}{left[1:]}")
+    if added:  # as they join the counter
+        said.append((JOIN, f"{' and '.join(added)} added: {left[:1].lower()}{left[1:]}"))
     else:
-        said.append(left)
+        said.append((0.0, left))
     if s.power_pucks:
-        said.append("POWER PUCK ALL SYMBOLS X2")
+        said.append((words_shown(e), "POWER PUCK ALL SYMBOLS X2"))
     return said
 
 
-def _prize_start(e: Event, s: State) -> list[str]:
+def _prize_start(e: Event, s: State) -> Said:
     pucks = counted(int(e["pucks"]), "Prize Puck", "Prize Pucks")
     symbols = int(e.get("symbols") or s.meter)
-    return [
+    return said_at(
+        words_shown(e),
         f"RESULT! PRIZE GAME UNLOCKED! {symbols} Prize Game symbols: {pucks}.",
         "Each Prize Puck reveals an amount for the PRIZE POT.",
-    ]
+    )
 
 
-def _end(e: Event, s: State) -> list[str]:
+def _end(e: Event, s: State) -> Said:
     rows = ", ".join(f"{colour_words(colour)} {pounds(pence)}" for colour, pence in s.won)
     pot = int(e["pot"])
     rows_said = f"Rows won: {rows}." if rows else "No row complete."
     pot_said = f"PRIZE POT {pounds(pot)}." if pot else "No PRIZE POT."
-    return [f"{rows_said} {pot_said}", f"Total won {format_pounds(int(e['total']))}"]
+    total = f"Total won {format_pounds(int(e['total']))}"
+    return said_at(1.0, f"{rows_said} {pot_said}", total)  # as the end message shows
 
 
-HANDLERS: dict[str, Callable[[Event, State], list[str]]] = {
+HANDLERS: dict[str, Callable[[Event, State], Said]] = {
     "start": _start,
     "shot": _shot,
     "row_won": _row_won,

@@ -27,7 +27,8 @@ from engine.ui.flow import Flow
 from engine.ui.motion import Motion
 from engine.ui.power_puck_shot import art
 from engine.ui.power_puck_shot.layout import Layout
-from engine.ui.power_puck_shot.timing import SECONDS, ShotClock, path_of
+from engine.ui.power_puck_shot.timing import CHANGE, JOIN, ShotClock, path_of, power_message_at
+from engine.ui.presentation import FREE_COUNTER, FREE_RESULT, header_note
 
 BIG_WIN = 100  # a play that wins 100 times its price or more gets a celebration
 Event = dict[str, Any]
@@ -64,7 +65,10 @@ class Moment:
 
     @cached_property
     def stage(self) -> str:
-        """Which window this moment is drawn in (`look`)."""
+        """Which window this moment is drawn in (`look`): while 'BONUS GAME!' or 'RESULT! PRIZE
+        GAME UNLOCKED!' shows, still the window before it, as the procedure orders them."""
+        if self.kind in ("bonus_start", "prize_start") and self.p < CHANGE:
+            return look(self.before)
         return look(self.state)
 
 
@@ -81,7 +85,7 @@ def landed(mo: Moment) -> State:
     """The state the counters show: during a shot, only what has reached its place."""
     timed = mo.timed
     if timed is None:
-        if mo.kind == "bonus_end" and mo.p < 0.3:  # the awarded pucks join the counter
+        if mo.kind == "bonus_end" and mo.p < JOIN:  # the awarded pucks join the counter
             return mo.before
         return mo.state
     clock, t = timed
@@ -154,7 +158,7 @@ def header(c: Canvas, lay: Layout, flow: Flow, mo: Moment | None) -> None:
     x, y, w, h = lay.header
     c.rect(x, y, w, h, fill=LinearGradient(0, 0, 0, h, ((0.0, "#0e2f5c"), (1.0, "#08203f"))))
     if mo is not None and mo.stage == "prize":
-        pot(c, lay, mo.shown.pot)
+        pot(c, lay, mo.shown.pot, flow.mode == "try")
         left = lay.pot[0] + lay.pot[2]
     else:
         art.puck(c, 12 + h * 0.35, h / 2, h * 0.62, True)
@@ -162,19 +166,27 @@ def header(c: Canvas, lay: Layout, flow: Flow, mo: Moment | None) -> None:
         font = fit_text(c, title, Font(h * 0.42, "display", True), w * 0.46)
         c.text(title, 16 + h * 0.75, h / 2, font, fill=art.GOLD, align="left")
         left = 16 + h * 0.75 + c.measure(title, font)
-    if flow.balance is not None:  # right-aligned, clear of the title or the PRIZE POT
-        text = f"Balance {format_pounds(flow.balance)}"
+    note = header_note(flow.mode)  # a TRY says it wins nothing, a REPLAY that it is one
+    if flow.balance is not None or note:  # right-aligned, clear of the title or the PRIZE POT
+        text = note or f"Balance {format_pounds(flow.balance or 0)}"
         room = min(w * 0.36, w - 12 - left - 12)
         font = fit_text(c, text, Font(h * 0.3, "body", True), room)
-        c.text(text, w - 12, h / 2, font, fill="#ffffff", align="right")
+        c.text(text, w - 12, h / 2, font, fill=art.GOLD if note else "#ffffff", align="right")
 
 
-def pot(c: Canvas, lay: Layout, pence: int) -> None:
-    """The PRIZE POT panel."""
+def pot(c: Canvas, lay: Layout, pence: int, free: bool = False) -> None:
+    """The PRIZE POT panel: what the Prize Game has collected (a free TRY's FREE_COUNTER)."""
     x, y, w, h = lay.pot
     c.rect(x, y, w, h, fill="#3b2400", stroke=art.GOLD, line_width=2, radius=h * 0.3)
     art.label(c, "PRIZE POT", x + w * 0.27, y + h / 2, h * 0.36, w * 0.42, art.GOLD)
-    art.label(c, format_pounds(pence), x + w * 0.74, y + h / 2, h * 0.44, w * 0.4)
+    art.label(
+        c,
+        FREE_COUNTER if free else format_pounds(pence),
+        x + w * 0.74,
+        y + h / 2,
+        h * 0.44,
+        w * 0.4,
+    )
 
 
 def meter(c: Canvas, lay: Layout, mo: Moment) -> None:
@@ -203,9 +215,10 @@ def meter(c: Canvas, lay: Layout, mo: Moment) -> None:
                 art.label(c, text[2:], sx + sw / 2, sy + sh * 0.7, size, sw - 8, ink)
 
 
-def table(c: Canvas, lay: Layout, mo: Moment) -> None:
+def table(c: Canvas, lay: Layout, mo: Moment, free: bool = False) -> None:
     """The Prize Table: 8 coloured rows, each its amount (after boosts), a booster arrow when
-    boosted and 12 squares; a row won is outlined in gold and pulses while it is won."""
+    boosted and 12 squares; a row won is outlined in gold and pulses while it is won (in a
+    free TRY it reads COMPLETE, not what it would have paid)."""
     shown = mo.shown
     x, y, w, h = lay.table
     c.rect(x - 4, y - 4, w + 8, h + 8, fill="#071328cc", stroke="#7fd4ff", line_width=2,
@@ -220,31 +233,49 @@ def table(c: Canvas, lay: Layout, mo: Moment) -> None:
         c.rect(rx + 2, ry + 2, rw - 4, rh - 4, fill=fill + "33",
                stroke=art.GOLD if glow else fill, line_width=3 if glow else 1.5,
                radius=rh * 0.25)  # fmt: skip
-        ax, ay, aw, ah = lay.amount(colour)
-        c.rect(ax + 4, ay, aw - 8, ah, fill=fill, radius=ah * 0.3)
-        ink = art.INK if colour in ("yellow", "light-blue", "orange", "pink") else "#ffffff"
-        amount = format_pounds(shown.amount(colour), always_pence=False)
-        art.label(c, amount, ax + aw / 2, ay + ah / 2, ah * 0.62, aw - 16, ink)
-        boosts = shown.boosts[k]
-        if boosts:
-            art.booster(c, ax + aw - 2, ay + ah / 2, ah * 0.9, colour)
-            if boosts > 1:
-                art.label(
-                    c, f"×{boosts}", ax + aw + ah * 0.55, ay + ah * 0.2, ah * 0.4, ah, "#ffffff"
-                )
+        amount_box(c, lay, shown, colour, colour in won, free)
         for slot in range(rules.SQUARES_PER_ROW):
             sx, sy, ss, _ = lay.slot(colour, slot)
             if slot < shown.squares[k]:
                 art.coloured_square(c, sx + ss / 2, sy + ss / 2, ss * 1.15, colour)
             else:
                 c.rect(sx, sy, ss, ss, fill="#ffffff14", stroke=fill, line_width=1, radius=ss * 0.2)
-        if colour in won:  # (during its row_won too: the state after it)
-            text = f"WIN {format_pounds(dict(shown.won)[colour], always_pence=False)}"
-            size = rh * 0.6
-            tw = min(c.measure(text, Font(size, "body", True)), rw * 0.6) + rh * 0.6
-            c.rect(rx + rw * 0.66 - tw / 2, ry + rh * 0.12, tw, rh * 0.76, fill="#000000d9",
-                   stroke=art.GOLD, line_width=1.5, radius=rh * 0.38)  # fmt: skip
-            art.label(c, text, rx + rw * 0.66, ry + rh / 2, size, rw * 0.6, art.GOLD)
+
+
+def amount_box(
+    c: Canvas, lay: Layout, shown: State, colour: str, won: bool, free: bool = False
+) -> None:
+    """A row's amount box: its amount (after boosts) with, inside the box at its right, the
+    booster arrow and '×2' or '×3' as large as the amount; a row won reads 'WIN £X' there (a
+    free TRY's 'COMPLETE'), in gold, so the badge hides none of its squares."""
+    ax, ay, aw, ah = lay.amount(colour)
+    fill = art.FILLS[colour]
+    ink = art.INK if colour in art.DARK_INK else "#ffffff"
+    pence = shown.amount(colour)
+    if won:
+        c.rect(ax + 4, ay, aw - 8, ah, fill="#000000d9", stroke=art.GOLD, line_width=2,
+               radius=ah * 0.3)  # fmt: skip
+        text = (
+            "COMPLETE"
+            if free
+            else f"WIN {format_pounds(dict(shown.won)[colour], always_pence=False)}"
+        )
+        art.label(c, text, ax + aw / 2, ay + ah / 2, ah * 0.62, aw - 16, art.GOLD)
+        return
+    c.rect(ax + 4, ay, aw - 8, ah, fill=fill, radius=ah * 0.3)
+    right = ax + aw - 8
+    boosts = shown.boosts[rules.COLOURS.index(colour)]
+    if boosts > 1:
+        mark = f"×{boosts}"
+        font = Font(ah * 0.62, "body", True)
+        c.text(mark, right, ay + ah / 2, font, fill=ink, align="right")
+        right -= c.measure(mark, font) + 2
+    if boosts:
+        art.boost_mark(c, right - ah * 0.4, ay + ah / 2, ah * 0.8, ink)
+        right -= ah * 0.8 + 2
+    left = ax + 8
+    amount = format_pounds(pence, always_pence=False)
+    art.label(c, amount, (left + right) / 2, ay + ah / 2, ah * 0.62, right - left, ink)
 
 
 def grid(c: Canvas, lay: Layout, mo: Moment, stage: str) -> None:
@@ -272,9 +303,11 @@ def grid(c: Canvas, lay: Layout, mo: Moment, stage: str) -> None:
                 revealed[r.square] = (str(name), at)
     for square in range(16):
         x, y = lay.square(square)
-        if square in POCKETS:
+        if square in POCKETS:  # its black pip ringed in ice, to show on the black pocket
             c.circle(x, y, cell * 0.34, fill="#0b1220", stroke="#5b6b82", line_width=2)
-        c.circle(x, y, cell * 0.06, fill="#000000")
+            c.circle(x, y, cell * 0.06, fill="#000000", stroke=art.ICE, line_width=2)
+        else:
+            c.circle(x, y, cell * 0.06, fill="#000000")
     if timed is not None and path is not None:
         spin = 0.0 if mo.m.reduced else mo.clock * 5.0
         for square in path.bumpers:
@@ -294,8 +327,9 @@ def grid(c: Canvas, lay: Layout, mo: Moment, stage: str) -> None:
 
 
 def _stays(mo: Moment, shot: Event) -> bool:
-    """Whether a shot's symbols are still on the grid: until the window changes game."""
-    stage = mo.state.stage
+    """Whether a shot's symbols are still on the grid: until the window changes game (after
+    the banner that announces it)."""
+    stage = mo.before.stage if mo.stage != look(mo.state) else mo.state.stage
     return shot["game"] == stage or (stage == "end" and shot["game"] in ("main", "prize"))
 
 
@@ -307,17 +341,26 @@ def _puck(c: Canvas, lay: Layout, mo: Moment, clock: ShotClock, t: float) -> Non
     r = lay.cell * 0.34
     moved = clock.moved(t)
     if mo.m.reduced:  # it does not slide: it fades in where it drops
-        x, y = screen[-1]
+        x, y = inside(lay, screen[-1], r)
         c.save()
         c.alpha(moved)
         art.puck(c, x, y, r * 2, power)
         c.restore()
         return
-    x, y = along(screen, moved)
+    x, y = inside(lay, along(screen, moved), r)
     if moved >= 1.0:  # dropped: it sinks into the pocket
         sink = min(1.0, (t - clock.travel - 0.3) / 0.15 + 1.0)
         r *= max(0.0, 1.0 - 0.7 * sink)
     art.puck(c, x, y, r * 2, power)
+
+
+def inside(lay: Layout, point: tuple[float, float], r: float) -> tuple[float, float]:
+    """Where a puck of radius r at a point of its path is drawn: its path touches a wall with its
+    centre, so it is held a radius inside the play area, off the cushions (and the meter)."""
+    x, y = point
+    side = 4 * lay.cell
+    return (min(max(x, lay.grid_x + r), lay.grid_x + side - r),
+            min(max(y, lay.grid_y + r), lay.grid_y + side - r))  # fmt: skip
 
 
 def arrows(c: Canvas, lay: Layout, stage: str, selected: int, ready: bool, shown: bool) -> None:
@@ -347,15 +390,22 @@ def counter(c: Canvas, lay: Layout, mo: Moment) -> None:
     left = x + w / 2 - (icons - 1) * size * 0.55
     for k in range(icons):
         art.puck(c, left + k * size * 1.1, y + size / 2, size, k < power)
+    ink = art.WORDS_ON[stage]  # dark on the Prize Game's light backdrop
     if n > icons:
-        art.label(c, f"+{n - icons}", x + w - 8, y + size / 2, size * 0.6, size * 1.5)
+        art.label(c, f"+{n - icons}", x + w - 8, y + size / 2, size * 0.6, size * 1.5, ink)
     art.label(c, f"{n} {text}" if n != 1 else f"1 {text.replace('PUCKS', 'PUCK')}",
-              x + w / 2, y + h - h * 0.2, h * 0.28, w)  # fmt: skip
+              x + w / 2, y + h - h * 0.2, h * 0.28, w, ink)  # fmt: skip
     waiting = shown.pending_extra + shown.pending_power
     if stage == "bonus" and waiting:
-        for k in range(waiting):
+        # As many as fit between the counter and the window's edge; the rest as '+N'.
+        places = max(1, int((lay.width - x - w) // (size * 1.1)))
+        icons = waiting if waiting <= places else places - 1
+        for k in range(icons):
             art.puck(c, x + w + size * (0.7 + k * 1.1), y + size / 2, size * 0.8,
                      k < shown.pending_power)  # fmt: skip
+        if icons < waiting:
+            art.label(c, f"+{waiting - icons}", x + w + size * (0.7 + icons * 1.1), y + size / 2,
+                      size * 0.6, size)  # fmt: skip
 
 
 def flights(c: Canvas, lay: Layout, mo: Moment) -> None:
@@ -383,16 +433,18 @@ def flights(c: Canvas, lay: Layout, mo: Moment) -> None:
 def banners(c: Canvas, lay: Layout, mo: Moment) -> None:
     """'BONUS GAME!', 'POWER PUCK ALL SYMBOLS X2', 'RESULT! PRIZE GAME UNLOCKED!'."""
     e = mo.event
+    if mo.kind in ("bonus_start", "prize_start") and mo.p >= CHANGE:
+        return  # the banner has shown: now the window changes (Moment.stage)
     if mo.kind == "bonus_start":
         n = int(e["pucks"])
-        banner(c, lay, ("BONUS GAME!", f"{n} BONUS PUCK{'S' if n > 1 else ''}"), mo.p, mo.m)
+        lines: tuple[str, ...] = ("BONUS GAME!", f"{n} BONUS PUCK{'S' if n > 1 else ''}")
+        banner(c, lay, lines, mo.p / CHANGE, mo.m)
     elif mo.kind == "prize_start":
         n = int(e["pucks"])
         lines = ("RESULT!", "PRIZE GAME UNLOCKED!", f"{n} PRIZE PUCK{'S' if n > 1 else ''}")
-        banner(c, lay, lines, mo.p, mo.m)
+        banner(c, lay, lines, mo.p / CHANGE, mo.m)
     elif mo.kind == "bonus_end" and e.get("power_pucks"):
-        total = SECONDS["bonus_end"] + 1.6
-        start = SECONDS["bonus_end"] / total
+        start = power_message_at(e)
         if mo.p >= start:
             banner(c, lay, ("POWER PUCK", "ALL SYMBOLS X2"), (mo.p - start) / (1 - start), mo.m)
 
@@ -404,26 +456,35 @@ def banner(c: Canvas, lay: Layout, lines: tuple[str, ...], p: float, m: Motion) 
 
 
 def end_message(c: Canvas, lay: Layout, flow: Flow, state: State) -> None:
-    """The end message: the rows won, the PRIZE POT and the Prize won (or none), over FINISH."""
+    """The end message: the rows won, the PRIZE POT (when there was a Prize Game) and the Prize
+    won (or none), over FINISH."""
     w, h = lay.width, lay.height
     pw, ph = min(w * 0.92, 520.0), min(h * 0.4, 300.0)
     x, y = (w - pw) / 2, h * 0.6 - ph + 10
-    top = state.total >= rules.TOP_PRIZE_PENCE
-    big = state.total >= BIG_WIN * rules.PRICE_PENCE
+    free = flow.mode == "try"  # a free TRY: no celebration and no amount won
+    top = state.total >= rules.TOP_PRIZE_PENCE and not free
+    big = state.total >= BIG_WIN * rules.PRICE_PENCE and not free
     c.rect(0, 0, w, h, fill="#00000080")  # the board dims behind the message ("See the board")
     if big:
         widgets.sunburst(c, w / 2, y + ph / 2, max(w, h))
     c.rect(x - 4, y - 10, pw + 8, ph + 170, fill="#0a1a33", stroke=art.GOLD, line_width=3,
            radius=18)  # fmt: skip
     head = "TOP PRIZE!" if top else "BIG WIN!" if big else "CONGRATULATIONS"
-    head = head if state.total else "GAME OVER"
+    head = "FREE TRY OVER" if free else head if state.total else "GAME OVER"
     size = min(36.0, pw * 0.08)
     art.label(c, head, w / 2, y + ph * 0.14, size, pw - 20, art.GOLD)
     rows = sum(pence for _, pence in state.won)
     body = min(22.0, pw * 0.05)
-    art.label(c, f"Rows won: {format_pounds(rows)}", w / 2, y + ph * 0.36, body, pw - 20)
-    art.label(c, f"PRIZE POT: {format_pounds(state.pot)}", w / 2, y + ph * 0.52, body, pw - 20)
+    if free:
+        art.label(c, "No money is staked or won.", w / 2, y + ph * 0.44, body, pw - 20)
+    elif state.pot:  # a Prize Game was played (it always wins): its PRIZE POT under the rows
+        art.label(c, f"Rows won: {format_pounds(rows)}", w / 2, y + ph * 0.36, body, pw - 20)
+        art.label(c, f"PRIZE POT: {format_pounds(state.pot)}", w / 2, y + ph * 0.52, body, pw - 20)
+    else:
+        art.label(c, f"Rows won: {format_pounds(rows)}", w / 2, y + ph * 0.44, body, pw - 20)
     total = f"TOTAL WON {format_pounds(state.total)}" if state.total else "NO PRIZE THIS TIME"
+    if free:
+        total = FREE_RESULT.upper()
     art.label(c, total, w / 2, y + ph * 0.76, size, pw - 20, art.GOLD)
     note = flow.error or flow.busy
     if note:

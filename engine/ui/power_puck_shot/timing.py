@@ -16,6 +16,7 @@ from typing import Any
 
 from engine.book import Book, Event
 from engine.power_puck_shot.paths import Path, shot_path
+from engine.ui.widgets import BANNER_OPENS
 
 LAUNCH = 0.3  # the arrow strikes the puck
 SPEED = 3.0  # grid squares a second
@@ -30,6 +31,8 @@ SECONDS = {
     "end": 0.6,
 }
 POWER_MESSAGE = 1.6  # 'POWER PUCK ALL SYMBOLS X2' after a Bonus Game that awarded one
+CHANGE = 0.6  # of a Bonus or Prize Game's start: its banner shows first, then the window changes
+JOIN = 0.3  # of a bonus_end: the pucks the Bonus Game awarded join the Pucks Left Counter
 
 
 def prepare(book: Book, event: Event, choice: int | None) -> Event:
@@ -83,6 +86,12 @@ class ShotClock:
         """How far reveal k has flown to its place at t seconds, 0..1 (0 before it shows)."""
         return min(1.0, max(0.0, (t - self.reveals[k]) / FLIGHT))
 
+    def by(self, seconds: float) -> float:
+        """The progress of the shot (0..1) by which `seconds` from the press have passed: a
+        hair over, so that a frame drawn at that progress, whose time is progress × total,
+        shows what comes at `seconds` however the division rounds."""
+        return just_after(seconds / self.total)
+
 
 def _shot(event: Mapping[str, Any]) -> float:
     return ShotClock.of(event).total
@@ -90,6 +99,27 @@ def _shot(event: Mapping[str, Any]) -> float:
 
 def _bonus_end(event: Mapping[str, Any]) -> float:
     return SECONDS["bonus_end"] + (POWER_MESSAGE if event.get("power_pucks") else 0.0)
+
+
+def power_message_at(event: Mapping[str, Any]) -> float:
+    """The progress of a bonus_end at which the banner 'POWER PUCK ALL SYMBOLS X2' starts to
+    open (after the return to the Main Game; only when the Bonus Game awarded a Power Puck)."""
+    return SECONDS["bonus_end"] / _bonus_end(event)
+
+
+def just_after(progress: float) -> float:
+    """A progress a hair past `progress`, for a sentence: a frame drawn there shows what comes
+    at `progress` however the arithmetic that draws it rounds."""
+    return min(1.0, progress + 1e-9)
+
+
+def words_shown(event: Mapping[str, Any]) -> float:
+    """The progress of a bonus_start, prize_start or bonus_end at which its banner's words
+    show (once its band has opened: engine/ui/widgets.py)."""
+    if event["type"] == "bonus_end":
+        start = power_message_at(event)
+        return just_after(start + BANNER_OPENS * (1 - start))
+    return just_after(BANNER_OPENS * CHANGE)
 
 
 def _fixed(seconds: float) -> Callable[[Mapping[str, Any]], float]:

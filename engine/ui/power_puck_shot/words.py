@@ -53,10 +53,12 @@ RULES_TEXT = (
     "ends when it drops into an open Pocket.",
     "Each coloured square {square} fills a square of its row in the Prize Table. Fill all 12 "
     "squares of a row to win its amount.",
-    "Three or more Bonus symbols {bonus} in one shot start the Bonus Game: 3, 4 or 5 give 1, 2 "
-    "or 3 Bonus Pucks. They can award an extra Puck {extra}, a Power Puck {power} (its shot "
-    "collects every symbol twice), a Prize Booster {booster} (the row's amount rises, up to "
-    "three times; £500,000 stays £500,000), Prize Game symbols or extra squares {plus}.",
+    "Three or more Bonus symbols {bonus} collected in one shot start the Bonus Game: 3 give 1 "
+    "Bonus Puck, 4 give 2 and 5 or more give 3 (a Power Puck's shot collects each twice, so it "
+    "can collect more than 5). Bonus Pucks can award an extra Puck {extra}, a Power Puck "
+    "{power} (its shot collects every symbol twice), a Prize Booster {booster} (the row's "
+    "amount rises, up to three times; £500,000 stays £500,000), Prize Game symbols or extra "
+    "squares {plus}.",
     "6 to 10 Prize Game symbols {prize} unlock the Prize Game after the Main Game, with 1 to 5 "
     "Prize Pucks; each reveals an amount {coin} for the PRIZE POT.",
     "You win one Prize Amount per play: your rows won and the PRIZE POT added together.",

@@ -1,4 +1,5 @@
-"""Account: a one-time sign-in code for another device, and signing in here with one."""
+"""Account: a one-time sign-in code for another device, signing in here with one, and logging
+out (this device, or every device of the account)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from engine.ui.widgets import GOLD, close_button, draw_controls
 
 class AccountScene(Page):
     """The account: a one-time code (10 minutes) that signs this account in on another device,
-    and signing in here with a code from another device."""
+    signing in here with a code from another device, and logging out."""
 
     name = "account"
     flow: Lobby
@@ -22,14 +23,19 @@ class AccountScene(Page):
         self.expires = ""
 
     def controls(self) -> list[Control]:
-        """Close, Get a sign-in code, Use a sign-in code."""
+        """Close, Get a sign-in code, Use a sign-in code, Log out, Log out every device."""
         w, _ = self.size()
-        bw = min(360.0, w - 2 * GAP)
-        x = (w - bw) / 2
+        free = not self.flow.busy
+        wide = w >= 600  # two columns: the codes left, logging out right
+        bw = min(360.0, (w - 3 * GAP) / 2 if wide else w - 2 * GAP)
+        left = (w - 2 * bw - GAP) / 2 if wide else (w - bw) / 2
+        right, down = (left + bw + GAP, 0.0) if wide else (left, 140.0)
         return [
             Control("close", "Back to the games", w - 62, 10, 52, 52),
-            Control("new-code", "Get a sign-in code", x, HEADER + 20, bw, 52, not self.flow.busy),
-            Control("use-code", "Use a sign-in code", x, HEADER + 90, bw, 52, not self.flow.busy),
+            Control("new-code", "Get a sign-in code", left, HEADER + 20, bw, 52, free),
+            Control("use-code", "Use a sign-in code", left, HEADER + 90, bw, 52, free),
+            Control("logout", "Log out", right, HEADER + 20 + down, bw, 52, free),
+            Control("logout-all", "Log out every device", right, HEADER + 90 + down, bw, 52, free),
         ]
 
     def activate(self, control: str) -> None:
@@ -46,6 +52,26 @@ class AccountScene(Page):
             # reality check's net spend carries on across the switch of account.
             known = {} if self.flow.balance is None else {"balance_pence": self.flow.balance}
             self.app.request("signin", known, self._on_signin)
+        elif self.app is not None and control in ("logout", "logout-all"):
+            self.flow.busy = "Logging out…"
+            self.app.request("logout", {"every": control == "logout-all"}, self._on_logout)
+
+    def _on_logout(self, reply: Reply) -> None:
+        self.flow.busy = ""
+        if not reply.ok:
+            self.flow.fail(reply, "log-out")
+            return
+        self.flow.error = ""
+        self.code = ""
+        every = reply.body.get("every")
+        self.flow.say(
+            "Logged out on every device of this account." if every else "Logged out on this device."
+        )
+        if isinstance(reply.body.get("balance_pence"), int):  # a window that goes on as a guest
+            self.flow.set_balance(reply.body.get("balance_pence"))
+            self.flow.session_clock(reply.body.get("session"))
+        if self.app is not None:  # the lobby afresh: a new guest session, or a code to sign in
+            self.app.request("open", {"params": {}}, lambda _reply: None)
 
     def _on_code(self, reply: Reply) -> None:
         self.flow.busy = ""
@@ -79,10 +105,11 @@ class AccountScene(Page):
         backdrop(canvas, w, h)
         header(canvas, w, "ACCOUNT", self.flow)
         if self.code:
+            top = HEADER + (210 if w >= 600 else 350)  # below the buttons
             big = fit_text(canvas, self.code, Font(48.0, "display", True), w - 40)
-            canvas.text(self.code, w / 2, HEADER + 210, big, fill=GOLD)
+            canvas.text(self.code, w / 2, top, big, fill=GOLD)
             note = f"Valid once, until {self.expires}"
-            canvas.text(note, w / 2, HEADER + 255, fit_text(canvas, note, Font(16.0, "body", True),
-                                                            w - 24))  # fmt: skip
+            canvas.text(note, w / 2, top + 45, fit_text(canvas, note, Font(16.0, "body", True),
+                                                        w - 24))  # fmt: skip
         draw_controls(canvas, [c for c in self.controls() if c.id != "close"])
         close_button(canvas, self.controls()[0])

@@ -51,10 +51,10 @@ class HowToPlayScene(PagedScreen):
     def activate(self, control: str) -> None:
         """Turn the page or close."""
         if control == "next" and self.page < len(self.pages) - 1:
-            self.page += 1
+            self.turn(self.page + 1)
             self._narrate()
         elif control == "back" and self.page > 0:
-            self.page -= 1
+            self.turn(self.page - 1)
             self._narrate()
         elif control == "close":
             self.close()
@@ -73,14 +73,18 @@ class HowToPlayScene(PagedScreen):
         canvas.text("HOW TO PLAY", x + pw / 2, y + 36, head, fill=self.look.gold)
         heading, paras = self.pages[self.page]
         canvas.text(heading, x + pw / 2, y + 80, Font(head.size * 0.7, "display", True))
-        size = min(23.0, max(15.0, pw * 0.048))
+        size = max(15.0, min(23.0, pw * 0.048, ph * 0.05))
         if len(paras) > 4:
-            size *= 0.85
+            size = max(15.0, size * 0.85)
         font = Font(size, "body", True)
-        ty = y + 110
-        for para in paras:
-            ty = self.look.rich_text(canvas, para, x + pw / 2, ty, font, pw - 56, "#ffffff")
-            ty += size * 0.6
+
+        def text(ty: float) -> float:
+            for para in paras:
+                ty = self.look.rich_text(canvas, para, x + pw / 2, ty, font, pw - 56, "#ffffff")
+                ty += size * 0.6
+            return ty
+
+        self.draw_text(canvas, text)
         canvas.text(f"{self.page + 1} / {len(self.pages)}", x + pw / 2, y + ph - 42,
                     Font(16, "body", True), fill="#cfe8ff")  # fmt: skip
         draw_controls(canvas, self.controls())

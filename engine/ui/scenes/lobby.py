@@ -192,7 +192,12 @@ def lobby_scene(
     games: tuple[Game, ...],
     settings: Settings,
     utc_offset_minutes: int = 0,
-) -> LobbyScene:
-    """The lobby of the registered games; those with screens here can be played."""
+    page: str = "",
+) -> Page:
+    """The lobby of the registered games; those with screens here can be played. `page` opens
+    one of its pages at once (`?page=limits`: a refused purchase sends the player there)."""
     cards = tuple(Card(game, presentations.get(game.id)) for game in games)
-    return LobbyScene(Lobby(cards, settings, utc_offset_minutes))
+    visit = Lobby(cards, settings, utc_offset_minutes)
+    lobby = LobbyScene(visit)
+    shown = visit._scenes.get(page) if page in dict(PAGES) else None
+    return shown if isinstance(shown, Page) else lobby

@@ -12,6 +12,7 @@ from engine.ui.input import Control, Reply
 from engine.ui.scenes.site import GAP, HEADER, Lobby, backdrop, header
 from engine.ui.scenes.verify import VerifyScene
 from engine.ui.screen import Page
+from engine.ui.scroll import Scroll
 from engine.ui.widgets import GOLD, MIN_TARGET, button, close_button, draw_controls
 
 STATUS = {"purchased": "In progress", "finished": "Finished"}
@@ -32,6 +33,7 @@ class MyGamesScene(Page):
     REPLAY and VERIFY for a finished (or automatically settled) one."""
 
     name = "my-games"
+    scroll: Scroll
     flow: Lobby
 
     def __init__(self, lobby: Lobby) -> None:
@@ -42,6 +44,13 @@ class MyGamesScene(Page):
         self.loading = False
         self.verify = VerifyScene(lobby)
         lobby.register("verify", self.verify)
+        self.scroll = Scroll()  # the rows, between the header and the page turns
+
+    def _place(self) -> None:
+        _, h = self.size()
+        turns = len(self.cursors) > 1 or self.next_cursor is not None
+        foot = h - (MIN_TARGET + 24 if turns else 0.0)
+        self.scroll.place(HEADER, foot, 10 + len(self.plays) * ROW)
 
     def enter(self, app: App) -> None:
         """Fetch the newest page."""
@@ -66,6 +75,7 @@ class MyGamesScene(Page):
     def _on_plays(self, reply: Reply) -> None:
         self.loading = False
         self.flow.busy = ""
+        self.scroll.offset = 0.0
         if not reply.ok:
             self.flow.error = str(reply.body.get("message") or "Your plays could not be loaded.")
             self.flow.say(self.flow.error)
@@ -100,12 +110,29 @@ class MyGamesScene(Page):
         )
 
     def _row_y(self, k: int) -> float:
-        return HEADER + 10 + k * ROW
+        """A row's top in the scrolling content."""
+        return 10 + k * ROW
 
     def controls(self) -> list[Control]:
-        """Close (back to the lobby), RESUME for each unfinished play, the page turns."""
+        """Close (back to the lobby), each play's buttons (where they show), the page turns."""
         w, h = self.size()
+        self._place()
         out = [Control("close", "Back to the games", w - 62, 10, 52, 52)]
+        out += [self.scroll.shown(c) for c in self.content_controls()]
+        tw = min(200.0, (w - 3 * GAP) / 2)
+        if len(self.cursors) > 1:
+            out.append(Control("newer", "Previous page", GAP, h - MIN_TARGET - 12, tw, MIN_TARGET))
+        if self.next_cursor:
+            out.append(
+                Control("older", "Next page", w - tw - GAP, h - MIN_TARGET - 12, tw, MIN_TARGET)
+            )
+        return out
+
+    def content_controls(self) -> list[Control]:
+        """RESUME for each unfinished play, REPLAY and VERIFY for each finished one, in the
+        content's coordinates."""
+        w, _ = self.size()
+        out: list[Control] = []
         bw = min(150.0, (w - 4 * GAP) / 2)
         for k, play in enumerate(self.plays):
             number, game = play.get("play_number"), play.get("game")
@@ -127,13 +154,6 @@ class MyGamesScene(Page):
                         f"verify:{game}:{number}", f"VERIFY play {number}", right, y, bw, MIN_TARGET
                     ),
                 ]
-        tw = min(200.0, (w - 3 * GAP) / 2)
-        if len(self.cursors) > 1:
-            out.append(Control("newer", "Previous page", GAP, h - MIN_TARGET - 12, tw, MIN_TARGET))
-        if self.next_cursor:
-            out.append(
-                Control("older", "Next page", w - tw - GAP, h - MIN_TARGET - 12, tw, MIN_TARGET)
-            )
         return out
 
     def activate(self, control: str) -> None:
@@ -167,7 +187,8 @@ class MyGamesScene(Page):
         small = Font(big.size * 0.85, "body", False)
         if not self.plays and not self.loading:
             canvas.text("No plays yet.", w / 2, HEADER + 40, big, fill="#cfe8ff")
-        min(150.0, w * 0.3)
+        self._place()
+        self.scroll.begin(canvas, 0, w)
         for k, play in enumerate(self.plays):
             y = self._row_y(k)
             canvas.rect(GAP, y, w - 2 * GAP, ROW - 6, fill="#ffffff14", radius=10)
@@ -191,10 +212,11 @@ class MyGamesScene(Page):
             canvas.text(
                 low, left, y + 46, fit_text(canvas, low, small, room), fill="#ffffff", align="left"
             )
+        for c in self.content_controls():
+            button(canvas, replace(c, label=c.label.split(" ")[0]))
+        self.scroll.end(canvas, w)
         for c in self.controls():
             if c.id == "close":
                 close_button(canvas, c)
-            elif c.id.startswith(("resume:", "replay:", "verify:")):
-                button(canvas, replace(c, label=c.label.split(" ")[0]))
-            else:
+            elif c.id in ("newer", "older"):
                 draw_controls(canvas, [c])

@@ -1,7 +1,10 @@
 """The outcome screen every game shows after FINISH, in the game's look.
 
 What a finished play shows is the same whatever the game: the Play Number, the Prize Amount
-and the new balance, then PLAY AGAIN, or ALL GAMES back to the lobby.
+and the new balance, then PLAY AGAIN, ALL GAMES back to the lobby, and Rules and Prizes (which
+closes back here). The buttons stand under the card: in a row where the window is wide, one under
+another on a phone; the card takes the height left above them. A free TRY shows no
+amount at all: it says the play was free and won nothing.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from engine.ui.draw import Canvas, Font, fit_text
 from engine.ui.flow import Flow
 from engine.ui.input import Control
 from engine.ui.look import Look
+from engine.ui.presentation import FREE_RESULT
 from engine.ui.screen import Screen, status_line
 from engine.ui.widgets import MIN_TARGET, draw_controls
 
@@ -31,14 +35,36 @@ class OutcomeScene(Screen):
         play = self.flow.play
         if play is not None:
             self.flow.say(f"Play number {play.play_number} finished.")
+        if self.flow.mode == "try":
+            self.flow.say(f"{FREE_RESULT}: no money is staked or won.")
+
+    def card(self) -> tuple[float, float, float, float]:
+        """The outcome card's (x, y, w, h): above the buttons."""
+        w, h = self.size()
+        pw = min(w - 24, 560.0)
+        y = h * 0.16
+        top = min(c.y for c in self.controls())
+        return (w - pw) / 2, y, pw, max(0.0, min(h * 0.5, 340.0, top - y - h * 0.03))
 
     def controls(self) -> list[Control]:
-        """PLAY AGAIN, and ALL GAMES under it."""
+        """PLAY AGAIN, ALL GAMES and Rules and Prizes: a row on a wide window, else a column."""
         w, h = self.size()
-        bw, bh = min(320.0, w * 0.8), max(MIN_TARGET, min(64.0, h * 0.08))
-        y = min(h * 0.72, h - 2 * bh - bh * 0.6)
-        return [Control("again", "PLAY AGAIN", (w - bw) / 2, y, bw, bh),
-                Control("lobby", "ALL GAMES", (w - bw) / 2, y + bh * 1.3, bw, bh)]  # fmt: skip
+        bh = max(MIN_TARGET, min(64.0, h * 0.08))
+        gap, margin = bh * 0.3, max(8.0, bh * 0.5)
+        buttons = (("again", "PLAY AGAIN"), ("lobby", "ALL GAMES"), ("rules", "Rules and Prizes"))
+        n = len(buttons)
+        if w >= h * 1.1:
+            bw = min(320.0, (w * 0.92 - (n - 1) * gap) / n)
+            x, y = (w - n * bw - (n - 1) * gap) / 2, min(h * 0.72, h - margin - bh)
+            boxes = [(x + k * (bw + gap), y) for k in range(n)]
+        else:
+            bw = min(320.0, w * 0.8)
+            y = min(h * 0.72, h - margin - n * bh - (n - 1) * gap)
+            boxes = [((w - bw) / 2, y + k * (bh + gap)) for k in range(n)]
+        return [
+            Control(i, label, bx, by, bw, bh)
+            for (i, label), (bx, by) in zip(buttons, boxes, strict=True)
+        ]
 
     def activate(self, control: str) -> None:
         """Back to the splash for another play."""
@@ -47,6 +73,8 @@ class OutcomeScene(Screen):
             self.flow.go("splash")
         elif control == "lobby":
             self.flow.open_page()
+        elif control == "rules":
+            self.flow.go("rules")
 
     def draw(self, canvas: Canvas) -> None:
         """The outcome card."""
@@ -54,16 +82,17 @@ class OutcomeScene(Screen):
         self.look.backdrop(canvas, w, h)
         play = self.flow.play
         done = self.flow.finished or {}
-        prize = int(done.get("prize_pence", 0))
-        pw, ph = min(w - 24, 560.0), min(h * 0.5, 340.0)
-        x, y = (w - pw) / 2, h * 0.16
+        free = self.flow.mode == "try"
+        prize = 0 if free else int(done.get("prize_pence", 0))
+        x, y, pw, ph = self.card()
         self.look.panel(canvas, x, y, pw, ph, glow=prize > 0)
         big = Font(min(40.0, pw * 0.08), "display", True)
-        head = "YOU WON" if prize else "NOT A WINNER THIS TIME"
+        head = "FREE TRY OVER" if free else "YOU WON" if prize else "NOT A WINNER THIS TIME"
         canvas.text(head, w / 2, y + ph * 0.2, fit_text(canvas, head, big, pw - 30),
                     fill=self.look.gold)  # fmt: skip
-        amount = format_pounds(prize)
-        canvas.text(amount, w / 2, y + ph * 0.42, Font(big.size * 1.2, "display", True))
+        amount = FREE_RESULT if free else format_pounds(prize)
+        font = Font(big.size * (0.8 if free else 1.2), "display", True)
+        canvas.text(amount, w / 2, y + ph * 0.42, fit_text(canvas, amount, font, pw - 30))
         number = f"Play Number {play.play_number}" if play else ""
         body = Font(min(20.0, pw * 0.045), "body", True)
         canvas.text(number, w / 2, y + ph * 0.64, body, fill="#cfe8ff")

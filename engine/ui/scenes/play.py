@@ -2,8 +2,10 @@
 
 The book player (engine/ui/player.py) plays the flow's current book; at the end the end message
 offers FINISH (TRY AGAIN when a finish did not go through: the connection was lost) and a
-toggle to put the message aside and see the final board; Rules and Prizes and the settings
-(faster animations, sound) are there while the play runs. A game's main screen gives its
+toggle to put the message aside and see the final board; HOW TO PLAY, Rules and Prizes and the
+settings (faster animations, sound) are there while the play runs. HOW TO PLAY and Rules and
+Prizes open over the play and close back to it at the point it was: the book player does not
+move while they show, and nothing it plays depends on them. A game's main screen gives its
 layout, the controls that act on its book (GO, the Directional Arrows) and its drawing.
 """
 
@@ -12,9 +14,11 @@ from __future__ import annotations
 from typing import Generic, Protocol, TypeVar
 
 from engine.ui.app import App
+from engine.ui.draw import Canvas
 from engine.ui.flow import Flow
 from engine.ui.input import Control
 from engine.ui.player import BookPlayer
+from engine.ui.presentation import header_note
 from engine.ui.screen import Screen
 
 Rect = tuple[float, float, float, float]
@@ -123,6 +127,13 @@ class PlayScreen(Screen, Generic[L]):
         step = Control("step", "Step", x + half + 10, y, half, h, self.paused)
         return [toggle, step, *rest]
 
+    def draw_over(self, canvas: Canvas) -> None:
+        """No TRY or REPLAY badge over the Main Game: its header says so where the balance
+        stands (presentation.header_note; the badge covered the game's name and the balance
+        on a phone)."""
+        if not header_note(self.flow.mode):
+            super().draw_over(canvas)
+
     def make_layout(self, width: float, height: float) -> L:
         """The game's layout for a window size."""
         raise NotImplementedError
@@ -150,11 +161,13 @@ class PlayScreen(Screen, Generic[L]):
             Control("board", view, (w - vw) / 2, y + board_gap, vw, 44),
         ]
 
-    def setting_controls(self, rules: Rect, speed: Rect, sound: Rect) -> list[Control]:
-        """Rules and Prizes, Faster animations and (where the backend has audio) Sound."""
+    def setting_controls(self, howto: Rect, rules: Rect, speed: Rect, sound: Rect) -> list[Control]:
+        """HOW TO PLAY, Rules and Prizes, Faster animations and (where the backend has audio)
+        Sound."""
         settings = self.flow.settings
         fast, sound_on = ("on" if on else "off" for on in (settings.fast, settings.sound))
         out = [
+            Control("howto", "HOW TO PLAY", *howto),
             Control("rules", "Rules and Prizes", *rules),
             Control("speed", f"Faster animations: {fast}", *speed),
         ]
@@ -163,7 +176,8 @@ class PlayScreen(Screen, Generic[L]):
         return out
 
     def activate(self, control: str) -> None:
-        """FINISH, the board toggle, Rules and the settings; a replay's Pause and Step."""
+        """FINISH, the board toggle, How To Play, Rules and the settings; a replay's Pause and
+        Step."""
         if control == "pause":
             self.paused = not self.paused
             self.flow.say("Replay paused." if self.paused else "Replay playing on.")
@@ -174,8 +188,8 @@ class PlayScreen(Screen, Generic[L]):
         elif control == "board":  # put the end message aside (or back) to see what won
             self.board = not self.board
             self.flow.say("The final board." if self.board else "The end message.")
-        elif control == "rules":
-            self.flow.go("rules")
+        elif control in ("howto", "rules"):
+            self.flow.go(control)
         elif control == "speed":
             self.flow.toggle("fast")
         elif control == "sound":

@@ -1,7 +1,10 @@
-"""The reality check: after each hour of play in a browser session, the game stops at its next
-rest and shows how long the player has played and what they have spent, net of prizes, with
-Keep playing (back where they were) and Stop (to the lobby). The hour is the browser session's
-(the shell keeps when it began, in sessionStorage), so moving between games does not reset it.
+"""The reality check: when the endpoint says one is due (every 20 minutes of the account's run
+of play, on every device: docs/endpoint.md, Play time), or at the latest after each hour of play
+in a browser session, the game stops at its next rest and shows how long the player has played
+and what they have spent, net of prizes, with Keep playing (back where they were) and Stop (to
+the lobby). Showing it acknowledges the endpoint's check for the account (engine/ui/visit.py).
+The browser session's hour is kept by the shell (sessionStorage), so moving between games does
+not reset it.
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ class RealityScene(Screen):
     def enter(self, app: App) -> None:
         """Work out what to say, and say it."""
         super().enter(app)
-        played = duration(self.flow.played_s() or 0.0)
+        played = duration(self.flow.run_s() or 0.0)
         spend = self.flow.net_spend()
         if spend is None:
             money = ""
@@ -74,11 +77,7 @@ class RealityScene(Screen):
     def draw(self, canvas: Canvas) -> None:
         """The check on the game's panel."""
         w, h = canvas.width, canvas.height
-        look = self.flow.presentation.look
-        if look is not None:
-            look.backdrop(canvas, w, h)
-        else:
-            canvas.rect(0, 0, w, h, fill="#05081a")
+        look = self.game_backdrop(canvas)
         pw, ph = min(w - 24, 560.0), min(h * 0.4, 260.0)
         x, y = (w - pw) / 2, h * 0.14
         if look is not None:

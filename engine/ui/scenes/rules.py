@@ -25,6 +25,7 @@ class RulesScene(PagedScreen):
 
     name = "rules"
     panel_size = (820.0, 700.0, 16)
+    text_room = (62.0, 74.0)
 
     def __init__(self, flow: Flow, look: Look, rules_text: tuple[str, ...]) -> None:
         super().__init__(flow, look)
@@ -70,7 +71,7 @@ class RulesScene(PagedScreen):
     def activate(self, control: str) -> None:
         """Turn the page or close."""
         if control in ("next", "back"):
-            self.page = 1 - self.page
+            self.turn(1 - self.page)
             if self.page == 1:
                 table = ", ".join(f"{p} {o}" for p, o in self.rows)
                 self.flow.say(f"Prize Amounts and Odds: {table}. {self.summary}")
@@ -86,29 +87,31 @@ class RulesScene(PagedScreen):
         canvas.text(title, x + pw / 2, y + 36, fit_text(canvas, title, head, pw - 170),
                     fill=self.look.gold)  # fmt: skip
         if self.page == 0:
-            self._draw_rules(canvas, x, y, pw)
+            self.draw_text(canvas, lambda ty: self._draw_rules(canvas, x, ty, pw))
         else:
-            self._draw_prizes(canvas, x, y, pw, ph)
+            self.draw_text(canvas, lambda ty: self._draw_prizes(canvas, x, ty, pw, ph))
         draw_controls(canvas, self.controls())
 
-    def _draw_rules(self, canvas: Canvas, x: float, y: float, pw: float) -> None:
-        """Page 1: the rules, wrapped, a paragraph at a time."""
+    def _draw_rules(self, canvas: Canvas, x: float, ty: float, pw: float) -> float:
+        """Page 1: the rules, wrapped, a paragraph at a time, from ty; returns the y under."""
         font = Font(min(18.0, max(13.0, pw * 0.034)), "body", False)
-        ty = y + 70
         for para in self.rules_text:
             ty = self.look.rich_text(canvas, para, x + pw / 2, ty, font, pw - 40, "#ffffff")
             ty += font.size * 0.5
+        return ty
 
-    def _draw_prizes(self, canvas: Canvas, x: float, y: float, pw: float, ph: float) -> None:
-        """Page 2: a line per winning Prize Amount with its odds, then the overall figures."""
-        line = min(34.0, (ph - 170) / (len(self.rows) + 1))
+    def _draw_prizes(self, canvas: Canvas, x: float, ty: float, pw: float, ph: float) -> float:
+        """Page 2: a line per winning Prize Amount with its odds, then the overall figures,
+        from ty; returns the y under."""
+        line = max(24.0, min(34.0, (ph - 170) / (len(self.rows) + 1)))
         font = Font(min(20.0, line * 0.6), "body", True)
-        ty = y + 80
+        ty += line / 2
         canvas.text("PRIZE", x + pw * 0.3, ty, font, fill="#cfe8ff")
         canvas.text("ODDS", x + pw * 0.68, ty, font, fill="#cfe8ff")
         for prize, odds in self.rows:
             ty += line
             canvas.text(prize, x + pw * 0.3, ty, font, fill=self.look.gold)
             canvas.text(odds, x + pw * 0.68, ty, font)
-        self.look.rich_text(canvas, self.summary, x + pw / 2, ty + line * 0.7,
-                            Font(font.size * 0.9, "body", True), pw - 90, "#ffffff")  # fmt: skip
+        return self.look.rich_text(canvas, self.summary, x + pw / 2, ty + line * 0.7,
+                                   Font(font.size * 0.9, "body", True), pw - 90,
+                                   "#ffffff")  # fmt: skip

@@ -86,8 +86,9 @@ def backdrop(canvas: Canvas, w: float, h: float) -> None:
 
 
 def header(canvas: Canvas, w: float, title: str, visit: Visit) -> None:
-    """The page's title and, under the links, its status line (the balance)."""
-    font = fit_text(canvas, title, Font(min(34.0, w * 0.075), "display", True), w - 40)
+    """The page's title, clear of the close 'X' in the top right corner (the same room kept on
+    the left, as the title is centred), and under the links its status line (the balance)."""
+    font = fit_text(canvas, title, Font(min(34.0, w * 0.075), "display", True), w - 2 * 70)
     canvas.text(title, w / 2, 30, font, fill=GOLD)
     status = status_line(visit)
     small = fit_text(canvas, status, Font(18.0, "body", True), w - 24)

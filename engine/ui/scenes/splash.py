@@ -1,13 +1,16 @@
 """The splash every game opens on, in the game's look: its name, WIN UP TO the top prize, the
 price, the balance and PLAY (or RESUME, or TRY AGAIN), HOW TO PLAY and Rules and Prizes.
 
-A game may add messages, lines of text under WIN UP TO (Power Puck Shot's three sentences).
-Then the buttons stand at the foot of the screen (in a row on a short, wide screen such as a
-phone held sideways), the picture and the name are drawn in a shorter band at the top, and
-the messages fill what is between, wrapped and shrunk until they fit: they never reach the
-price, the balance or the buttons (on a screen too short for them even at the smallest size,
-what does not fit is cut off at the band's edge). They are said when the splash opens, since
-the shell's mirror carries only the screen's name and buttons.
+A game may add messages, lines of text under WIN UP TO (Power Puck Shot's three sentences),
+and may put HOW TO PLAY in the top right corner (its Look's howto_corner: Power Puck Shot's
+procedure places it there; the picture, the name and WIN UP TO then stand below it where they
+would reach it). With messages the buttons stand at the foot of the screen (in a row on a
+short, wide screen such as a phone held sideways), the picture and the name are drawn in a
+shorter band at the top, and the messages fill what is between, wrapped and shrunk until they
+fit: they never reach the price, the balance or the buttons (on a screen too short for them
+even at the smallest size, what does not fit is cut off at the band's edge); WIN UP TO is
+never smaller than them. They are said when the splash opens, after WIN UP TO and the price,
+since the shell's mirror carries only the screen's name and buttons.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ MESSAGE_WIDTH = 720.0  # the messages' widest line, in logical px (long lines re
 LINE = 1.6  # a wrapped line's height, in font sizes (as widgets.rich_text draws them)
 PARAGRAPH = 0.4  # the space between two messages, in font sizes
 ROW_BELOW = 560.0  # with messages, a wider screen shorter than this puts its buttons in a row
+CORNER = (150.0, 8.0)  # the top-right HOW TO PLAY's width and its margin from the edges
 
 
 @dataclass(frozen=True)
@@ -43,6 +47,7 @@ class SplashLayout:
     status_y: float
     buttons_y: float  # the top of the first button
     row: bool = False  # the buttons side by side (else one under another)
+    top: float = 0.0  # where the picture's band starts (below a top-right HOW TO PLAY)
 
 
 def button_size(w: float, h: float) -> tuple[float, float]:
@@ -60,39 +65,57 @@ def status_font(unit: float) -> Font:
     return Font(max(14.0, unit * 0.032), "body", True)
 
 
-def splash_layout(w: float, h: float, messages: bool) -> SplashLayout:
-    """The splash's layout: Lab Riches' proportions, or with messages the buttons at the foot,
-    the price and balance just above them and the picture in the top ART_SHARE of the height."""
+def win_size(unit: float, messages: bool) -> float:
+    """The font size of WIN UP TO: never smaller than the messages at their largest."""
+    return max(unit * 0.075, MESSAGE_SIZES[0]) if messages else unit * 0.075
+
+
+def corner_box(w: float) -> tuple[float, float, float, float]:
+    """The top-right HOW TO PLAY's (x, y, w, h)."""
+    bw, margin = CORNER
+    bw = min(bw, w * 0.45)
+    return w - margin - bw, margin, bw, MIN_TARGET
+
+
+def splash_layout(
+    w: float, h: float, messages: bool, count: int = 3, top: float = 0.0
+) -> SplashLayout:
+    """The splash's layout: Lab Riches' proportions, or with messages the `count` buttons at the
+    foot, the price and balance just above them and the picture in the top ART_SHARE of the
+    height (from `top` down, when something stands above it)."""
     unit = min(w, h * 0.8)
-    if not messages:
-        return SplashLayout(h, unit, unit, (0.0, 0.0), h * 0.47, h * 0.54, h * 0.6)
     _, bh = button_size(w, h)
     gap = bh * 0.3
+    if not messages:  # the buttons one under another, or in a row where they would not fit
+        row = w > h and h * 0.6 + count * bh + (count - 1) * gap > h - gap
+        return SplashLayout(h, unit, unit, (0.0, 0.0), h * 0.47, h * 0.54, h * 0.6, row)
     row = h < ROW_BELOW and w > h
-    buttons_y = h - gap - (bh if row else 3 * bh + 2 * gap)
-    art_h = h * ART_SHARE
+    buttons_y = h - gap - (bh if row else count * bh + (count - 1) * gap)
+    art_h = h * ART_SHARE - top
     text_unit, unit = unit, min(w, art_h * 0.8)
     price, status = price_font(text_unit).size, status_font(text_unit).size
     status_y = buttons_y - gap - status * LINE / 2
     price_y = status_y - (price + status) * LINE / 2
     pad = max(6.0, unit * 0.02)
-    top = art_h * 0.4 + unit * 0.075 / 2 + pad  # below WIN UP TO at its largest
+    upper = top + art_h * 0.4 + win_size(unit, True) / 2 + pad  # below WIN UP TO
     bottom = price_y - price * LINE / 2
-    band = (top, max(top, bottom))
-    return SplashLayout(art_h, unit, text_unit, band, price_y, status_y, buttons_y, row)
+    band = (upper, max(upper, bottom))
+    return SplashLayout(art_h, unit, text_unit, band, price_y, status_y, buttons_y, row, top)
 
 
-def button_boxes(w: float, h: float, messages: bool) -> list[tuple[float, float, float, float]]:
-    """The three buttons' (x, y, w, h): centred one under another, or in a centred row."""
-    lay = splash_layout(w, h, messages)
+def button_boxes(
+    w: float, h: float, messages: bool, count: int = 3
+) -> list[tuple[float, float, float, float]]:
+    """The foot's `count` buttons' (x, y, w, h): centred one under another, or in a row."""
+    lay = splash_layout(w, h, messages, count)
     bw, bh = button_size(w, h)
     gap = bh * 0.3
     if lay.row:
-        bw = min(bw, (w * 0.92 - 2 * gap) / 3)
-        x = (w - 3 * bw - 2 * gap) / 2
-        return [(x + k * (bw + gap), lay.buttons_y, bw, bh) for k in range(3)]
+        bw = min(bw, (w * 0.92 - (count - 1) * gap) / count)
+        x = (w - count * bw - (count - 1) * gap) / 2
+        return [(x + k * (bw + gap), lay.buttons_y, bw, bh) for k in range(count)]
     y = lay.buttons_y
-    return [((w - bw) / 2, top, bw, bh) for top in (y, y + bh + gap, y + 2 * (bh + gap))]
+    return [((w - bw) / 2, y + k * (bh + gap), bw, bh) for k in range(count)]
 
 
 def paragraphs_height(canvas: Canvas, texts: tuple[str, ...], font: Font, max_w: float) -> float:
@@ -121,15 +144,23 @@ class SplashScene(Screen):
         self.messages = messages
 
     def enter(self, app: App) -> None:
-        """Say the messages (the name, prize and buttons are the shell's to say)."""
+        """Say WIN UP TO, the price and the messages (the name and the buttons are the
+        shell's to say)."""
         super().enter(app)
         if self.messages:
-            self.flow.say(" ".join(self.look.words(m) for m in self.messages))
+            game = self.flow.game
+            top = format_pounds(game.top_prize_pence, always_pence=False)
+            said = [f"WIN UP TO {top}.", f"{self.price_line()}."]
+            self.flow.say(" ".join([*said, *(self.look.words(m) for m in self.messages)]))
 
     def controls(self) -> list[Control]:
         """PLAY (or RESUME / TRY AGAIN), HOW TO PLAY, Rules and Prizes."""
         w, h = self.size()
-        first, howto, rules = button_boxes(w, h, bool(self.messages))
+        if self.look.howto_corner:
+            first, rules = button_boxes(w, h, bool(self.messages), 2)
+            howto = corner_box(w)
+        else:
+            first, howto, rules = button_boxes(w, h, bool(self.messages))
         if self.flow.resumable is not None:
             play = Control("resume", "RESUME", *first)
         elif self.flow.error:
@@ -139,6 +170,19 @@ class SplashScene(Screen):
             play = Control("play", "TRY" if self.flow.mode == "try" else "PLAY", *first, ready)
         return [play, Control("howto", "HOW TO PLAY", *howto),
                 Control("rules", "Rules and Prizes", *rules)]  # fmt: skip
+
+    def price_line(self) -> str:
+        """'£3.00 a play'; a TRY shows no price: what it is instead (the TRY badge's words,
+        drawn here rather than over the picture and the name)."""
+        if self.flow.mode == "try":
+            return f"FREE {self.flow.mode_label}"
+        return f"{format_pounds(self.flow.game.price_pence)} a play"
+
+    def draw_over(self, canvas: Canvas) -> None:
+        """No badge over the splash: the price's line says what the page is for (a TRY's badge
+        covered the game's name and its top-right HOW TO PLAY)."""
+        if self.flow.mode != "try":
+            super().draw_over(canvas)
 
     def activate(self, control: str) -> None:
         """Route the splash buttons."""
@@ -156,14 +200,17 @@ class SplashScene(Screen):
     def draw(self, canvas: Canvas) -> None:
         """Title art, the top prize message, any messages, the price, status and buttons."""
         w, h = canvas.width, canvas.height
-        lay = splash_layout(w, h, bool(self.messages))
+        lay = self.layout(canvas)
         self.look.backdrop(canvas, w, h)
+        canvas.save()
+        canvas.translate(0, lay.top)
         self._draw_title(canvas, w, lay.art_h, lay.unit)
+        canvas.restore()
         if self.messages:
             self._draw_messages(canvas, w, lay.band)
-        game = self.flow.game
-        price = f"{format_pounds(game.price_pence)} a play"
-        canvas.text(price, w / 2, lay.price_y, price_font(lay.text_unit), fill="#cfe8ff")
+        price = self.price_line()
+        font = fit_text(canvas, price, price_font(lay.text_unit), w * 0.92)
+        canvas.text(price, w / 2, lay.price_y, font, fill="#cfe8ff")
         status = status_line(self.flow)
         if self.flow.resumable is not None:
             status = "You have an unfinished play: RESUME carries on where you left off."
@@ -171,6 +218,22 @@ class SplashScene(Screen):
         canvas.text(status, w / 2, lay.status_y, font,
                     fill="#ff8a80" if self.flow.error else self.look.gold)  # fmt: skip
         draw_controls(canvas, self.controls())
+
+    def layout(self, canvas: Canvas) -> SplashLayout:
+        """The layout drawn: with HOW TO PLAY in the corner, the picture's band starts below it
+        when the picture or the name (centred, as wide as `unit` or the name) would reach it."""
+        w, h = canvas.width, canvas.height
+        messages = bool(self.messages)
+        if not self.look.howto_corner:
+            return splash_layout(w, h, messages)
+        lay = splash_layout(w, h, messages, 2)
+        name = self.flow.game.name.upper()
+        title = fit_text(canvas, name, Font(lay.unit * 0.14, "display", True), w * 0.9)
+        widest = max(lay.unit, canvas.measure(name, title))
+        x, y, _bw, bh = corner_box(w)
+        if (w + widest) / 2 <= x - 4:
+            return lay
+        return splash_layout(w, h, messages, 2, y + bh + 4)
 
     def _draw_title(self, canvas: Canvas, w: float, h: float, unit: float) -> None:
         """The game's picture, its name and WIN UP TO the top prize, laid out against h."""
@@ -181,7 +244,8 @@ class SplashScene(Screen):
         canvas.text(name, w / 2, h * 0.29, title, fill=self.look.gold)
         game = self.flow.game
         top = f"WIN UP TO {format_pounds(game.top_prize_pence, always_pence=False)}"
-        win = fit_text(canvas, top, Font(unit * 0.075, "display", True), w * 0.9)
+        win = fit_text(canvas, top, Font(win_size(unit, bool(self.messages)), "display", True),
+                       w * 0.9)  # fmt: skip
         canvas.text(top, w / 2, h * 0.4, win, fill="#ffffff")
 
     def _draw_messages(self, canvas: Canvas, w: float, band: tuple[float, float]) -> None:

@@ -2,10 +2,14 @@
 
 1. The outcome token's Ed25519 signature against the key the endpoint publishes (checked by
    the shell with WebCrypto, as at purchase: Python has no Ed25519 in the browser).
-2. The token's claims are this play's entry: its index, prize, composition and seed.
+2. The token is a paid play's (no `mode` claim: a free TRY play's token, mode "try", proves
+   nothing about a paid play), and its claims are this play's entry: its index, prize,
+   composition and seed.
 3. The entry's leaf hash, by the pool's published scheme (docs/math.md).
 4. Its Merkle path climbs from that leaf to the pool's root.
-5. That root is the one the endpoint published for the pool before its first sale.
+5. That root is the one the endpoint published for the pool before its first sale, and the
+   pool is one of paid plays (its commitment's `kind`: a pool of kind "try" gives only free
+   plays).
 
 A tampered proof fails at the step it breaks, and every later step is not run. The same check
 runs from the command line, independent of this code: `python3 build.py verify`.
@@ -24,7 +28,10 @@ from engine.ui.draw import Canvas, Font, fit_text
 from engine.ui.input import Control, Reply
 from engine.ui.scenes.site import GAP, HEADER, Lobby, backdrop, header
 from engine.ui.screen import Page
+from engine.ui.scroll import Scroll
 from engine.ui.widgets import GOLD, close_button, wrap
+
+PAID = "paid"  # the kind of play (a token with no `mode` claim) and of pool My Games holds
 
 
 @dataclass(frozen=True)
@@ -53,8 +60,16 @@ def check_signature(found: dict[str, Any]) -> Step:
 
 
 def check_claims(found: dict[str, Any]) -> Step:
-    """2. The token's claims name this play's entry."""
+    """2. The token is a paid play's and its claims name this play's entry."""
     claims, entry = found.get("payload") or {}, _entry(found["detail"])
+    if "mode" in claims:
+        return Step(
+            "The play's entry",
+            False,
+            "The token is a free TRY play's, not a paid play's: it proves nothing about this play."
+            if claims["mode"] == "try"
+            else "The token is not a paid play's.",
+        )
     same = (
         claims.get("index") == entry.index
         and claims.get("prize_pence") == entry.prize_pence
@@ -62,7 +77,11 @@ def check_claims(found: dict[str, Any]) -> Step:
         and claims.get("seed") == entry.seed.hex()
     )
     if same:
-        return Step("The play's entry", True, f"The token names entry {entry.index} of the pool.")
+        return Step(
+            "The play's entry",
+            True,
+            f"The token is a paid play's and names entry {entry.index} of the pool.",
+        )
     return Step("The play's entry", False, "The token does not name this play's entry.")
 
 
@@ -86,13 +105,25 @@ def check_path(found: dict[str, Any]) -> Step:
 
 
 def check_published(found: dict[str, Any]) -> Step:
-    """5. The pool's root against the one published before its first sale."""
-    root, published = found["detail"]["pool"]["root"], (found.get("published") or {}).get("root")
-    if published and published == root:
+    """5. The pool's root against the one published before its first sale, for a pool of
+    paid plays."""
+    published = found.get("published") or {}
+    root, kind = found["detail"]["pool"]["root"], published.get("kind")
+    if not published.get("root") or published["root"] != root:
+        return Step("Published root", False, "The root is not the one published for the pool.")
+    if kind != PAID:
         return Step(
-            "Published root", True, "The root is the one published before the pool's first sale."
+            "Published root",
+            False,
+            "The pool is one of free TRY plays: no paid play comes from it."
+            if kind == "try"
+            else "The endpoint does not say the pool is one of paid plays.",
         )
-    return Step("Published root", False, "The root is not the one published for the pool.")
+    return Step(
+        "Published root",
+        True,
+        "The root is the one published before the pool's first sale, for a pool of paid plays.",
+    )
 
 
 STEPS: tuple[Callable[[dict[str, Any]], Step], ...] = (
@@ -123,17 +154,20 @@ class VerifyScene(Page):
     """A play's check, a line per step, ✓ or ✗; closes back to My Games."""
 
     name = "verify"
+    scroll: Scroll
     flow: Lobby
 
     def __init__(self, lobby: Lobby) -> None:
         super().__init__(lobby)
         self.play_number = 0
         self.steps: list[Step] = []
+        self.scroll = Scroll()  # the steps, under the header
 
     def check(self, play_number: int) -> None:
         """Show this scene and check the play."""
         self.play_number = play_number
         self.steps = []
+        self.scroll.offset = 0.0
         self.flow.go("verify")
 
     def enter(self, app: App) -> None:
@@ -156,7 +190,8 @@ class VerifyScene(Page):
             )
         if len(self.steps) == len(STEPS) and all(s.ok for s in self.steps):
             self.flow.say(
-                "Every step passed: this play is the one committed before the pool's first sale."
+                "Every step passed: this paid play is the one committed before the pool's first "
+                "sale."
             )
         else:
             self.flow.say(f"The check failed at step {len(self.steps)}, {self.steps[-1].name}.")
@@ -179,7 +214,9 @@ class VerifyScene(Page):
         header(canvas, w, f"VERIFY PLAY {self.play_number}", self.flow)
         big = Font(min(19.0, max(14.0, w * 0.038)), "body", True)
         small = Font(big.size * 0.82, "body", False)
-        y = HEADER + 16
+        self.scroll.place(HEADER, h, self.scroll.content)
+        self.scroll.begin(canvas, 0, w)
+        y = 16.0
         for k, step in enumerate(self.steps, 1):
             mark, colour = ("✓", "#7dff9b") if step.ok else ("✗", "#ff8a80")
             title = f"{mark} {k}. {step.name}"
@@ -202,4 +239,7 @@ class VerifyScene(Page):
             verdict = "Every step passed." if passed else f"Failed at step {len(self.steps)}."
             canvas.text(verdict, w / 2, y + 16, fit_text(canvas, verdict, big, w - 20),
                         fill=GOLD if passed else "#ff8a80")  # fmt: skip
+            y += 16 + big.size
+        self.scroll.end(canvas, w)
+        self.scroll.place(HEADER, h, y + 12)
         close_button(canvas, self.controls()[0])

@@ -2,22 +2,57 @@
 // may carry requests ({id, op, ...}); each answer goes back as a {type: "reply", id, ok, body}
 // event. See docs/drawing.md for the operations.
 import { want } from "./sound.js";
+import { verifyEd25519 } from "./signature.js";
 import { config, queue } from "./state.js";
 
 const api = (path) => (config.api || "") + path;
 export const store = {
-  get(key) { try { return JSON.parse(localStorage.getItem("lottery." + key)); } catch { return null; } },
-  set(key, value) { try { localStorage.setItem("lottery." + key, JSON.stringify(value)); } catch { /* private mode */ } },
-  drop(key) { try { localStorage.removeItem("lottery." + key); } catch { /* private mode */ } },
+  get(key) {
+    try {
+      return JSON.parse(localStorage.getItem("lottery." + key) ?? "null");
+    } catch {
+      return null;
+    }
+  },
+  set(key, value) {
+    try {
+      localStorage.setItem("lottery." + key, JSON.stringify(value));
+    } catch {
+      /* private mode */
+    }
+  },
+  drop(key) {
+    try {
+      localStorage.removeItem("lottery." + key);
+    } catch {
+      /* private mode */
+    }
+  },
 };
 
 class ApiFailure extends Error {
-  constructor(code, message) { super(message); this.code = code; }
+  constructor(code, message, detail = {}) {
+    super(message);
+    this.code = code;
+    this.detail = detail; // what a refusal carries for the page to show (a spend limit's)
+  }
 }
+
+// The facts of a spend-limit refusal the page shows large (engine/ui/scenes/refusal.py): which
+// limit, what is left, when it resets in the player's local time; or the limits still missing.
+function limitDetail(err) {
+  if (err.code === "limits_required") return { missing: err.missing || [] };
+  if (err.code !== "limit_reached") return {};
+  return { period: err.period, left_pence: err.left_pence, resets_local: localTime(err.resets_at) };
+}
+
+const localTime = (iso) =>
+  new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 
 // The session credential. On the site's own origin it is the HttpOnly cookie. When the endpoint
 // is on another origin (config.api), the cookie may never reach it (another site's cookies are
 // not sent), so the token POST /api/session returns is kept here and sent as a bearer token.
+/** @returns {Record<string, string>} */
 function credential() {
   const token = config.api ? store.get("bearer") : null;
   return typeof token === "string" && token ? { Authorization: "Bearer " + token } : {};
@@ -33,18 +68,29 @@ async function call(method, path, body, headers = {}) {
       headers: body === undefined ? sent : { "Content-Type": "application/json", ...sent },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-  } catch (error) {
-    throw new ApiFailure("network", "The connection failed. Check your connection and try again: you will not be charged twice.");
+  } catch {
+    throw new ApiFailure(
+      "network",
+      "The connection failed. Check your connection and try again: you will not be charged twice.",
+    );
   }
   let data = {};
-  try { data = await response.json(); } catch { data = {}; }
+  try {
+    data = await response.json();
+  } catch {
+    data = {};
+  }
   if (!response.ok) {
     const err = data.error || data;
-    const message = response.status === 402
-      ? "Insufficient funds: your balance does not cover this play."
-      : err.code === "limit_reached" ? limitMessage(err)
-        : (err.message || `The server answered ${response.status}.`);
-    throw new ApiFailure(err.code || `http_${response.status}`, message);
+    const message =
+      response.status === 402
+        ? "Insufficient funds: your balance does not cover this play."
+        : err.code === "limit_reached"
+          ? limitMessage(err)
+          : err.code === "cooling_off"
+            ? coolingMessage(err)
+            : err.message || `The server answered ${response.status}.`;
+    throw new ApiFailure(err.code || `http_${response.status}`, message, limitDetail(err));
   }
   return data;
 }
@@ -52,9 +98,16 @@ async function call(method, path, body, headers = {}) {
 // A purchase over a spend limit, in plain words: which limit, what is left, when it resets.
 function limitMessage(err) {
   const pounds = (p) => "£" + (p / 100).toFixed(2);
-  const when = new Date(err.resets_at).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+  const when = localTime(err.resets_at);
   const left = Number.isInteger(err.left_pence) ? `${pounds(err.left_pence)} left` : "nothing left";
   return `Your ${err.period || "spend"} limit is reached: ${left} until ${when}. Nothing was charged.`;
+}
+
+// A purchase refused after the account's play session (every device's), in plain words: when
+// play can resume, in the player's own time; an unfinished play can still be finished.
+function coolingMessage(err) {
+  const when = new Date(err.resumes_at).toLocaleTimeString(undefined, { timeStyle: "short" });
+  return `Your play session has ended: take a break. You can buy plays again at ${when}. Nothing was charged; an unfinished play can still be finished.`;
 }
 
 function b64urlBytes(text) {
@@ -63,17 +116,23 @@ function b64urlBytes(text) {
 }
 
 let keySet = null;
-// The outcome token is a JWS signed with Ed25519; its key must be one /api/keys publishes.
+// The outcome token is a JWS signed with Ed25519; its key must be one /api/keys publishes
+// (WebCrypto's Ed25519, or the fallback where the browser has none: js/signature.js).
 async function verifyToken(token) {
   const parts = String(token).split(".");
-  if (parts.length !== 3) throw new ApiFailure("bad_token", "This play could not be verified, so it cannot be shown.");
+  if (parts.length !== 3)
+    throw new ApiFailure("bad_token", "This play could not be verified, so it cannot be shown.");
   try {
     const header = JSON.parse(new TextDecoder().decode(b64urlBytes(parts[0])));
     if (!keySet) keySet = (await call("GET", "/api/keys")).keys || [];
     const jwk = keySet.find((k) => k.kid === header.kid);
     if (header.alg !== "EdDSA" || !jwk) throw new Error("unknown key");
-    const key = await crypto.subtle.importKey("jwk", { kty: "OKP", crv: "Ed25519", x: jwk.x }, { name: "Ed25519" }, false, ["verify"]);
-    const ok = await crypto.subtle.verify({ name: "Ed25519" }, key, b64urlBytes(parts[2]), new TextEncoder().encode(parts[0] + "." + parts[1]));
+    const ok = await verifyEd25519(
+      jwk.x,
+      b64urlBytes(jwk.x),
+      b64urlBytes(parts[2]),
+      new TextEncoder().encode(parts[0] + "." + parts[1]),
+    );
     if (!ok) throw new Error("bad signature");
     return JSON.parse(new TextDecoder().decode(b64urlBytes(parts[1])));
   } catch (error) {
@@ -83,7 +142,9 @@ async function verifyToken(token) {
 }
 
 function uuid() {
-  return crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random().toString(16).slice(2);
+  return crypto.randomUUID
+    ? crypto.randomUUID()
+    : String(Date.now()) + Math.random().toString(16).slice(2);
 }
 
 // Whether this browser may hold a session: it started one here ("session" in localStorage),
@@ -101,10 +162,18 @@ function mayHaveSession() {
 // balance then (sessionStorage: it lasts while the tab does, across the site's pages).
 const BEGAN = "lottery.session-began";
 function sessionBegan() {
-  try { return JSON.parse(sessionStorage.getItem(BEGAN)); } catch { return null; }
+  try {
+    return JSON.parse(sessionStorage.getItem(BEGAN) ?? "null");
+  } catch {
+    return null;
+  }
 }
 function keepBegan(began) {
-  try { sessionStorage.setItem(BEGAN, JSON.stringify(began)); } catch { /* private mode */ }
+  try {
+    sessionStorage.setItem(BEGAN, JSON.stringify(began));
+  } catch {
+    /* private mode */
+  }
 }
 function sessionClock(balance) {
   let began = sessionBegan();
@@ -112,13 +181,22 @@ function sessionClock(balance) {
     began = { at: Date.now(), balance_pence: balance };
     keepBegan(began);
   }
-  return { elapsed_ms: Math.max(0, Date.now() - began.at), start_balance_pence: began.balance_pence };
+  return {
+    elapsed_ms: Math.max(0, Date.now() - began.at),
+    start_balance_pence: began.balance_pence,
+  };
 }
 // Signing in to another account mid-session: the net spend (the start balance less the
 // balance) carries on, so the start moves by the change of balance.
 function rebaseSessionClock(before, after) {
   const began = sessionBegan();
-  if (!began || !Number.isInteger(began.balance_pence) || !Number.isInteger(before) || !Number.isInteger(after)) return;
+  if (
+    !began ||
+    !Number.isInteger(began.balance_pence) ||
+    !Number.isInteger(before) ||
+    !Number.isInteger(after)
+  )
+    return;
   keepBegan({ ...began, balance_pence: began.balance_pence + after - before });
 }
 
@@ -138,7 +216,7 @@ async function openSession() {
     store.set("session", true);
     return wallet;
   } catch (error) {
-    if (error.code !== "unauthenticated") throw error; // the session expired: start anew
+    if (!(error instanceof ApiFailure) || error.code !== "unauthenticated") throw error; // the session expired: start anew
     return newSession();
   }
 }
@@ -152,33 +230,47 @@ async function openSession() {
 // hands the ones it has to Python with its start, so PLAY is enabled in Python's first frame
 // (`usedEarly`: those are spent); one that comes later answers Python's first request of that
 // name instead. Only the first of each: a retry asks afresh.
+/** @typedef {{ok: boolean, body: any}} Answer */
+/** @type {{session: Promise<Answer> | null, resume: Promise<Answer | null> | null}} */
 const early = { session: null, resume: null }; // promises of {ok, body} (resume: or null)
 let earlyGame = null; // the game whose unfinished play early.resume looks for
-const answered = (promise) => promise.then(
-  (body) => ({ ok: true, body: body || {} }),
-  (error) => {
-    if (!(error instanceof ApiFailure)) console.warn("shell request:", error);
-    return { ok: false, body: { code: error.code || "error", message: error.message || String(error) } };
-  },
-);
+const answered = (promise) =>
+  promise.then(
+    (body) => ({ ok: true, body: body || {} }),
+    (error) => {
+      if (!(error instanceof ApiFailure)) console.warn("shell request:", error);
+      return {
+        ok: false,
+        body: {
+          ...(error.detail || {}),
+          code: error.code || "error",
+          message: error.message || String(error),
+        },
+      };
+    },
+  );
 const unwrap = ({ ok, body }) => {
   if (!ok) throw new ApiFailure(body.code, body.message);
   return body;
 };
 export function askEarly(params) {
   if (params.scene === "check") return; // the system check opens no session
-  early.session = answered(theSession());
-  const game = ((config.game && config.game.games) || []).some((g) => g.id === params.game);
+  const session = answered(theSession());
+  early.session = session;
+  const game = (config.game?.games || []).some((g) => g.id === params.game);
   if (game && params.mode !== "try" && !params.replay) {
     // Not under a session that did not open: then Python's own look asks (after its retry).
     earlyGame = params.game;
-    early.resume = early.session.then((session) => (session.ok ? answered(unfinished(params.game)) : null));
+    early.resume = session.then((opened) => (opened.ok ? answered(unfinished(params.game)) : null));
   }
 }
 export function earlyAnswers(deliver) {
   for (const name of Object.keys(early)) {
     const asked = early[name];
-    if (asked) asked.then((answer) => { if (answer && early[name] === asked) deliver(name, answer); });
+    if (asked)
+      asked.then((answer) => {
+        if (answer && early[name] === asked) deliver(name, answer);
+      });
   }
 }
 export function usedEarly(names) {
@@ -190,23 +282,39 @@ async function theSession() {
   return { ...wallet, session: sessionClock(wallet.balance_pence) };
 }
 
+// The choices kept with a play's progress: a list, the choice of each event that waited for one,
+// in order. An older shell stored {"<event index>": choice}: such progress is read here, in the
+// order of its events, and stored back as a list (by unfinished, once).
+function choiceList(kept) {
+  if (Array.isArray(kept)) return kept;
+  if (!kept || typeof kept !== "object") return [];
+  return Object.keys(kept)
+    .map(Number)
+    .filter(Number.isInteger)
+    .sort((a, b) => a - b)
+    .map((i) => kept[i]);
+}
+
 // The game's unfinished play, if any, with its token checked and where it got to.
 async function unfinished(game) {
   const mine = store.get("progress." + game);
   const list = await call("GET", "/api/plays?status=unfinished");
   const open = (list.plays || []).find((p) => p.game === game);
-  if (!open) { store.drop("progress." + game); return { found: false }; }
+  if (!open) {
+    store.drop("progress." + game);
+    return { found: false };
+  }
   const same = mine && mine.play_number === open.play_number;
   let token = same ? mine.token : null;
   let index = same ? mine.index : 0;
-  let choices = (same && mine.choices) || {};
+  let choices = same ? choiceList(mine.choices) : [];
   if (!token) {
     // Bought or played on another device: the endpoint keeps how far it got and the choices.
     const detail = await call("GET", `/api/plays/${open.play_number}`);
     token = detail.token;
     const kept = detail.progress || {};
     index = Number.isInteger(kept.event) ? kept.event : 0;
-    choices = Array.isArray(kept.choices) ? kept.choices : {};
+    choices = choiceList(kept.choices);
   }
   const payload = await verifyToken(token);
   store.set("progress." + game, { play_number: open.play_number, token, index, choices });
@@ -227,10 +335,18 @@ const ops = {
     // after a lost answer (or a reload) replays the same purchase and is charged once.
     const slot = "purchase-key." + req.game;
     let key = store.get(slot);
-    if (!key) { key = uuid(); store.set(slot, key); }
+    if (!key) {
+      key = uuid();
+      store.set(slot, key);
+    }
     const bought = await call("POST", "/api/plays", { game: req.game }, { "Idempotency-Key": key });
     const payload = await verifyToken(bought.token);
-    store.set("progress." + req.game, { play_number: bought.play_number, token: bought.token, index: 0, choices: {} });
+    store.set("progress." + req.game, {
+      play_number: bought.play_number,
+      token: bought.token,
+      index: 0,
+      choices: [],
+    });
     store.drop(slot);
     return { ...bought, payload };
   },
@@ -244,16 +360,20 @@ const ops = {
     // Each game keeps its own unfinished play ("progress.<game>"): how far it got, the choices made.
     const mine = store.get("progress." + req.game);
     if (mine && mine.play_number === req.play_number) {
-      store.set("progress." + req.game, { ...mine, index: req.index, choices: req.choices || {} });
+      store.set("progress." + req.game, { ...mine, index: req.index, choices: req.choices || [] });
     }
     // And at the endpoint, so the play resumes on another device at the same event. A lost
     // answer loses nothing: the next rest sends it again, and this device keeps its own.
-    call("PUT", `/api/plays/${req.play_number}/progress`, { event: req.index, choices: req.choice_list || [] })
-      .catch((error) => console.warn("progress not kept at the endpoint:", error.message));
+    call("PUT", `/api/plays/${req.play_number}/progress`, {
+      event: req.index,
+      choices: req.choices || [],
+    }).catch((error) => console.warn("progress not kept at the endpoint:", error.message));
     return {};
   },
   async finish(req) {
-    const done = await call("POST", `/api/plays/${req.play_number}/finish`, { choices: req.choices || [] });
+    const done = await call("POST", `/api/plays/${req.play_number}/finish`, {
+      choices: req.choices || [],
+    });
     const mine = store.get("progress." + req.game);
     if (mine && mine.play_number === req.play_number) store.drop("progress." + req.game);
     return done;
@@ -269,36 +389,63 @@ const ops = {
     const play = await call("GET", `/api/plays/${Number(req.play_number)}/recall`);
     return { ...play, payload: await verifyToken(play.token) };
   },
+  async reality_seen() {
+    // The reality check was shown: recorded for the account (every device's); the answer
+    // says when the next one is due.
+    return call("POST", "/api/play-time/reality-check", {});
+  },
   async code() {
     // A one-time code (10 minutes) that signs this account in on another device.
     return call("POST", "/api/account/code", {});
   },
   async signin(req) {
     // Sign this browser in to the account of a code shown on another device.
-    const typed = prompt("The sign-in code shown on your other device (Account, Get a sign-in code):");
-    if (!typed || !typed.trim()) return { cancelled: true };
+    const typed = prompt(
+      "The sign-in code shown on your other device (Account, Get a sign-in code):",
+    );
+    if (!typed?.trim()) return { cancelled: true };
     const made = await call("POST", "/api/session", { code: typed.trim().toUpperCase() });
     if (config.api && made.token) store.set("bearer", made.token);
     store.set("session", true);
     rebaseSessionClock(req.balance_pence, made.balance_pence);
     return { balance_pence: made.balance_pence, session: sessionClock(made.balance_pence) };
   },
+  async logout(req) {
+    // Log this device out, or (every) every device of the account: the endpoint ends the
+    // session(s) and clears the cookie; this browser forgets its token, so the next page
+    // starts a new guest session (or signs in with a code).
+    const path = req.every ? "/api/session/logout-all" : "/api/session/logout";
+    const ended = await call("POST", path, {});
+    store.drop("bearer");
+    store.set("session", false);
+    return { ...ended, every: Boolean(req.every) };
+  },
   async verify_play(req) {
     // VERIFY: the play's entry and proof, the token's signature checked here with WebCrypto
-    // against the published keys, and the root published for its pool (the rest of the
-    // steps run in Python: engine/ui/scenes/verify.py).
+    // against the published keys, and the root and kind (paid or try) published for its pool
+    // (the rest of the steps run in Python: engine/ui/scenes/verify.py).
     const detail = await call("GET", `/api/plays/${Number(req.play_number)}`);
     let signature = { ok: false };
     let payload = null;
     try {
       payload = await verifyToken(detail.token);
-      const header = JSON.parse(new TextDecoder().decode(b64urlBytes(String(detail.token).split(".")[0])));
+      const header = JSON.parse(
+        new TextDecoder().decode(b64urlBytes(String(detail.token).split(".")[0])),
+      );
       signature = { ok: true, kid: header.kid };
     } catch (error) {
-      if (error.code === "network") throw error;
+      if (error instanceof ApiFailure && error.code === "network") throw error;
     }
-    const published = await call("GET", `/api/pools/${encodeURIComponent(detail.game)}/${encodeURIComponent(detail.pool.id)}`);
-    return { detail, signature, payload, published: { root: published.root } };
+    const published = await call(
+      "GET",
+      `/api/pools/${encodeURIComponent(detail.game)}/${encodeURIComponent(detail.pool.id)}`,
+    );
+    return {
+      detail,
+      signature,
+      payload,
+      published: { root: published.root, kind: published.kind },
+    };
   },
   async limits() {
     return call("GET", "/api/limits");
@@ -343,8 +490,14 @@ export function perform(requests) {
   for (const req of requests) {
     const op = ops[req.op];
     unanswered += 1;
-    const reply = (ok, body) => { unanswered -= 1; queue.push({ type: "reply", id: req.id, ok, body }); };
-    if (!op) { reply(false, { code: "unknown_op", message: "Unknown request " + req.op }); continue; }
+    const reply = (ok, body) => {
+      unanswered -= 1;
+      queue.push({ type: "reply", id: req.id, ok, body });
+    };
+    if (!op) {
+      reply(false, { code: "unknown_op", message: "Unknown request " + req.op });
+      continue;
+    }
     answered(op(req)).then(({ ok, body }) => reply(ok, body));
   }
 }

@@ -41,9 +41,13 @@ globalThis.lotteryMeasureText = (s, px, family, bold) => {
 const table = [];
 function updateTable({ base, add }) {
   if (base === 0) table.length = 0;
-  if (base !== table.length) throw new Error(`drawing table out of step: base ${base}, have ${table.length}`);
+  if (base !== table.length)
+    throw new Error(`drawing table out of step: base ${base}, have ${table.length}`);
   for (const e of add) {
-    if (typeof e === "string") { table.push(e); continue; }
+    if (typeof e === "string") {
+      table.push(e);
+      continue;
+    }
     const [x0, y0, x1, y1, stops] = e.g;
     const g = ctx.createLinearGradient(x0, y0, x1, y1);
     for (const [o, c] of stops) g.addColorStop(o, c);
@@ -52,12 +56,30 @@ function updateTable({ base, add }) {
 }
 
 function finish(fill, stroke, lineWidth) {
-  if (fill >= 0) { ctx.fillStyle = table[fill]; ctx.fill(); }
-  if (stroke >= 0) { ctx.strokeStyle = table[stroke]; ctx.lineWidth = lineWidth; ctx.stroke(); }
+  if (fill >= 0) {
+    ctx.fillStyle = table[fill];
+    ctx.fill();
+  }
+  if (stroke >= 0) {
+    ctx.strokeStyle = table[stroke];
+    ctx.lineWidth = lineWidth;
+    ctx.stroke();
+  }
 }
 
-const CLEAR = 1, RECT = 2, CIRCLE = 3, PATH = 4, TEXT = 5, IMAGE = 6, SAVE = 7, RESTORE = 8,
-  TRANSLATE = 9, SCALE = 10, ROTATE = 11, ALPHA = 12, CLIP = 13;
+const CLEAR = 1,
+  RECT = 2,
+  CIRCLE = 3,
+  PATH = 4,
+  TEXT = 5,
+  IMAGE = 6,
+  SAVE = 7,
+  RESTORE = 8,
+  TRANSLATE = 9,
+  SCALE = 10,
+  ROTATE = 11,
+  ALPHA = 12,
+  CLIP = 13;
 
 function runBatch(d) {
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
@@ -66,39 +88,80 @@ function runBatch(d) {
   while (i < d.length) {
     switch (d[i]) {
       case CLEAR:
-        ctx.fillStyle = table[d[i + 1]]; ctx.fillRect(0, 0, size.width, size.height); i += 2; break;
+        ctx.fillStyle = table[d[i + 1]];
+        ctx.fillRect(0, 0, size.width, size.height);
+        i += 2;
+        break;
       case RECT:
         ctx.beginPath();
         if (d[i + 8] > 0) ctx.roundRect(d[i + 1], d[i + 2], d[i + 3], d[i + 4], d[i + 8]);
         else ctx.rect(d[i + 1], d[i + 2], d[i + 3], d[i + 4]);
-        finish(d[i + 5], d[i + 6], d[i + 7]); i += 9; break;
+        finish(d[i + 5], d[i + 6], d[i + 7]);
+        i += 9;
+        break;
       case CIRCLE:
-        ctx.beginPath(); ctx.arc(d[i + 1], d[i + 2], d[i + 3], 0, Math.PI * 2);
-        finish(d[i + 4], d[i + 5], d[i + 6]); i += 7; break;
+        ctx.beginPath();
+        ctx.arc(d[i + 1], d[i + 2], d[i + 3], 0, Math.PI * 2);
+        finish(d[i + 4], d[i + 5], d[i + 6]);
+        i += 7;
+        break;
       case PATH: {
-        const closed = d[i + 5] !== 0, end = i + 6 + 2 * d[i + 1];
-        ctx.beginPath(); ctx.moveTo(d[i + 6], d[i + 7]);
+        const closed = d[i + 5] !== 0,
+          end = i + 6 + 2 * d[i + 1];
+        ctx.beginPath();
+        ctx.moveTo(d[i + 6], d[i + 7]);
         for (let k = i + 8; k < end; k += 2) ctx.lineTo(d[k], d[k + 1]);
         if (closed) ctx.closePath();
-        finish(closed ? d[i + 2] : -1, d[i + 3], d[i + 4]); i = end; break;
+        finish(closed ? d[i + 2] : -1, d[i + 3], d[i + 4]);
+        i = end;
+        break;
       }
       case TEXT:
-        ctx.font = fontString(d[i + 4], table[d[i + 5]], d[i + 6] !== 0); ctx.fillStyle = table[d[i + 7]];
-        ctx.textAlign = table[d[i + 8]]; ctx.textBaseline = table[d[i + 9]];
-        ctx.fillText(table[d[i + 1]], d[i + 2], d[i + 3]); i += 10; break;
+        ctx.font = fontString(d[i + 4], table[d[i + 5]], d[i + 6] !== 0);
+        ctx.fillStyle = table[d[i + 7]];
+        ctx.textAlign = table[d[i + 8]];
+        ctx.textBaseline = table[d[i + 9]];
+        ctx.fillText(table[d[i + 1]], d[i + 2], d[i + 3]);
+        i += 10;
+        break;
       case IMAGE: {
         const img = images[table[d[i + 1]]];
-        if (img && img.complete) ctx.drawImage(img, d[i + 2], d[i + 3], d[i + 4], d[i + 5]);
-        i += 6; break;
+        if (img?.complete) ctx.drawImage(img, d[i + 2], d[i + 3], d[i + 4], d[i + 5]);
+        i += 6;
+        break;
       }
-      case SAVE: ctx.save(); i += 1; break;
-      case RESTORE: ctx.restore(); i += 1; break;
-      case TRANSLATE: ctx.translate(d[i + 1], d[i + 2]); i += 3; break;
-      case SCALE: ctx.scale(d[i + 1], d[i + 2]); i += 3; break;
-      case ROTATE: ctx.rotate(d[i + 1]); i += 2; break;
-      case ALPHA: ctx.globalAlpha *= d[i + 1]; i += 2; break;
-      case CLIP: ctx.beginPath(); ctx.rect(d[i + 1], d[i + 2], d[i + 3], d[i + 4]); ctx.clip(); i += 5; break;
-      default: throw new Error(`unknown drawing opcode ${d[i]} at ${i}`);
+      case SAVE:
+        ctx.save();
+        i += 1;
+        break;
+      case RESTORE:
+        ctx.restore();
+        i += 1;
+        break;
+      case TRANSLATE:
+        ctx.translate(d[i + 1], d[i + 2]);
+        i += 3;
+        break;
+      case SCALE:
+        ctx.scale(d[i + 1], d[i + 2]);
+        i += 3;
+        break;
+      case ROTATE:
+        ctx.rotate(d[i + 1]);
+        i += 2;
+        break;
+      case ALPHA:
+        ctx.globalAlpha *= d[i + 1];
+        i += 2;
+        break;
+      case CLIP:
+        ctx.beginPath();
+        ctx.rect(d[i + 1], d[i + 2], d[i + 3], d[i + 4]);
+        ctx.clip();
+        i += 5;
+        break;
+      default:
+        throw new Error(`unknown drawing opcode ${d[i]} at ${i}`);
     }
   }
 }

@@ -13,9 +13,20 @@ function pointer(kind) {
 canvas.addEventListener("pointerdown", pointer("down"));
 canvas.addEventListener("pointermove", pointer("move"));
 canvas.addEventListener("pointerup", pointer("up"));
+// The wheel scrolls a page taller than the window (engine/ui/scroll.py), over the mirror too;
+// a line or page of the wheel counts as 40 or 400 px.
+window.addEventListener(
+  "wheel",
+  (e) => {
+    queue.push({ type: "wheel", dy: e.deltaY * [1, 40, 400][e.deltaMode] });
+  },
+  { passive: true },
+);
 window.addEventListener("keydown", (e) => {
   // A focused mirror button turns Enter/Space into its own click; do not send them twice.
   if (e.target instanceof HTMLButtonElement && (e.key === "Enter" || e.key === " ")) return;
+  // A mirrored text field keeps its keys (it sends its text, and Enter, itself).
+  if (e.target instanceof HTMLInputElement && box.contains(e.target)) return;
   if (e.key === "Tab") return;
   queue.push({ type: "key", key: e.key });
   if (e.key === " ") e.preventDefault();
@@ -30,17 +41,51 @@ const box = $("mirror");
 const title = $("screen-title");
 const buttons = new Map(); // control id -> button
 let screen = null; // the current screen's id; null before the first
+let marked = null; // the id of the control the scene last marked `focused` (the keys act on it)
 
 const off = (b) => b.getAttribute("aria-disabled") === "true";
 
+// A control with `input` (an amount: "decimal") is a real <input>, so a phone shows its
+// number keyboard: its text goes to the scene as the player types, Enter activates it.
+function field(id, kind) {
+  let f = buttons.get(id);
+  if (!(f instanceof HTMLInputElement)) {
+    f?.remove();
+    f = document.createElement("input");
+    f.type = "text";
+    f.inputMode = kind;
+    f.autocomplete = "off";
+    f.dataset.control = id;
+    const made = f;
+    made.addEventListener("focus", () => queue.push({ type: "focus", control: id }));
+    made.addEventListener("input", () =>
+      queue.push({ type: "input", control: id, value: made.value }),
+    );
+    made.addEventListener("keydown", (e) => {
+      if (e.key === "Enter") queue.push({ type: "activate", control: id });
+    });
+    buttons.set(id, f);
+  }
+  return f;
+}
+
 function button(id) {
   let b = buttons.get(id);
+  if (b instanceof HTMLInputElement) {
+    b.remove();
+    buttons.delete(id);
+    b = undefined;
+  }
   if (!b) {
     b = document.createElement("button");
     b.type = "button";
     b.dataset.control = id;
+    // The scene learns which control has the focus (a Tab onto a Directional Arrow picks it).
+    b.addEventListener("focus", () => queue.push({ type: "focus", control: id }));
     const made = b;
-    made.addEventListener("click", () => { if (!off(made)) queue.push({ type: "activate", control: id }); }); // off: nothing
+    made.addEventListener("click", () => {
+      if (!off(made)) queue.push({ type: "activate", control: id });
+    }); // off: nothing
     buttons.set(id, b);
   }
   return b;
@@ -52,14 +97,25 @@ function order(wanted) {
   const now = box.children;
   if (now.length === wanted.length && wanted.every((b, i) => now[i] === b)) return;
   const at = wanted.indexOf(document.activeElement);
-  if (at < 0 || document.activeElement.parentNode !== box) { box.append(...wanted); return; }
+  if (at < 0 || document.activeElement?.parentNode !== box) {
+    box.append(...wanted);
+    return;
+  }
   const kept = wanted[at];
   kept.before(...wanted.slice(0, at));
   kept.after(...wanted.slice(at + 1));
 }
 
 // Screen titles for the heading, by the scene's name (engine/ui: Flow.register).
-const TITLES = { lobby: "Games", "my-games": "My Games", main: "Main Game", howto: "How to Play", rules: "Rules and Prizes", outcome: "Play finished", check: "System check" };
+const TITLES = {
+  lobby: "Games",
+  "my-games": "My Games",
+  main: "Main Game",
+  howto: "How to Play",
+  rules: "Rules and Prizes",
+  outcome: "Play finished",
+  check: "System check",
+};
 function heading(id, game) {
   if (id === "lobby") return document.title;
   if (id === "splash" || !(id in TITLES)) return game || document.title;
@@ -68,13 +124,23 @@ function heading(id, game) {
 
 // Mirror a frame's controls; `where` is {id, game} of the screen they belong to. When a new
 // screen comes (or the focused control goes away) and the focus was in the mirror or
-// nowhere, the focus moves to the screen's first control; the first screen takes no focus
-// (a player Tabs into the page).
+// nowhere, the focus moves to the screen's first control, or to the one the scene marks
+// `focused`; the first screen takes no focus (a player Tabs into the page). When the scene
+// marks another control (Left/Right move Power Puck Shot's ring) while the focus is in the
+// mirror, the focus follows it, so Enter/Space press the control the scene shows picked.
 export function mirror(controls, where) {
   const focused = document.activeElement;
   const inMirror = focused !== null && box.contains(focused);
   const free = inMirror || focused === null || focused === document.body;
   const wanted = controls.map((c) => {
+    if (c.input) {
+      const f = field(c.id, c.input);
+      if (f.getAttribute("aria-label") !== c.label) f.setAttribute("aria-label", c.label);
+      if (document.activeElement !== f && f.value !== c.value) f.value = c.value || "";
+      const [x, y, w, h] = c.rect;
+      Object.assign(f.style, { left: x + "px", top: y + "px", width: w + "px", height: h + "px" });
+      return f;
+    }
     const b = button(c.id);
     if (b.textContent !== c.label) {
       b.textContent = c.label;
@@ -87,7 +153,10 @@ export function mirror(controls, where) {
     return b;
   });
   for (const [id, b] of buttons) {
-    if (!wanted.includes(b)) { b.remove(); buttons.delete(id); }
+    if (!wanted.includes(b)) {
+      b.remove();
+      buttons.delete(id);
+    }
   }
   order(wanted);
   const first = screen === null;
@@ -98,7 +167,13 @@ export function mirror(controls, where) {
     title.hidden = false;
   }
   const lost = inMirror && !focused.isConnected;
-  if (free && wanted.length && ((changed && !first) || lost)) wanted[0].focus({ preventScroll: true });
+  const mark = controls.find((c) => c.focused);
+  const target = mark ? buttons.get(mark.id) : wanted[0];
+  const moved = mark !== undefined && mark.id !== marked && inMirror && focused.isConnected;
+  marked = mark ? mark.id : null;
+  if (free && wanted.length && ((changed && !first) || lost || moved)) {
+    if (document.activeElement !== target) target.focus({ preventScroll: true });
+  }
 }
 
 export function narrate(lines) {
@@ -109,5 +184,5 @@ export function narrate(lines) {
     log.appendChild(p);
   }
   // Keep a whole play's narration as a transcript (a long play says well over 50 things).
-  while (log.childElementCount > 500) log.firstElementChild.remove();
+  while (log.childElementCount > 500) log.firstElementChild?.remove();
 }

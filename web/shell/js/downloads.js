@@ -29,12 +29,17 @@ export function countingFetch(expected, report, failed) {
       }
       // Count bytes on a clone and hand Pyodide the original response: a response keeps its
       // URL, so Chromium can reuse its compiled-WebAssembly cache on the next visit.
-      const reader = response.clone().body.getReader();
+      const body = response.clone().body;
+      if (!body) return response; // nothing to count (an empty answer)
+      const reader = body.getReader();
       received[key] = 0;
       (async () => {
         for (;;) {
           const { done, value } = await reader.read();
-          if (done) { progress(true); return; }
+          if (done) {
+            progress(true);
+            return;
+          }
           received[key] += value.byteLength;
           progress(false);
         }

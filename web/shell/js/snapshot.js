@@ -9,6 +9,7 @@
 const SNAPSHOT_CACHE = "lottery-python-snapshot";
 let config = null;
 let snapshotKey = null;
+/** @type {(figures: object) => void} */
 let note = () => {};
 
 // One snapshot per page (a game's holds that game's screens imported, the lobby's every game's),
@@ -17,24 +18,35 @@ let release = "";
 export function configure(given, noteStats, games) {
   config = given;
   note = noteStats;
-  const shared = { runtime: config.pyodide.mjs, stdlib: config.pyodide.stdlib, shared: config.game.zip };
+  const shared = {
+    runtime: config.pyodide.mjs,
+    stdlib: config.pyodide.stdlib,
+    shared: config.game.zip,
+  };
   release = new URLSearchParams(shared).toString();
   snapshotKey = new URL(
-    "/python-snapshot?" + new URLSearchParams({ ...shared, game: games.map((game) => game.zip).join(" ") }),
+    "/python-snapshot?" +
+      new URLSearchParams({ ...shared, game: games.map((game) => game.zip).join(" ") }),
     location.href,
   ).href;
-  snapshots.usable = typeof caches === "object" && globalThis.isSecureContext && config.snapshot !== false;
+  snapshots.usable =
+    typeof caches === "object" && globalThis.isSecureContext && config.snapshot !== false;
 }
 // Most of the interpreter's 31 MB of memory is untouched zero pages: the stored form keeps only
 // the 64 KiB pages that hold something (about 13 MB): [magic, length, count, page indices...]
 // as 32-bit words, then those pages.
-const PAGE = 65536, PACKED = 0x4c525031; // "LRP1"
+const PAGE = 65536,
+  PACKED = 0x4c525031; // "LRP1"
 function packSnapshot(bytes) {
   const words = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2);
   const kept = [];
   for (let page = 0; page * PAGE < bytes.length; page += 1) {
     const end = Math.min(words.length, ((page + 1) * PAGE) >> 2);
-    for (let w = (page * PAGE) >> 2; w < end; w += 1) if (words[w] !== 0) { kept.push(page); break; }
+    for (let w = (page * PAGE) >> 2; w < end; w += 1)
+      if (words[w] !== 0) {
+        kept.push(page);
+        break;
+      }
   }
   const head = new Uint32Array([PACKED, bytes.length, kept.length, ...kept]);
   return new Blob([head, ...kept.map((page) => bytes.subarray(page * PAGE, (page + 1) * PAGE))]);
@@ -75,12 +87,22 @@ export const snapshots = {
       const params = new URL(old.url).searchParams;
       const game = params.get("game");
       params.delete("game");
-      if (params.toString() !== release || old.url === snapshotKey || game === null) await cache.delete(old);
+      if (params.toString() !== release || old.url === snapshotKey || game === null)
+        await cache.delete(old);
     }
-    await cache.put(snapshotKey, new Response(packSnapshot(bytes), { headers: { "Content-Type": "application/octet-stream" } }));
+    await cache.put(
+      snapshotKey,
+      new Response(packSnapshot(bytes), {
+        headers: { "Content-Type": "application/octet-stream" },
+      }),
+    );
   },
   async drop() {
-    try { await caches.delete(SNAPSHOT_CACHE); } catch { /* nothing to drop */ }
+    try {
+      await caches.delete(SNAPSHOT_CACHE);
+    } catch {
+      /* nothing to drop */
+    }
   },
 };
 
@@ -103,7 +125,10 @@ export async function startPython(loadPyodide, stored) {
     }
   }
   note({ boot: "fresh" });
-  return { pyodide: await loadPyodide({ ...options, _makeSnapshot: snapshots.usable }), boot: "fresh" };
+  return {
+    pyodide: await loadPyodide({ ...options, _makeSnapshot: snapshots.usable }),
+    boot: "fresh",
+  };
 }
 
 // Whether this boot takes a snapshot: a fresh start where snapshots can be kept does, once the
@@ -135,6 +160,9 @@ export function keepSnapshot(bytes) {
   note({ snapshot: "saving" });
   snapshots.save(bytes).then(
     () => note({ snapshot: "saved" }),
-    (error) => { console.warn("snapshot not saved:", error); note({ snapshot: "failed" }); },
+    (error) => {
+      console.warn("snapshot not saved:", error);
+      note({ snapshot: "failed" });
+    },
   );
 }

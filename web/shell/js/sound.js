@@ -10,7 +10,7 @@ const AudioContextClass = window.AudioContext || window.webkitAudioContext;
 export const audioAvailable = typeof AudioContextClass === "function";
 
 let book = { master: 0.2, attack: 0.005, floor: 0.001, cues: {} };
-let wanted = false;   // the player's setting, as Python last said
+let wanted = false; // the player's setting, as Python last said
 let gestured = false; // a trusted press, tap or key since the page loaded
 let context = null;
 let master = null;
@@ -42,7 +42,16 @@ function wake() {
 }
 
 for (const type of ["pointerdown", "keydown"]) {
-  window.addEventListener(type, (e) => { if (e.isTrusted) { gestured = true; wake(); } }, { capture: true });
+  window.addEventListener(
+    type,
+    (e) => {
+      if (e.isTrusted) {
+        gestured = true;
+        wake();
+      }
+    },
+    { capture: true },
+  );
 }
 
 // The notes of every cue, read once from Python before the first frame.

@@ -8,7 +8,7 @@ export function setProgress(fraction, text) {
   if (pct < shown) return;
   shown = pct;
   $("bar-fill").style.width = pct + "%";
-  document.querySelector("#splash .bar").setAttribute("aria-valuenow", String(pct));
+  document.querySelector("#splash .bar")?.setAttribute("aria-valuenow", String(pct));
   if (text) $("splash-text").textContent = text;
 }
 
@@ -26,9 +26,11 @@ export function fail(message, error) {
 }
 
 export function explain(error) {
-  const text = String(error && error.message ? error.message : error);
+  const text = String(error?.message ? error.message : error);
   if (/fetch|network|404|load/i.test(text)) {
     return "A file of the game could not be downloaded. Check your connection and try again.";
   }
-  return "Something went wrong while starting the game (" + text.slice(0, 160) + "). Please try again.";
+  return (
+    "Something went wrong while starting the game (" + text.slice(0, 160) + "). Please try again."
+  );
 }

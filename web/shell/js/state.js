@@ -1,11 +1,20 @@
 // What every part of the shell shares: the build's configuration, the figures the tests and
 // benchmarks read (window.lottery.stats), and the queue of events for Python's next frame.
 performance.mark("lottery-shell");
-export const config = JSON.parse(document.getElementById("lottery-config").textContent);
-export const $ = (id) => document.getElementById(id);
+/** The page's element of this id: index.html has each one the shell asks for. @type {(id: string) => HTMLElement} */
+export const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+export const config = JSON.parse($("lottery-config").textContent || "{}");
+/** @type {Record<string, any>} */
 export const stats = {
-  frames: 0, frameAt: [], pythonMs: [], drawMs: [], bootStart: performance.now(), readyMs: null,
-  errors: [], boot: null, snapshot: null,
+  frames: 0,
+  frameAt: [],
+  pythonMs: [],
+  drawMs: [],
+  bootStart: performance.now(),
+  readyMs: null,
+  errors: [],
+  boot: null,
+  snapshot: null,
 };
 window.lottery = { config, stats, ready: false };
 // Input, resizes and answers to Python's requests, handed to Python with the next frame.

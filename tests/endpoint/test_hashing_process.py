@@ -1,4 +1,5 @@
-"""A book's hash is the SHA-256 of its canonical bytes (docs/books.md), written fast."""
+"""A book's hash is the SHA-256 of its canonical bytes (docs/books.md), written fast
+(web/endpoint/hashing_process.py)."""
 
 import hashlib
 from dataclasses import replace
@@ -6,7 +7,7 @@ from dataclasses import replace
 from engine import games
 from engine.book import Book
 from tools.bench_engine import draws
-from web.endpoint.hashes import book_hash, canonical_bytes
+from web.endpoint.hashing_process import book_hash, canonical_bytes
 
 
 def test_the_fast_writer_gives_every_model_s_books_the_bytes_of_to_json() -> None:

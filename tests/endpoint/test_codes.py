@@ -1,0 +1,164 @@
+"""One-time sign-in codes (web/endpoint/codes.py): stored so a copy of the database gives none
+away, the newest only, and (below) their wrong tries counted per code across processes.
+
+Real databases (SQLite, and PostgreSQL from DATABASE_URL), real HTTP.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+import httpx
+from alembic import command
+from alembic.config import Config
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from sqlalchemy import func, insert, select
+
+from tests.endpoint.conftest import bearer, serve, session
+from web.endpoint.codes import CODE_ALPHABET, MAX_WRONG_TRIES
+from web.endpoint.database import MIGRATIONS, Database
+from web.endpoint.schema import accounts, sign_in_codes
+from web.endpoint.settings import Settings
+
+
+def stored_hashes(app: FastAPI) -> list[str]:
+    """Every code hash the database holds."""
+    with app.state.services.ledger.db.begin() as conn:
+        return list(conn.execute(select(sign_in_codes.c.code_hash)).scalars().all())
+
+
+def test_only_the_newest_code_works_and_a_database_copy_gives_none_away(app: FastAPI) -> None:
+    """The stored hash is an HMAC under a key derived from the session secret (outside the
+    database), not the SHA-256 anyone can recompute for all 2**40 codes."""
+    phone = TestClient(app)
+    session(phone)
+    first = phone.post("/api/account/code").json()["code"]
+    second = phone.post("/api/account/code").json()["code"]
+    plain = second.replace("-", "").encode()
+    (found,) = stored_hashes(app)
+    assert found != hashlib.sha256(plain).hexdigest()
+    secret = (app.state.services.settings.var_dir / "session-secret").read_bytes().strip()
+    bound = secret + b"/" + app.state.services.ledger.db.instance_id().encode()
+    key = hmac.new(bound, b"sign-in codes", hashlib.sha256).digest()
+    assert found == hmac.new(key, plain, hashlib.sha256).hexdigest()
+    assert TestClient(app).post("/api/session", json={"code": first}).status_code == 401
+    assert TestClient(app).post("/api/session", json={"code": second}).status_code == 201
+
+
+def test_codes_stored_as_plain_sha256_are_dropped_by_the_migration(
+    make_app: Callable[..., FastAPI], database_url: str, tmp_path: Path
+) -> None:
+    """A database of an older version (revision 0004) holding a code as its plain SHA-256:
+    the upgrade deletes it (it could never match again), and the code signs nobody in."""
+    url = database_url or f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    old = Database(Settings(database_url=url).db_url)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with old.begin() as conn:
+        config.attributes["connection"] = conn
+        command.upgrade(config, "0004")
+    with old.begin() as conn:
+        pk = conn.execute(
+            insert(accounts)
+            .values(public_id="old", created_at=0, balance_pence=5_000)
+            .returning(accounts.c.id)
+        ).scalar_one()
+        conn.execute(
+            insert(sign_in_codes).values(
+                code_hash=hashlib.sha256(b"ABCDEFGH").hexdigest(),
+                account_id=pk,
+                created_at=0,
+                expires_at=2**62,
+            )
+        )
+    old.dispose()
+    app = make_app(database_url=url)  # migrated to the newest revision as it starts
+    assert stored_hashes(app) == []
+    answer = TestClient(app).post("/api/session", json={"code": "ABCD-EFGH"})
+    assert answer.status_code == 401
+
+
+def test_the_newest_revisions_go_down_and_up_again(app: FastAPI) -> None:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    for target in ("0004", "head"):
+        with app.state.services.ledger.db.begin() as conn:
+            config.attributes["connection"] = conn
+            (command.downgrade if target == "0004" else command.upgrade)(config, target)
+    assert TestClient(app).post("/api/session").status_code == 201
+
+
+def wrong_like(code: str, n: int) -> str:
+    """Another code of the same first three characters (the part that names the code)."""
+    plain = code.replace("-", "")
+    tail = "".join(CODE_ALPHABET[(CODE_ALPHABET.index(c) + n) % 32] for c in plain[3:])
+    return f"{plain[:3]}{tail}"
+
+
+def test_a_few_wrong_tries_end_the_code_from_any_address_and_process(
+    make_app: Callable[..., FastAPI],
+) -> None:
+    """Five wrong codes aimed at one code, from five addresses through two processes on one
+    database, end it: the right code is refused after them, and another account's is not."""
+    first, second = make_app(), make_app()
+    phone, other = TestClient(first), TestClient(first)
+    session(phone)
+    session(other)
+    code = phone.post("/api/account/code").json()["code"]
+    theirs = other.post("/api/account/code").json()["code"]
+    for n in range(1, MAX_WRONG_TRIES + 1):
+        app = first if n % 2 else second
+        guesser = TestClient(app, client=(f"198.51.100.{n}", 40000 + n))
+        wrong = guesser.post("/api/session", json={"code": wrong_like(code, n)})
+        assert wrong.status_code == 401 and wrong.json()["error"]["code"] == "invalid_code"
+    late = TestClient(second).post("/api/session", json={"code": code})
+    assert late.status_code == 401 and late.json()["error"]["code"] == "invalid_code"
+    assert TestClient(first).post("/api/session", json={"code": theirs}).status_code == 201
+    again = phone.post("/api/account/code").json()["code"]  # the player asks for a new one
+    assert TestClient(second).post("/api/session", json={"code": again}).status_code == 201
+
+
+def test_fewer_wrong_tries_leave_the_code_working(app: FastAPI) -> None:
+    phone = TestClient(app)
+    session(phone)
+    code = phone.post("/api/account/code").json()["code"]
+    for n in range(1, MAX_WRONG_TRIES):
+        assert TestClient(app).post("/api/session", json={"code": wrong_like(code, n)}).is_error
+    assert TestClient(app).post("/api/session", json={"code": code}).status_code == 201
+
+
+def test_concurrent_code_requests_leave_exactly_one_valid_code(app: FastAPI) -> None:
+    """20 POST /api/account/code at once (PostgreSQL: each in a thread of its own): asking
+    again replaces the unused code, so one code is left, and only it signs in."""
+    with serve(app) as base, httpx.Client(base_url=base, timeout=30) as http:
+        token = http.post("/api/session").json()["token"]
+        made: list[str] = []
+        barrier = threading.Barrier(20)
+
+        def ask() -> None:
+            with httpx.Client(base_url=base, timeout=30) as own:
+                barrier.wait()
+                answer = own.post("/api/account/code", headers=bearer(token))
+            assert answer.status_code == 201, answer.text
+            made.append(answer.json()["code"])
+
+        threads = [threading.Thread(target=ask) for _ in range(20)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert len(made) == 20
+        with app.state.services.ledger.db.begin() as conn:
+            unused = conn.execute(
+                select(func.count())
+                .select_from(sign_in_codes)
+                .where(sign_in_codes.c.used_at.is_(None))
+            ).scalar_one()
+        assert unused == 1
+        signed = [http.post("/api/session", json={"code": c}).status_code for c in made]
+        assert sorted(signed) == [201] + [401] * 19

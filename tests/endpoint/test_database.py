@@ -1,0 +1,49 @@
+"""The database (web/endpoint/database.py): a SQLite ledger only its owner can read."""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from tests.endpoint.conftest import buy, session
+
+
+def mode(path: Path) -> int:
+    """A file's permission bits."""
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+@pytest.fixture
+def usual_umask() -> Iterator[None]:
+    """The umask most systems give (022): new files readable by every local user."""
+    old = os.umask(0o022)
+    yield
+    os.umask(old)
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+@pytest.mark.usefixtures("usual_umask")
+def test_the_sqlite_ledger_is_owner_only(make_app: Callable[..., FastAPI], tmp_path: Path) -> None:
+    """var/ 0700, the ledger and its -wal and -shm 0600, like the pool files; and a ledger an
+    older version left readable (0755/0644) is made owner-only when the endpoint starts."""
+    var = tmp_path / "var"
+    app = make_app()
+    client = TestClient(app)
+    assert buy(client, session(client)["token"]).status_code == 201
+    ledger = var / "endpoint.sqlite3"
+    files = [ledger, Path(f"{ledger}-wal"), Path(f"{ledger}-shm")]
+    assert mode(var) == 0o700
+    assert {f.name: mode(f) for f in files} == {f.name: 0o600 for f in files}
+    var.chmod(0o755)  # as an older version left them (the first app still has them open)
+    for f in files:
+        f.chmod(0o644)
+    again = make_app()
+    assert TestClient(again).get("/api/games").status_code == 200
+    assert mode(var) == 0o700
+    assert {f.name: mode(f) for f in files} == {f.name: 0o600 for f in files}

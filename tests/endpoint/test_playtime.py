@@ -1,0 +1,229 @@
+"""Play time (web/endpoint/playtime.py): the log-out after a run of play with its cooling-off,
+and the reality check, for an account on two devices, driven by the test clock.
+
+Real databases (SQLite, and PostgreSQL from DATABASE_URL), real sessions and purchases.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from datetime import datetime
+
+import httpx2
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from sqlalchemy import event, select
+
+from tests.endpoint.conftest import Clock
+from tests.endpoint.test_sessions import two_devices
+from web.endpoint.checkout import ADMIT_MS
+from web.endpoint.playtime import TOUCH_MS
+from web.endpoint.schema import play_time as play_time_table
+from web.endpoint.settings import Settings
+
+MINUTE = 60.0
+
+
+def purchase(device: TestClient, key: str = "") -> httpx2.Response:
+    """A paid play of Lab Riches, by the device's session cookie."""
+    headers = {"Idempotency-Key": key or secrets.token_hex(8)}
+    return device.post("/api/plays", json={"game": "lab-riches"}, headers=headers)
+
+
+def play_time(device: TestClient) -> dict[str, object]:
+    """The account's play time as the wallet says it."""
+    answer = device.get("/api/wallet")
+    assert answer.status_code == 200, answer.text
+    found: dict[str, object] = answer.json()["play_time"]
+    assert found == device.get("/api/play-time").json()
+    return found
+
+
+def ms(text: object) -> int:
+    """An ISO time of the API in epoch milliseconds."""
+    assert isinstance(text, str)
+    return round(datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp() * 1000)
+
+
+def test_after_an_hour_of_play_every_device_is_refused_paid_plays_for_the_cooling_off(
+    app: FastAPI, clock: Clock
+) -> None:
+    phone, laptop, _ = two_devices(app)
+    assert play_time(phone)["run_started_at"] is None  # no play yet: no run
+    first = purchase(phone)
+    assert first.status_code == 201, first.text
+    began = ms(play_time(laptop)["run_started_at"])  # the laptop sees the phone's run
+    told = first.json()["play_time"]  # the purchase's answer says its play time too
+    assert told == play_time(phone) and ms(told["now"]) == began
+    assert ms(told["logout_at"]) == began + 60 * 60_000
+    unfinished = 0
+    for n in range(6):  # a paid play every 9 minutes, from either device: one run of play
+        clock.advance(9 * MINUTE)
+        bought = purchase(laptop if n % 2 else phone)
+        assert bought.status_code == 201, (n, bought.text)
+        unfinished = bought.json()["play_number"]
+    assert ms(play_time(phone)["run_started_at"]) == began  # 54 minutes of play
+    clock.advance(6 * MINUTE)  # 60 minutes since the run began: logged out of play
+    for device in (phone, laptop):
+        refused = purchase(device)
+        assert refused.status_code == 403, refused.text
+        error = refused.json()["error"]
+        assert error["code"] == "cooling_off"
+        assert ms(error["resumes_at"]) == began + 70 * 60_000  # ten minutes' cooling-off
+        state = play_time(device)
+        assert state["cooling_off"] is True and state["resumes_at"] == error["resumes_at"]
+    balance = phone.get("/api/wallet").json()["balance_pence"]
+    # The unfinished play still finishes on either device, is recalled, and TRY stays open.
+    done = laptop.post(f"/api/plays/{unfinished}/finish", json={})
+    assert done.status_code == 200, done.text
+    assert done.json()["balance_pence"] == balance + done.json()["prize_pence"]
+    assert phone.get(f"/api/plays/{unfinished}/recall").status_code == 200
+    assert phone.post("/api/try", json={"game": "lab-riches"}).status_code == 201
+    clock.advance(10 * MINUTE - 1)
+    assert purchase(laptop).json()["error"]["code"] == "cooling_off"
+    clock.advance(1)  # the cooling-off is over: a new run of play begins
+    assert purchase(laptop).status_code == 201
+    state = play_time(phone)
+    assert state["cooling_off"] is False and ms(state["run_started_at"]) > began
+
+
+def test_a_break_as_long_as_the_play_break_begins_a_new_run(app: FastAPI, clock: Clock) -> None:
+    phone, laptop, _ = two_devices(app)
+    assert purchase(phone).status_code == 201
+    began = ms(play_time(phone)["run_started_at"])
+    clock.advance(10 * MINUTE - 1)  # a gap just short of the break: the same run
+    assert purchase(laptop).status_code == 201
+    assert ms(play_time(phone)["run_started_at"]) == began
+    clock.advance(10 * MINUTE)  # a break of ten minutes: the next play begins a new run
+    assert play_time(phone)["run_started_at"] is None
+    assert purchase(phone).status_code == 201
+    assert ms(play_time(laptop)["run_started_at"]) == began + 20 * 60_000 - 1000
+    for _ in range(7):  # the new run's hour goes on past when the first one's would have ended
+        clock.advance(8 * MINUTE)
+        assert purchase(laptop).status_code == 201
+    clock.advance(4 * MINUTE)
+    assert purchase(phone).json()["error"]["code"] == "cooling_off"
+
+
+def test_play_after_play_writes_the_run_s_last_play_only_once_it_is_a_while_old(
+    app: FastAPI, clock: Clock
+) -> None:
+    """A player buying play after play costs the database no write of the run each time: the
+    last play is written again once it is TOUCH_MS old (so a break is measured to within it)."""
+    phone, laptop, _ = two_devices(app)
+    db = app.state.services.ledger.db
+
+    def last_play() -> int:
+        with db.begin() as conn:
+            return int(conn.execute(select(play_time_table.c.last_play_at)).scalar_one())
+
+    assert purchase(phone).status_code == 201
+    first = last_play()
+    for n in range(4):  # four more within TOUCH_MS of it, from either device: not written
+        clock.advance(2)
+        assert purchase(laptop if n % 2 else phone).status_code == 201
+    assert last_play() == first
+    clock.advance(TOUCH_MS / 1000 - 8)  # the last play written is TOUCH_MS old now
+    assert purchase(phone).status_code == 201
+    assert last_play() == first + TOUCH_MS
+
+
+def test_play_after_play_is_admitted_by_one_read_a_second_and_still_logged_out_on_time(
+    app: FastAPI, clock: Clock
+) -> None:
+    """The admission (cooling-off, required limits) read for a purchase admits the account's
+    purchases in the next ADMIT_MS without reading again; the log-out still comes at its
+    minute, judged from the row read and the clock at each purchase."""
+    phone, _, _ = two_devices(app)
+    reads: list[str] = []
+
+    def seen(_conn: object, _cursor: object, statement: str, *_rest: object) -> None:
+        if "FROM play_time" in statement and "FOR UPDATE" not in statement:
+            reads.append(statement)
+
+    event.listen(app.state.services.ledger.db.engine, "before_cursor_execute", seen)
+    for _ in range(2):  # the first begins the run (written); the second reads it
+        assert purchase(phone).status_code == 201
+        clock.advance(0.1)
+    reads.clear()
+    for _ in range(5):  # within ADMIT_MS of that read: admitted without another
+        assert purchase(phone).status_code == 201
+        clock.advance(0.1)
+    assert reads == []
+    clock.advance(ADMIT_MS / 1000)
+    assert purchase(phone).status_code == 201
+    assert len(reads) == 1
+    for _ in range(6):  # on to the hour, a paid play every 9 minutes
+        clock.advance(9 * MINUTE)
+        assert purchase(phone).status_code == 201
+    clock.advance(6 * MINUTE - 1.7 - 1.0)  # a second before the hour: read, and written
+    assert purchase(phone).status_code == 201
+    clock.advance(0.4)  # read again (the write let it go), not written (TOUCH_MS): kept
+    assert purchase(phone).status_code == 201
+    clock.advance(0.8)  # past the hour, within ADMIT_MS of that read: refused all the same
+    assert purchase(phone).json()["error"]["code"] == "cooling_off"
+
+
+def test_a_retry_of_a_purchase_made_before_the_log_out_answers_that_purchase(
+    app: FastAPI, clock: Clock
+) -> None:
+    phone, _, _ = two_devices(app)
+    key = secrets.token_hex(8)
+    first = purchase(phone, key)
+    for _ in range(6):
+        clock.advance(9 * MINUTE)
+        assert purchase(phone).status_code == 201
+    clock.advance(6 * MINUTE)
+    again = purchase(phone, key)
+    assert again.status_code == 201 and again.json()["token"] == first.json()["token"]
+    assert purchase(phone).json()["error"]["code"] == "cooling_off"
+
+
+def test_the_reality_check_is_due_every_20_minutes_of_play_on_every_device(
+    app: FastAPI, clock: Clock
+) -> None:
+    phone, laptop, _ = two_devices(app)
+    assert play_time(phone)["reality_check_at"] is None  # no play, no check
+    assert purchase(phone).status_code == 201
+    began = ms(play_time(phone)["run_started_at"])
+    assert ms(play_time(laptop)["reality_check_at"]) == began + 20 * 60_000
+    assert play_time(laptop)["reality_check_seconds"] == 1200
+    early = laptop.post("/api/play-time/reality-check")  # not due yet: nothing moves
+    assert early.status_code == 200 and ms(early.json()["reality_check_at"]) == began + 1_200_000
+    for device in (laptop, phone):
+        clock.advance(9 * MINUTE)
+        assert purchase(device).status_code == 201
+    clock.advance(3 * MINUTE)  # 21 minutes of play: due; seen and acknowledged on the laptop
+    seen = laptop.post("/api/play-time/reality-check")
+    assert seen.status_code == 200
+    assert ms(seen.json()["reality_check_at"]) == began + 41 * 60_000
+    assert play_time(phone)["reality_check_at"] == seen.json()["reality_check_at"]
+    assert phone.post("/api/play-time/reality-check").json() == seen.json()  # once, not twice
+
+
+def test_each_protection_is_an_operator_setting_and_zero_turns_it_off(
+    make_app: Callable[..., FastAPI], clock: Clock
+) -> None:
+    defaults = Settings.from_env({})
+    assert (defaults.play_session_seconds, defaults.cooling_off_seconds) == (3600, 600)
+    assert (defaults.play_break_seconds, defaults.reality_check_seconds) == (600, 1200)
+    # the values before: no log-out, no cooling-off, a reality check each hour
+    before = Settings.from_env(
+        {
+            "LOTTERY_PLAY_SESSION_SECONDS": "0",
+            "LOTTERY_COOLING_OFF_SECONDS": "0",
+            "LOTTERY_REALITY_CHECK_SECONDS": "3600",
+        }
+    )
+    assert (before.play_session_seconds, before.reality_check_seconds) == (0, 3600)
+    for wrong in ({"LOTTERY_PLAY_BREAK_SECONDS": "0"}, {"LOTTERY_COOLING_OFF_SECONDS": "-1"}):
+        with pytest.raises(ValueError, match="LOTTERY_"):
+            Settings.from_env(wrong)
+    phone, _, _ = two_devices(make_app(play_session_seconds=0, reality_check_seconds=0))
+    for _ in range(15):  # two hours of play without a break: never logged out, never checked
+        assert purchase(phone).status_code == 201
+        clock.advance(8 * MINUTE)
+    state = play_time(phone)
+    assert state["logout_at"] is None and state["reality_check_at"] is None

@@ -1,0 +1,154 @@
+"""The edits to Pyodide's start (tools/pyodide_patch.py): pinned to the Pyodide in
+package.json, and what Pyodide does with them, run in Pyodide itself (Node.js)."""
+
+from __future__ import annotations
+
+import json
+import re
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tools.dist import pyodide_tool, stored_zip
+from tools.pyodide_patch import EDITS, PYODIDE, PYODIDE_VERSION, ROOT, apply, patched_stdlib
+
+# What Pyodide's own start imported that ours does not (asyncio and what it brings, the
+# package loader's archives and paths, the event loop).
+NOT_AT_START = (
+    "asyncio.base_events", "ssl", "socket", "subprocess", "selectors", "logging",
+    "concurrent.futures", "pyodide.webloop", "shutil", "tempfile", "zipfile", "pathlib",
+)  # fmt: skip
+
+
+def test_the_edits_are_pinned_to_the_pyodide_in_package_json() -> None:
+    pinned = json.loads((ROOT / "package.json").read_text())["dependencies"]["pyodide"]
+    installed = json.loads((PYODIDE / "package.json").read_text())["version"]
+    # An upgrade fails here until tools/pyodide_patch.py's edits are checked against the new
+    # Pyodide's files and pinned again (the version and each file's SHA-256).
+    assert PYODIDE_VERSION == pinned == installed
+
+
+def test_every_edit_applies_to_the_installed_files() -> None:
+    files = patched_stdlib()
+    for edit in EDITS:
+        assert edit.new in files[edit.path].decode(), edit.path
+    assert "_pyodide/_deferred.py" in files
+
+
+def test_a_file_other_than_the_pinned_one_stops_the_build() -> None:
+    with zipfile.ZipFile(PYODIDE / "python_stdlib.zip") as full:
+        files = {name: full.read(name) for name in full.namelist() if not name.endswith("/")}
+    files["pyodide/__init__.py"] += b"\n# a newer Pyodide\n"
+    with pytest.raises(RuntimeError, match=rf"not the {re.escape(PYODIDE_VERSION)} file"):
+        apply(files)
+
+
+@pytest.fixture(scope="module")
+def patched_zip(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("stdlib") / "patched.zip"
+    path.write_bytes(stored_zip(patched_stdlib()))
+    return path
+
+
+def run(stdlib: Path | None, code: str, tmp_path: Path, *, snapshot: bool = False) -> Any:
+    """Boot Pyodide in Node.js from `stdlib` (Pyodide's own when None), run code, and read the
+    JSON its last expression gives (awaited if it is a future); with snapshot, in an interpreter
+    restored from a memory snapshot of the booted one."""
+    script = tmp_path / "script.py"
+    script.write_text(code)
+    extra = ["snapshot"] if snapshot else []
+    out = pyodide_tool("run", str(stdlib) if stdlib else "-", str(script), *extra)
+    return json.loads(out.strip().splitlines()[-1])
+
+
+AT_START = """
+import json, sys
+json.dumps({"modules": sorted(sys.modules), "asyncio": type(sys.modules["asyncio"]).__name__})
+"""
+
+
+def test_pyodide_starts_without_asyncio(patched_zip: Path, tmp_path: Path) -> None:
+    ours = run(patched_zip, AT_START, tmp_path)
+    theirs = run(None, AT_START, tmp_path)
+    assert ours["asyncio"] == "StandIn" and theirs["asyncio"] == "module"
+    for name in NOT_AT_START:
+        assert name in theirs["modules"] and name not in ours["modules"], name
+    assert len(ours["modules"]) < len(theirs["modules"]) - 70
+
+
+ON_FIRST_USE = """
+import json, sys, time, traceback
+from pyodide import _package_loader as loader
+
+started = sorted(sys.modules)
+time.sleep(0.001)  # no stack switching in Node.js without JSPI: the blocking sleep
+paths = [str(loader.SITE_PACKAGES), loader.get_install_dir(), type(loader.DSO_DIR / "x").__name__]
+whl = loader.get_format("whl")  # reads shutil: the wheel format is registered first
+try:
+    1 / 0
+except ZeroDivisionError:
+    formatted = traceback.format_exc()
+import asyncio
+
+loop = type(asyncio.get_event_loop()).__name__
+
+
+async def main():
+    import js
+
+    value = await js.Promise.resolve(41)
+    await asyncio.sleep(0.001)
+    return json.dumps({
+        "started": started, "paths": paths, "whl": whl, "traceback": formatted, "loop": loop,
+        "value": value + 1, "asyncio": type(sys.modules["asyncio"]).__name__,
+        "run": asyncio.run is sys.modules["pyodide.webloop"]._run,
+    })
+
+
+asyncio.ensure_future(main())
+"""
+
+
+def test_what_pyodide_started_with_works_on_first_use(patched_zip: Path, tmp_path: Path) -> None:
+    found = run(patched_zip, ON_FIRST_USE, tmp_path)
+    assert "asyncio.base_events" not in found["started"]
+    # asyncio, on first use: the real module, Pyodide's event loop, a JavaScript promise awaited
+    assert found["asyncio"] == "module" and found["loop"] == "WebLoop" and found["run"]
+    assert found["value"] == 42
+    # the package loader: its paths, as strings and as pathlib paths; shutil's wheel format
+    assert found["paths"] == ["/lib/python3.14/site-packages"] * 2 + ["PosixPath"]
+    assert found["whl"] == "whl"
+    assert "ZeroDivisionError: division by zero" in found["traceback"]
+
+
+def test_a_python_error_reaches_javascript_with_its_traceback(
+    patched_zip: Path, tmp_path: Path
+) -> None:
+    # Pyodide's C core formats the error it hands to JavaScript with `traceback` (the worker's
+    # "fail" message carries that text).
+    code = "def frame():\n    raise ValueError('boom')\n\nframe()\n"
+    with pytest.raises(RuntimeError) as error:
+        run(patched_zip, code, tmp_path)
+    message = str(error.value)
+    assert "Traceback (most recent call last)" in message
+    assert "line 2, in frame" in message and "ValueError: boom" in message
+
+
+RESTORED = """
+import json, sys
+import js
+from pyodide_js._api import scheduleCallback
+
+json.dumps({"js": js.Object.keys(js.JSON.parse('{"a": 1}')).to_py(),
+            "callback": scheduleCallback.name, "asyncio": type(sys.modules["asyncio"]).__name__})
+"""
+
+
+def test_a_memory_snapshot_of_the_start_restores(patched_zip: Path, tmp_path: Path) -> None:
+    # Pyodide's snapshot expects the JavaScript objects Python holds after its start in a fixed
+    # order (API.getExpectedKeys: pyodide.webloop's scheduleCallback among them); the shell's
+    # returning visits restore one (web/shell/js/snapshot.js).
+    found = run(patched_zip, RESTORED, tmp_path, snapshot=True)
+    assert found == {"js": ["a"], "callback": "scheduleCallback", "asyncio": "StandIn"}

@@ -1,0 +1,172 @@
+"""The change this build makes to the Python half of Pyodide's start (docs/build.md).
+
+Pyodide's bootstrap is Python files in its python_stdlib.zip (`_pyodide`, `pyodide`), which the
+build already trims and precompiles; `patched_stdlib()` is that zip with the edits below, from
+which the build probes the game and trims. Each edit names the file's SHA-256 in the Pyodide
+release it was checked against, and the text it replaces, so an upgrade of Pyodide in
+package.json stops the build (and tests/test_pyodide_patch.py fails) until the edits are checked
+again against the new files and re-pinned here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PYODIDE = ROOT / "node_modules" / "pyodide"
+PYODIDE_VERSION = "314.0.7"  # the release the edits were checked against (package.json's)
+START = Path(__file__).resolve().parent / "pyodide_start"
+LOADER = "66bc0d856252e3c3690a9c9cc2f73a4e88d7a9cc5beafa712194cadda4eb2b70"  # its SHA-256
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace `old` (found exactly once) by `new` in the stdlib file `path`, whose SHA-256 in
+    PYODIDE_VERSION is `sha256`."""
+
+    path: str
+    sha256: str
+    old: str
+    new: str
+
+
+EDITS = (
+    # Before anything of Pyodide's imports asyncio: its C core (imported right after this
+    # package) keeps a stand-in, loaded on first use (tools/pyodide_start/_deferred.py).
+    Edit(
+        "_pyodide/__init__.py",
+        "de655c1598120f699d84a90a4d88ff1cc372e8d9fc14d5b66d505b80414857ca",
+        "from . import _base, _importhook\n",
+        "from . import _deferred\n\n_deferred.install()\n\nfrom . import _base, _importhook\n",
+    ),
+    # `pyodide` installed its event loop (importing asyncio) at import: now on asyncio's first use.
+    Edit(
+        "pyodide/__init__.py",
+        "a02eabaa00ee98a4108082fc751808ff71e7d990fe889852f63d13621934e0ac",
+        "from .webloop import _initialize_event_loop\n\n_initialize_event_loop()\n"
+        "del _initialize_event_loop\n",
+        "from _pyodide._deferred import defer_event_loop\n\ndefer_event_loop()\n"
+        "del defer_event_loop\n",
+    ),
+    # The package loader, which the JavaScript half imports at start for str(SITE_PACKAGES) and
+    # str(DSO_DIR), reads shutil, tempfile, zipfile, pathlib and pyodide.common (shutil again)
+    # when it loads a package; our games load none. `.whl` is registered with shutil when the
+    # loader first reads shutil; the two paths are pathlib.Path when used as more than strings.
+    Edit(
+        "pyodide/_package_loader.py",
+        LOADER,
+        "import shutil\n",
+        "from _pyodide._deferred import Deferred\n",
+    ),
+    Edit(
+        "pyodide/_package_loader.py",
+        LOADER,
+        "from tempfile import NamedTemporaryFile\n",
+        "",
+    ),
+    Edit("pyodide/_package_loader.py", LOADER, "from zipfile import ZipFile\n", ""),
+    Edit(
+        "pyodide/_package_loader.py",
+        LOADER,
+        "from pathlib import Path\n",
+        "from _pyodide._deferred import DeferredPath\n",
+    ),
+    Edit(
+        "pyodide/_package_loader.py",
+        LOADER,
+        "SITE_PACKAGES = Path(getsitepackages()[0])\n",
+        "SITE_PACKAGES = DeferredPath(getsitepackages()[0])\n",
+    ),
+    Edit(
+        "pyodide/_package_loader.py",
+        LOADER,
+        '    DSO_DIR = Path("/usr/lib")\n',
+        '    DSO_DIR = DeferredPath("/usr/lib")\n',
+    ),
+    Edit("pyodide/_package_loader.py", LOADER, "from .common import install_files\n", ""),
+    Edit(
+        "pyodide/_package_loader.py",
+        LOADER,
+        "if IN_PYODIDE:\n    shutil.register_archive_format(",
+        "def _register_wheel_format(shutil: Any) -> None:\n"
+        "    if not IN_PYODIDE:\n        return\n"
+        "    shutil.register_archive_format(",
+    ),
+    Edit(
+        "pyodide/_package_loader.py",
+        LOADER,
+        "\n\ndef get_format(format: str) -> str:\n",
+        '\n\nshutil = Deferred("shutil", then=_register_wheel_format)\n\n\n'
+        "def NamedTemporaryFile(*args: Any, **kwargs: Any) -> Any:\n"
+        "    from tempfile import NamedTemporaryFile\n\n"
+        "    return NamedTemporaryFile(*args, **kwargs)\n\n\n"
+        "def ZipFile(*args: Any, **kwargs: Any) -> Any:\n"
+        "    from zipfile import ZipFile\n\n"
+        "    return ZipFile(*args, **kwargs)\n\n\n"
+        "def Path(*args: Any) -> Any:\n"
+        "    from pathlib import Path\n\n"
+        "    return Path(*args)\n\n\n"
+        "def install_files(*args: Any, **kwargs: Any) -> None:\n"
+        "    from .common import install_files\n\n"
+        "    install_files(*args, **kwargs)\n\n\n"
+        "def get_format(format: str) -> str:\n",
+    ),
+    # Called as Pyodide starts: the site-packages folder listed without pathlib (no package is
+    # installed in it, so pathlib is not needed unless one is).
+    Edit(
+        "pyodide/_package_loader.py",
+        LOADER,
+        '    for dist_path in SITE_PACKAGES.glob("*.dist-info"):\n',
+        "    import os\n\n"
+        "    try:\n        names = sorted(os.listdir(SITE_PACKAGES))\n"
+        "    except FileNotFoundError:\n        names = []\n"
+        "    infos = [n for n in names if n.endswith('.dist-info') and not n.startswith('.')]\n"
+        "    for dist_path in [SITE_PACKAGES / name for name in infos]:\n",
+    ),
+)
+# Files the patched start imports that Pyodide does not have: stdlib path -> our source.
+ADDED = {"_pyodide/_deferred.py": START / "_deferred.py"}
+
+
+def installed_version() -> str:
+    """The Pyodide version in node_modules (package.json pins it)."""
+    version: str = json.loads((PYODIDE / "package.json").read_text())["version"]
+    return version
+
+
+def apply(files: dict[str, bytes]) -> dict[str, bytes]:
+    """The stdlib's files (name -> bytes) with EDITS applied and ADDED added; a file that is not
+    the one an edit was checked against stops the build."""
+    out = dict(files)
+    for edit in EDITS:
+        if hashlib.sha256(files[edit.path]).hexdigest() != edit.sha256:
+            raise RuntimeError(
+                f"Pyodide's {edit.path} is not the {PYODIDE_VERSION} file tools/pyodide_patch.py "
+                "was checked against: check the edit against the new file and pin it again"
+            )
+    for edit in EDITS:
+        text = out[edit.path].decode()
+        if text.count(edit.old) != 1:
+            raise RuntimeError(f"{edit.path}: the text to replace is not there exactly once")
+        out[edit.path] = text.replace(edit.old, edit.new).encode()
+    for name, source in ADDED.items():
+        if name in out:
+            raise RuntimeError(f"Pyodide's stdlib has a {name} now: check tools/pyodide_patch.py")
+        out[name] = source.read_bytes()
+    return out
+
+
+def patched_stdlib() -> dict[str, bytes]:
+    """Every file of Pyodide's python_stdlib.zip, with the start's edits."""
+    if installed_version() != PYODIDE_VERSION:
+        raise RuntimeError(
+            f"Pyodide {installed_version()} is installed, the start's edits were checked against "
+            f"{PYODIDE_VERSION}: check tools/pyodide_patch.py's edits against it and pin it again"
+        )
+    with zipfile.ZipFile(PYODIDE / "python_stdlib.zip") as full:
+        files = {name: full.read(name) for name in full.namelist() if not name.endswith("/")}
+    return apply(files)

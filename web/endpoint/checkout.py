@@ -1,0 +1,181 @@
+"""The purchase of a play (POST /api/plays, below the HTTP layer): the game resolved once, the
+seller chosen for the database once at start, the batcher over it, the pool laid out again
+when one is spent, and retries answered as the purchase they repeat."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import anyio
+from sqlalchemy import Connection
+
+from engine.game import Game
+from web.endpoint import limits
+from web.endpoint.ahead import Ahead
+from web.endpoint.batch import SaleBatcher
+from web.endpoint.database import LOST_RETRIES, UNAVAILABLE
+from web.endpoint.errors import ApiError, database_unavailable
+from web.endpoint.ledger import MAX_DRAW_ATTEMPTS, NO_POOL, Account, Ledger, check_game
+from web.endpoint.playtime import PlayTimes
+from web.endpoint.postgres_seller import PostgresSeller
+from web.endpoint.sale import Answer, Records, answer
+from web.endpoint.seller import PoolExhausted, SaleParts, Seller
+from web.endpoint.sqlite_seller import SqliteSeller
+from web.endpoint.testmode import TestModeSeller
+
+MAX_KEY_LENGTH = 128
+MAX_GAME_LENGTH = 64  # a game id's characters, at most
+
+
+def open_seller(parts: SaleParts, test_mode: bool) -> Seller:
+    """The seller of this database (test mode's wrapped around it): chosen once, here."""
+    seller: Seller = SqliteSeller(parts) if parts.db.is_sqlite else PostgresSeller(parts)
+    return TestModeSeller(seller, parts) if test_mode else seller
+
+
+# A purchase admitted (its limits chosen, no cooling-off) admits the account's purchases in the
+# next ADMIT_MS without reading again, as the session check does: a player buying play after
+# play costs one admission read a second, not one a purchase. The cooling-off is still judged
+# from the row read and the clock at each purchase; a refusal is never kept.
+ADMIT_MS = 1_000
+MAX_ADMITTED = 100_000
+
+
+class Checkout:
+    """A process's purchases: its seller, the batcher over it, and its ledger's pools."""
+
+    def __init__(
+        self,
+        ledger: Ledger,
+        seller: Seller,
+        ahead: Ahead,
+        playtime: PlayTimes,
+        limits_required: bool = True,
+    ) -> None:
+        self.ledger = ledger
+        self.playtime = playtime  # the account's run of play: its cooling-off, its last play
+        self.limits_required = limits_required  # LOTTERY_LIMITS_REQUIRED
+        # account -> (when, play_time row): admitted, and not read again within ADMIT_MS
+        self._admitted: dict[int, tuple[int, Any]] = {}
+        self.seller = seller
+        self.ahead = ahead  # the book hashes its sales take (the app's hasher makes them)
+        self.batcher = SaleBatcher(seller, ledger.db.run) if seller.batches else None
+
+    async def buy(self, account: Account, game_id: str, key: str | None) -> Answer:
+        """Purchase, laying out a new pool in a thread when the current one is spent; the
+        answer carries the account's play time after it."""
+        if not key:
+            raise ApiError(400, "idempotency_key_required", "Send an Idempotency-Key header.")
+        if len(key) > MAX_KEY_LENGTH:
+            raise ApiError(422, "invalid_request", "The Idempotency-Key is over 128 characters.")
+        game = check_game(game_id)
+        db = self.ledger.db
+        try:  # reads and a write safe twice: tried again on a new connection after a lost one
+            now = self.ledger.now_ms()
+            admitted = self._admitted.get(account.pk)
+            times = self.playtime
+            if (
+                admitted is not None
+                and now - admitted[0] < ADMIT_MS
+                and times.refused(admitted[1], now) is None
+            ):
+                seen = admitted[1]  # admitted within ADMIT_MS: its read holds
+            else:
+                seen = await db.run_again(self._admit, account, key)
+                if len(self._admitted) >= MAX_ADMITTED:
+                    self._admitted.clear()
+                self._admitted[account.pk] = (now, seen)
+            result = await self._sell(account, game, key)
+            after = self.ledger.now_ms()
+            if times.writes(seen, after):
+                self._admitted.pop(account.pk, None)  # the run moves: read it again next time
+                playing = await db.run_again(times.played, account, seen)
+            else:  # the run goes on, its last play recent: nothing to write, no thread hop
+                playing = times.going(seen, after)
+        except UNAVAILABLE as error:
+            raise database_unavailable(error) from error
+        return {**result, "play_time": playing}
+
+    def _admit(self, account: Account, key: str) -> Any:
+        """One read before a purchase: refuse it (403 cooling_off, then 403 limits_required)
+        unless it is a retry of a purchase made (answered as that purchase); returns the
+        account's play_time row as read, which `PlayTimes.played` goes on from."""
+        now = self.ledger.now_ms()
+        with self.ledger.db.begin() as conn:
+            seen = self.playtime.row(conn, account)
+            refused = self.playtime.refused(seen, now)
+            if refused is None and self.limits_required:
+                refused = limits.read(conn, account.pk, now).unchosen()
+            if refused is not None and (
+                self.ledger.sql.play_by_key.row(conn, account=account.pk, key=key) is None
+            ):
+                raise refused
+        return seen
+
+    async def _sell(self, account: Account, game: Game, key: str) -> Answer:
+        """The sale: in the batcher's next batch, or on its own."""
+        if self.batcher is not None:
+            sold = await self.batcher.buy(account, game, key)
+            if sold is not None:
+                return sold
+        db, lost = self.ledger.db, 0
+        for _ in range(MAX_DRAW_ATTEMPTS + LOST_RETRIES):
+            try:
+                result: Answer = await db.run(self.once, account, game, key)
+                return result
+            except PoolExhausted as exhausted:
+                await anyio.to_thread.run_sync(self.ledger.ensure_pool, game.id, exhausted.args[0])
+            except UNAVAILABLE as error:  # bought again on a new connection: the key makes it safe
+                await anyio.to_thread.run_sync(db.recover)
+                lost += 1
+                if lost > LOST_RETRIES or not self.seller.retries_lost:
+                    raise database_unavailable(error) from error
+        raise ApiError(503, "pool_unavailable", NO_POOL)
+
+    def once(self, account: Account, game: Game, key: str | None) -> Answer:
+        """Buy a play: debit, draw the next entry, record and sign it, all in one transaction;
+        a retry of a purchase made (its Idempotency-Key used) answers that purchase.
+
+        Raises PoolExhausted, having changed nothing, when a pool must be laid out first
+        (`buy` does that and retries)."""
+        db, sql = self.ledger.db, self.ledger.sql
+        try:
+            return self.seller.sell(account, game, key)
+        except PoolExhausted:
+            self.ledger.selling.forget(game.id)
+            raise
+        except ApiError as error:
+            if key is None or error.status not in (402, 403):
+                raise
+            with db.begin() as conn:  # a retry of a purchase made is not refused for funds
+                # (nor for a spend limit)
+                if sql.play_by_key.row(conn, account=account.pk, key=key) is None:
+                    raise
+        except Exception as error:
+            # A retry with a used Idempotency-Key trips the unique index; all was rolled back.
+            if key is None or "idempotency" not in repr(error).lower():
+                raise
+        with db.begin() as conn:
+            return self._repeat(conn, account, game.id, key)
+
+    def _repeat(self, conn: Connection, account: Account, game: str, key: str) -> Answer:
+        """The answer to a purchase already made with this Idempotency-Key."""
+        sql = self.ledger.sql
+        done = sql.play_by_key.row(conn, account=account.pk, key=key)
+        if done is None:
+            raise ApiError(409, "idempotency_conflict", "This Idempotency-Key is in use.")
+        if done[0] != game:
+            raise ApiError(409, "idempotency_conflict", "This Idempotency-Key bought another game.")
+        return answer(done[1], done[2], sql.balance.value(conn, account=account.pk))
+
+
+def open_checkout(
+    ledger: Ledger, test_mode: bool, playtime: PlayTimes, limits_required: bool = True
+) -> Checkout:
+    """The purchases of an endpoint process on its ledger."""
+    ahead = Ahead()
+    records = Records(ledger.ring, ledger.pool_files, ahead)
+    parts = SaleParts(
+        ledger.db, ledger.sql, records, ledger.selling, ledger.pool_files, ledger.now_ms
+    )
+    return Checkout(ledger, open_seller(parts, test_mode), ahead, playtime, limits_required)

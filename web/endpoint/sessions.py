@@ -1,0 +1,187 @@
+"""Sessions: the credential a device holds (cookie or bearer token), each a row of `sessions`
+that logging out ends, and that ends itself after LOTTERY_SESSION_IDLE_SECONDS unused
+(docs/api.md, docs/endpoint.md, Sessions).
+
+A credential is HMAC-signed (web/endpoint/tokens.py), so a forged one is refused without the
+database. A genuine one is then checked against its row, keyed by the SHA-256 of the credential's
+signed part (the database holds nothing a credential can be made from): ended or idle, refused.
+That check is made at most once a CHECK_MS per session and process, and the row's last use
+written at most once a TOUCH_MS, so a busy session costs the database nothing per request; a
+logout is seen by the process that made it at once, by the others within CHECK_MS.
+
+Credentials issued before sessions had rows (no nonce) are adopted: their row is made the first
+time one is seen, unless its account logged out every device since (accounts.sessions_ended_at).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy import delete, exc, insert, select, update
+
+from web.endpoint import tokens
+from web.endpoint.database import Database
+from web.endpoint.errors import ApiError
+from web.endpoint.keys import b64url_decode
+from web.endpoint.ledger import Account
+from web.endpoint.schema import accounts, sessions, sign_in_codes
+from web.endpoint.settings import Settings
+
+CHECK_MS = 1_000  # a process reads a session's row again after this
+TOUCH_MS = 60_000  # a session's last use is written again after this
+MAX_CACHED = 100_000  # sessions a process remembers checking (forgotten all at once beyond)
+
+
+def session_id(text: str) -> str:
+    """A credential's session id: the SHA-256 (hex) of its signed part."""
+    return hashlib.sha256(text.partition(".")[0].encode()).hexdigest()
+
+
+class Sessions:
+    """The sessions of one database: issued, checked (idle ones refused), ended."""
+
+    def __init__(
+        self, db: Database, secret: bytes, clock: Callable[[], float], settings: Settings
+    ) -> None:
+        self.db = db
+        self.secret = secret
+        self.clock = clock
+        self.ttl_seconds = settings.session_ttl_seconds
+        self.idle_ms = settings.session_idle_seconds * 1000
+        self._checked: dict[str, tuple[int, int]] = {}  # session id -> (checked at, account pk)
+
+    def issue(self, account: Account) -> str:
+        """A new credential for the account, and its session's row."""
+        issued = int(self.clock())
+        text = tokens.issue_session(
+            self.secret, f"{account.pk}/{account.public_id}", issued, secrets.token_hex(16)
+        )
+        now = int(self.clock() * 1000)
+        with self.db.begin() as conn:
+            conn.execute(
+                insert(sessions).values(
+                    session_id=session_id(text),
+                    account_id=account.pk,
+                    created_at=now,
+                    last_used_at=now,
+                )
+            )
+        return text
+
+    async def check(self, text: str) -> Account:
+        """The account of a credential; 401 unauthenticated if it is forged, expired, ended or
+        idle too long."""
+        try:
+            subject = tokens.read_session(self.secret, text, self.clock(), self.ttl_seconds)
+            pk, public_id = subject.split("/")
+            account = Account(int(pk), public_id)
+        except (tokens.TokenError, ValueError):
+            raise ApiError(401, "unauthenticated", "The session is invalid or expired.") from None
+        sid = session_id(text)
+        now = int(self.clock() * 1000)
+        seen = self._checked.get(sid)
+        if seen is not None and now - seen[0] < CHECK_MS:
+            return account
+        if not await self.db.run_again(self._still_open, sid, account.pk, now, text):
+            self._checked.pop(sid, None)
+            raise ApiError(401, "unauthenticated", "The session has ended; start a new one.")
+        if len(self._checked) >= MAX_CACHED:
+            self._checked.clear()
+        self._checked[sid] = (now, account.pk)
+        return account
+
+    def _still_open(self, sid: str, pk: int, now: int, text: str) -> bool:
+        s = sessions.c
+        with self.db.begin() as conn:
+            row = conn.execute(
+                select(s.account_id, s.ended_at, s.last_used_at).where(s.session_id == sid)
+            ).first()
+            if row is None:
+                return self._adopt(conn, sid, pk, now, text)
+            if row.ended_at is not None or row.account_id != pk:
+                return False
+            if now - row.last_used_at > self.idle_ms:
+                conn.execute(update(sessions).where(s.session_id == sid).values(ended_at=now))
+                return False
+            if now - row.last_used_at >= TOUCH_MS:
+                conn.execute(update(sessions).where(s.session_id == sid).values(last_used_at=now))
+        return True
+
+    def _adopt(self, conn: Any, sid: str, pk: int, now: int, text: str) -> bool:
+        """A credential from before sessions had rows: its row now, unless its account has
+        logged out every device since it was issued."""
+        if _nonce_of(text):
+            return False  # a credential of a session whose row is gone
+        ended = conn.execute(
+            select(accounts.c.sessions_ended_at).where(accounts.c.id == pk)
+        ).scalar()
+        if ended is not None:
+            return False
+        try:
+            with conn.begin_nested():
+                conn.execute(
+                    insert(sessions).values(
+                        session_id=sid, account_id=pk, created_at=now, last_used_at=now
+                    )
+                )
+        except exc.IntegrityError:  # adopted by another request at the same moment
+            pass
+        return True
+
+    def prune(self) -> int:
+        """Delete the rows of sessions past their lifetime (whatever ended them): unused for
+        longer than a credential lives, so no credential can name them; returns how many."""
+        cutoff = int(self.clock() * 1000) - self.ttl_seconds * 1000
+        with self.db.begin() as conn:
+            gone = conn.execute(delete(sessions).where(sessions.c.last_used_at < cutoff))
+        return int(gone.rowcount)
+
+    def end(self, text: str, account: Account) -> int:
+        """Log one device out: end the credential's session (0 if it had ended)."""
+        sid = session_id(text)
+        self._checked.pop(sid, None)
+        s = sessions.c
+        with self.db.begin() as conn:
+            ended = conn.execute(
+                update(sessions)
+                .where(s.session_id == sid, s.account_id == account.pk, s.ended_at.is_(None))
+                .values(ended_at=int(self.clock() * 1000))
+            ).rowcount
+        return int(ended)
+
+    def end_all(self, account: Account) -> int:
+        """Log every device of the account out: end all its sessions, those from before
+        sessions had rows included, and its unused sign-in codes (one made with a stolen
+        credential would let its thief back in); returns how many sessions were open."""
+        for sid, (_, pk) in list(self._checked.items()):
+            if pk == account.pk:
+                self._checked.pop(sid, None)
+        now = int(self.clock() * 1000)
+        s = sessions.c
+        with self.db.begin() as conn:
+            conn.execute(
+                update(accounts).where(accounts.c.id == account.pk).values(sessions_ended_at=now)
+            )
+            ended = conn.execute(
+                update(sessions)
+                .where(s.account_id == account.pk, s.ended_at.is_(None))
+                .values(ended_at=now)
+            ).rowcount
+            conn.execute(
+                delete(sign_in_codes).where(
+                    sign_in_codes.c.account_id == account.pk, sign_in_codes.c.used_at.is_(None)
+                )
+            )
+        return int(ended)
+
+
+def _nonce_of(text: str) -> str:
+    """The nonce of a credential's signed part ("" for one issued before sessions had rows)."""
+    try:
+        parts = b64url_decode(text.partition(".")[0]).decode().split(":")
+    except ValueError:
+        return ""
+    return parts[2] if len(parts) == 3 else ""
