@@ -12,6 +12,7 @@ import { explain, fail, setProgress } from "./js/splash.js";
 
 const canvas = /** @type {HTMLCanvasElement} */ ($("screen"));
 let worker = null;
+/** @type {StartParams} */
 let params = {}; // what Python starts with (startParams)
 let stopped = false;
 

@@ -213,9 +213,14 @@ interface SessionMade {
   balance_pence: number;
   token?: string;
 }
-/** GET /api/keys: the public keys that sign outcome tokens (JWK, Ed25519). */
+/** A public key that signs outcome tokens (a JWK, Ed25519: x is its base64url bytes). */
+interface PublicKey {
+  kid: string;
+  x: string;
+}
+/** GET /api/keys */
 interface KeySet {
-  keys?: { kid: string; x: string }[];
+  keys?: PublicKey[];
 }
 /** GET /api/plays?status=unfinished */
 interface PlayList {
@@ -237,6 +242,11 @@ interface Bought {
 interface Published {
   root: string;
   kind: string;
+}
+/** The start of this tab's browser session, as keepBegan stores it (sessionStorage). */
+interface SessionBegan {
+  at: number;
+  balance_pence: number;
 }
 /** What this device keeps of a game's unfinished play ("lottery.progress.<game>"). */
 interface Progress {
