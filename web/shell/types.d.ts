@@ -52,14 +52,17 @@ interface Stats {
   errors: string[];
   boot: string | null;
   snapshot: string | null;
-  sounds?: {
-    played: number;
-    last: string | null;
-    counts: Record<string, number>;
-    context: string;
-  };
+  /** Set by js/sound.js as it loads. */
+  sounds?: SoundStats;
   /** What the worker notes (canvas, fonts, workerBytes, modules, snapshotMs, ...). */
   [figure: string]: unknown;
+}
+/** What the page's sound did: cues played, the last, each one's count, the context's state. */
+interface SoundStats {
+  played: number;
+  last: string | null;
+  counts: Record<string, number>;
+  context: string;
 }
 /** The query parameters Python starts with (app.js startParams), all strings. */
 type StartParams = Record<string, string>;
