@@ -270,7 +270,7 @@ interface Pyodide {
   runPython(code: string): unknown;
   /** backends.browser (or another module the config names): its functions by name. */
   pyimport(name: string): BrowserModule;
-  makeMemorySnapshot(): Uint8Array;
+  makeMemorySnapshot(): Uint8Array<ArrayBuffer>;
 }
 /** backends/browser.py as the worker calls it. */
 interface BrowserModule {
@@ -285,6 +285,6 @@ type LoadPyodide = (options: {
   stdLibURL: string;
   lockFileContents: string;
   env: Record<string, string>;
-  _loadSnapshot?: Uint8Array;
+  _loadSnapshot?: Uint8Array<ArrayBuffer>;
   _makeSnapshot?: boolean;
 }) => Promise<Pyodide>;

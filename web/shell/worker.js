@@ -45,6 +45,7 @@ function fail(error, running = false) {
 
 let browser = null; // backends.browser, once imported
 let python = null; // Pyodide, while a snapshot of it is due (a fresh start)
+/** @type {() => unknown} */
 let modules = () => null; // how many modules are in sys.modules (the load benchmark's figure)
 // The answers to Python's first requests that the page asked as it started, by request name
 // ({ok, body}), kept until Python starts with them; null once it has.
