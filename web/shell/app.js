@@ -11,11 +11,16 @@ import { audioAvailable, play, setNotes, want } from "./js/sound.js";
 import { explain, fail, setProgress } from "./js/splash.js";
 
 const canvas = /** @type {HTMLCanvasElement} */ ($("screen"));
-let worker = null;
+/** @type {Worker} */
+let worker; // made by boot(), before anything posts to it
 /** @type {StartParams} */
 let params = {}; // what Python starts with (startParams)
 let stopped = false;
 
+/**
+ * @param {string} message for the player (the failure card)
+ * @param {unknown} [error] what went wrong, for the console
+ */
 function stop(message, error) {
   stopped = true;
   fail(message, error);
@@ -25,7 +30,9 @@ function stop(message, error) {
 // Each animation frame asks the worker for one frame, with the input and replies queued since
 // the last; while the worker is still busy with a frame, the next is skipped (not queued), so a
 // slow frame never piles up work. What the frame asks of the page is done when it answers.
+/** @type {number | null} */
 let inFlight = null; // the rAF time of the frame the worker is running
+/** @param {number} now */
 function tick(now) {
   if (stopped) return;
   requestAnimationFrame(tick);
@@ -34,6 +41,7 @@ function tick(now) {
   worker.postMessage({ type: "frame", now, events: queue.splice(0, queue.length) });
 }
 
+/** @param {Extract<WorkerMessage, {type: "frame"}>} frame the worker's answer to a frame */
 function framed({ out, drew, drawMs }) {
   const at = inFlight;
   inFlight = null;
@@ -43,7 +51,7 @@ function framed({ out, drew, drawMs }) {
   if (out.requests?.length) perform(out.requests);
   if (out.sounds?.length) play(out.sounds);
   stats.frames += 1;
-  record(stats.frameAt, at);
+  record(stats.frameAt, /** @type {number} */ (at)); // the frame this answers was in flight
   if (drew) {
     record(stats.pythonMs, out.ms);
     record(stats.drawMs, drawMs);
@@ -118,6 +126,7 @@ function startParams() {
 
 // The opened game's name (the config lists the games on sale) titles the page and the loading
 // splash before Python draws anything; the lobby (no game named) keeps the site's name.
+/** @param {StartParams} params */
 function nameThePage(params) {
   const games = config.game?.games || [];
   const game = games.find((g) => g.id === params.game);
@@ -127,6 +136,7 @@ function nameThePage(params) {
   if (heading) heading.textContent = game.name;
 }
 
+/** @param {MessageEvent<WorkerMessage>} event */
 function heard({ data }) {
   switch (data.type) {
     case "frame":
@@ -163,7 +173,11 @@ function heard({ data }) {
       );
       break;
     default:
-      console.warn("shell: unknown message from the worker", data.type);
+      // None of WorkerMessage's: a worker of another release.
+      console.warn(
+        "shell: unknown message from the worker",
+        /** @type {{type: string}} */ (data).type,
+      );
   }
 }
 
