@@ -36,7 +36,7 @@ interface ShellConfig {
   /** Uncompressed bytes by path, for the download's progress. */
   sizes: Record<string, number>;
   serviceWorker: string;
-  /** Not written by the build: a test's page may set them. */
+  /** Read by the shell, not written by tools/dist.py: absent, the defaults hold (90 s; on). */
   bootTimeoutMs?: number;
   snapshot?: boolean;
 }
