@@ -11,6 +11,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi import FastAPI
@@ -108,6 +109,41 @@ def test_an_instance_with_an_empty_pool_directory_sells_recalls_and_reveals(
     committed = second.get(f"/api/pools/{GAME}/{pool_id}")
     assert committed.status_code == 200 and committed.json()["root"] == shown.json()["pool"]["root"]
     assert (empty / pool_id / "commitment.json").is_file()  # its cache
+
+
+def test_a_sale_finds_its_pool_opened_and_never_opens_the_sealed_data_itself(
+    make_app: Callable[..., FastAPI], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pool another instance committed is read and decrypted (about 4 MB) once, outside any
+    sale: inside it (on PostgreSQL, holding the pool row's lock) every other buyer of the game
+    would wait. Before, the first sale from it opened it in its own transaction."""
+    first = TestClient(make_app(pool_key=KEY_A))
+    token = session(first)["token"]
+    assert buy(first, token).status_code == 201
+    app = make_app(pool_key=KEY_A, pool_dir=tmp_path / "host-b-pools")  # nothing cached
+    second = TestClient(app)
+    services = app.state.services
+    seller, vault = services.checkout.seller, services.ledger.pool_files.vault
+    events: list[str] = []
+
+    def spy(name: str, call: Callable[..., Any]) -> Callable[..., Any]:
+        def spied(*args: Any) -> Any:
+            events.append(f"{name} begins")
+            try:
+                return call(*args)
+            finally:
+                events.append(f"{name} ends")
+
+        return spied
+
+    monkeypatch.setattr(seller, "sell", spy("sale", seller.sell))
+    monkeypatch.setattr(seller, "sell_batch", spy("sale", seller.sell_batch))
+    monkeypatch.setattr(vault, "get", spy("open", vault.get))
+    for _ in range(3):
+        assert buy(second, token).status_code == 201
+    assert events.count("open begins") == 1, events  # opened once, kept in memory
+    opened = events.index("open begins")
+    assert events[:opened].count("sale begins") == events[:opened].count("sale ends"), events
 
 
 def test_a_pool_directory_moves_into_the_database(

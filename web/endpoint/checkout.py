@@ -17,6 +17,7 @@ from web.endpoint.database import LOST_RETRIES, UNAVAILABLE
 from web.endpoint.errors import ApiError, database_unavailable
 from web.endpoint.ledger import MAX_DRAW_ATTEMPTS, NO_POOL, Account, Ledger, check_game
 from web.endpoint.playtime import PlayTimes
+from web.endpoint.pools import PoolNotLoaded
 from web.endpoint.postgres_seller import PostgresSeller
 from web.endpoint.sale import Answer, Records, answer
 from web.endpoint.seller import PoolExhausted, SaleParts, Seller
@@ -125,6 +126,8 @@ class Checkout:
                 return result
             except PoolExhausted as exhausted:
                 await anyio.to_thread.run_sync(self.ledger.ensure_pool, game.id, exhausted.args[0])
+            except PoolNotLoaded as unloaded:  # (another instance's new pool) loaded outside
+                await anyio.to_thread.run_sync(self.ledger.pool_files.get, unloaded.pool_id)
             except UNAVAILABLE as error:  # bought again on a new connection: the key makes it safe
                 await anyio.to_thread.run_sync(db.recover)
                 lost += 1
@@ -136,8 +139,8 @@ class Checkout:
         """Buy a play: debit, draw the next entry, record and sign it, all in one transaction;
         a retry of a purchase made (its Idempotency-Key used) answers that purchase.
 
-        Raises PoolExhausted, having changed nothing, when a pool must be laid out first
-        (`buy` does that and retries)."""
+        Raises PoolExhausted, having changed nothing, when a pool must be laid out first, and
+        PoolNotLoaded when it must be loaded first (`buy` does that, and retries)."""
         db, sql = self.ledger.db, self.ledger.sql
         try:
             return self.seller.sell(account, game, key)

@@ -125,6 +125,16 @@ class LayOuts:
                 process.kill()
 
 
+class PoolNotLoaded(Exception):
+    """A committed pool this process has not loaded into memory yet: a sale never loads one
+    (on PostgreSQL it would hold the pool row's lock while a pool of megabytes is read and
+    decrypted); it is loaded outside (`PoolFiles.get`) and the sale tried again."""
+
+    def __init__(self, pool_id: str) -> None:
+        super().__init__(pool_id)
+        self.pool_id = pool_id
+
+
 class PoolFiles:
     """The pools this process has laid out or opened, by pool id (the database's, `vault`)."""
 
@@ -194,9 +204,22 @@ class PoolFiles:
             save_new(self.get(pool_id), self.directory)
         return target
 
+    def loaded(self, pool_id: str) -> Pool:
+        """A committed pool from memory only (what a sale reads); PoolNotLoaded if it is not
+        there yet."""
+        pool = self._pools.get(pool_id)
+        if pool is None:
+            raise PoolNotLoaded(pool_id)
+        return pool
+
+    def is_loaded(self, pool_id: str) -> bool:
+        """True when a pool is in memory: a sale from it reads nothing more."""
+        return pool_id in self._pools
+
     def get(self, pool_id: str) -> Pool:
         """A committed pool by id: from memory, else from the cache's files, else opened from
-        the database (and saved in the cache)."""
+        the database (and saved in the cache). Called outside any transaction that locks the
+        pool: when this process first learns of it (web/endpoint/ledger.py, `ensure_pool`)."""
         pool = self._pools.get(pool_id)
         if pool is not None:
             return pool

@@ -37,8 +37,8 @@ def outcome(
     pool_files: PoolFiles, holder: str, pool: PoolRow, index: int, now: int, mode: str | None = None
 ) -> tuple[PoolEntry, int, dict[str, Any]]:
     """A pool entry sold (or given as a try) to `holder`: the entry, its play number and the
-    token payload that says so."""
-    entry = pool_files.get(pool.pool_id).entry(index)
+    token payload that says so. The pool is read from memory only (loaded before the sale)."""
+    entry = pool_files.loaded(pool.pool_id).entry(index)
     number = play_number(pool, index)
     payload = Payload(
         account=holder,

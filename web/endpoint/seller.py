@@ -21,7 +21,7 @@ from engine.game import Game
 from web.endpoint import limits
 from web.endpoint.database import Database
 from web.endpoint.errors import ApiError
-from web.endpoint.pools import PoolFiles
+from web.endpoint.pools import PoolFiles, PoolNotLoaded
 from web.endpoint.sale import Answer, Records
 from web.endpoint.statements import PoolRow, Statements
 
@@ -56,10 +56,13 @@ class Seller(Protocol):
 
 class Selling:
     """The pool each game is selling from in this process (a pool row's identity never
-    changes; forgotten when it is spent or retired)."""
+    changes; forgotten when it is spent or retired), each one loaded in memory (`pool_files`):
+    a pool not loaded yet is refused (PoolNotLoaded) before the sale locks anything, and
+    loaded outside the sale (web/endpoint/checkout.py)."""
 
-    def __init__(self, sql: Statements) -> None:
+    def __init__(self, sql: Statements, pool_files: PoolFiles) -> None:
         self.sql = sql
+        self.pool_files = pool_files
         self._pools: dict[str, PoolRow] = {}
 
     def get(self, game: str) -> PoolRow | None:
@@ -67,13 +70,15 @@ class Selling:
         return self._pools.get(game)
 
     def put(self, pool: PoolRow) -> PoolRow:
-        """The pool of its game, remembered."""
+        """The pool of its game, remembered if it is loaded; PoolNotLoaded otherwise."""
+        if not self.pool_files.is_loaded(pool.pool_id):
+            raise PoolNotLoaded(pool.pool_id)
         self._pools[pool.game] = pool
         return pool
 
     def on(self, conn: Connection, game: str) -> PoolRow:
         """The pool the game sells from, read on this connection when not known; raises
-        PoolExhausted when it has none."""
+        PoolExhausted when it has none, PoolNotLoaded when it is not loaded yet."""
         pool = self._pools.get(game)
         if pool is None:
             row = self.sql.current_pool.row(conn, game=game, kind="paid")
