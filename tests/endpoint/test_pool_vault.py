@@ -30,6 +30,21 @@ KEY_B = "b2" * 32
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def operator_command(
+    argv: list[str], tmp_path: Path, database_url: str, pool_key: str = KEY_A
+) -> subprocess.CompletedProcess[str]:
+    """`build.py <argv>` run as an operator runs it, with the test apps' environment."""
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "DATABASE_URL": database_url,
+        "LOTTERY_VAR_DIR": str(tmp_path / "var"),
+        "LOTTERY_POOL_KEY": pool_key,
+    }
+    command = [sys.executable, "-m", "tools", *argv]
+    return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+
+
 def every_row(ledger: Ledger) -> bytes:
     """Everything the database holds, every table's every row, as one byte string."""
     out = bytearray()
@@ -166,15 +181,7 @@ def test_a_pool_directory_moves_into_the_database(
     assert missing.json()["error"]["code"] == "pool_files_missing"
     with pytest.raises(FileNotFoundError, match=pool_id):
         move_in(ledger.pool_files.vault, tmp_path / "nowhere")
-    command = [sys.executable, "-m", "tools", "migrate-pools", "--pool-dir", str(pool_dir)]
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(ROOT),
-        "DATABASE_URL": database_url,
-        "LOTTERY_VAR_DIR": str(tmp_path / "var"),
-        "LOTTERY_POOL_KEY": KEY_A,
-    }
-    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    done = operator_command(["migrate-pools", "--pool-dir", str(pool_dir)], tmp_path, database_url)
     assert done.returncode == 0, done.stderr
     assert f"moved in {pool_id}" in done.stdout and "1 pool(s) moved" in done.stdout
     assert move_in(ledger.pool_files.vault, pool_dir) == []  # again: nothing to do
