@@ -102,7 +102,7 @@ def test_an_instance_with_an_empty_pool_directory_sells_recalls_and_reveals(
     make_app: Callable[..., FastAPI], tmp_path: Path
 ) -> None:
     """Another host: its own empty pool directory, the same database and keys. Before pools
-    lived in the database it answered 503 pool_files_missing for the pool the first had
+    lived in the database it answered 503 (then pool_files_missing) for the pool the first had
     committed."""
     first = TestClient(make_app(pool_key=KEY_A))
     token = session(first)["token"]
@@ -178,7 +178,7 @@ def test_a_pool_directory_moves_into_the_database(
     auth = {"Authorization": f"Bearer {token}"}
     missing = second.get(f"/api/plays/{bought.json()['play_number']}", headers=auth)
     assert missing.status_code == 503, missing.text
-    assert missing.json()["error"]["code"] == "pool_files_missing"
+    assert missing.json()["error"]["code"] == "pool_unreadable"
     with pytest.raises(FileNotFoundError, match=pool_id):
         move_in(ledger.pool_files.vault, tmp_path / "nowhere")
     done = operator_command(["migrate-pools", "--pool-dir", str(pool_dir)], tmp_path, database_url)

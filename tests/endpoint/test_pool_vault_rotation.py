@@ -45,12 +45,15 @@ def test_after_a_rotation_the_new_key_sells_recalls_and_reveals_and_the_old_refu
     assert finished.status_code == 200, finished.text
     closed = reveal.retire(first.state.services.ledger, GAME)["pool_id"]  # (revealed below)
     assert buy(client, token).status_code == 201  # a second pool, still selling
+    stale = TestClient(make_app(pool_key=KEY_A, pool_dir=tmp_path / "stale-pools"))  # not stopped
     done = rotate_command(tmp_path, database_url, KEY_A, KEY_B)
     assert done.returncode == 0, done.stderr
     assert "2 pool(s) and the key check re-sealed" in done.stdout
     other = {"pool_dir": tmp_path / "host-b-pools"}  # nothing cached
     with pytest.raises(PoolKeyMismatch, match="the same LOTTERY_POOL_KEY"):
         make_app(pool_key=KEY_A, **other)
+    unread = stale.get(f"/api/plays/{played}", headers=bearer(token))  # its pools: the new key's
+    assert unread.status_code == 503 and unread.json()["error"]["code"] == "pool_unreadable"
     second = TestClient(make_app(pool_key=KEY_B, **other))
     assert buy(second, token).status_code == 201
     recalled = second.get(f"/api/plays/{played}/recall", headers=bearer(token))
