@@ -11,7 +11,6 @@ from sqlalchemy import Connection
 
 from engine.game import Game
 from web.endpoint import limits
-from web.endpoint.ahead import Ahead
 from web.endpoint.batch import SaleBatcher
 from web.endpoint.database import LOST_RETRIES, UNAVAILABLE
 from web.endpoint.errors import ApiError, database_unavailable
@@ -19,6 +18,7 @@ from web.endpoint.ledger import MAX_DRAW_ATTEMPTS, NO_POOL, Account, Ledger, che
 from web.endpoint.playtime import PlayTimes
 from web.endpoint.pools import PoolNotLoaded
 from web.endpoint.postgres_seller import PostgresSeller
+from web.endpoint.presale_hashes import PresaleHashes
 from web.endpoint.sale import Answer, Records, answer
 from web.endpoint.seller import PoolExhausted, SaleParts, Seller
 from web.endpoint.sqlite_seller import SqliteSeller
@@ -49,7 +49,7 @@ class Checkout:
         self,
         ledger: Ledger,
         seller: Seller,
-        ahead: Ahead,
+        presale: PresaleHashes,
         playtime: PlayTimes,
         limits_required: bool = True,
     ) -> None:
@@ -59,7 +59,7 @@ class Checkout:
         # account -> (when, play_time row): admitted, and not read again within ADMIT_MS
         self._admitted: dict[int, tuple[int, Any]] = {}
         self.seller = seller
-        self.ahead = ahead  # the book hashes its sales take (the app's hasher makes them)
+        self.presale = presale  # the book hashes its sales take (the app's hasher makes them)
         self.batcher = SaleBatcher(seller, ledger.db.run) if seller.batches else None
 
     async def buy(self, account: Account, game_id: str, key: str | None) -> Answer:
@@ -176,9 +176,9 @@ def open_checkout(
     ledger: Ledger, test_mode: bool, playtime: PlayTimes, limits_required: bool = True
 ) -> Checkout:
     """The purchases of an endpoint process on its ledger."""
-    ahead = Ahead()
-    records = Records(ledger.ring, ledger.pool_files, ahead)
+    presale = PresaleHashes()
+    records = Records(ledger.ring, ledger.pool_files, presale)
     parts = SaleParts(
         ledger.db, ledger.sql, records, ledger.selling, ledger.pool_files, ledger.now_ms
     )
-    return Checkout(ledger, open_seller(parts, test_mode), ahead, playtime, limits_required)
+    return Checkout(ledger, open_seller(parts, test_mode), presale, playtime, limits_required)

@@ -167,7 +167,7 @@ async def background(services: Services) -> AsyncIterator[None]:
     ledger = services.ledger
     worker = HashingProcess(on_restart=services.metrics.hashing_restarts.inc)
     sources = hashes.Sources(
-        ledger.db, ledger.selling.rows, services.checkout.ahead, ledger.pool_files.path
+        ledger.db, ledger.selling.rows, services.checkout.presale, ledger.pool_files.path
     )
     tasks = [asyncio.create_task(services.sweep.forever()),
              asyncio.create_task(hashes.keep_hashing(sources, worker))]  # fmt: skip
