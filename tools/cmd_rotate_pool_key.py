@@ -36,7 +36,7 @@ def main(argv: list[str]) -> int:
     except (OSError, ValueError) as error:  # (PoolKeyMismatch: not the pools' key)
         parser.exit(1, f"rotate-pool-key: {error}\n")
     try:
-        rotated = rotate(ledger.pool_files.vault, Seal(new_key))
+        rotated = rotate(ledger.pool_cache.vault, Seal(new_key))
     except ValueError as error:
         parser.exit(1, f"rotate-pool-key: {error}\n")
     finally:

@@ -67,7 +67,7 @@ def test_a_database_reader_finds_no_pool_key_and_no_future_entry(
     with ledger.db.begin() as conn:
         (pool_id,) = conn.execute(select(pools.c.pool_id)).one()
         stored = conn.execute(select(pool_data)).one()
-    pool = ledger.pool_files.get(pool_id)
+    pool = ledger.pool_cache.get(pool_id)
     dump = every_row(ledger)
     entries = pool_store.codes_bytes(pool.codes)
     unsold = entries[2:]  # (the first entry is sold: its outcome is the buyer's)
@@ -138,7 +138,7 @@ def test_a_sale_finds_its_pool_opened_and_never_opens_the_sealed_data_itself(
     app = make_app(pool_key=KEY_A, pool_dir=tmp_path / "host-b-pools")  # nothing cached
     second = TestClient(app)
     services = app.state.services
-    seller, vault = services.checkout.seller, services.ledger.pool_files.vault
+    seller, vault = services.checkout.seller, services.ledger.pool_cache.vault
     events: list[str] = []
 
     def spy(name: str, call: Callable[..., Any]) -> Callable[..., Any]:
@@ -180,11 +180,11 @@ def test_a_pool_directory_moves_into_the_database(
     assert missing.status_code == 503, missing.text
     assert missing.json()["error"]["code"] == "pool_unreadable"
     with pytest.raises(FileNotFoundError, match=pool_id):
-        move_in(ledger.pool_files.vault, tmp_path / "nowhere")
+        move_in(ledger.pool_cache.vault, tmp_path / "nowhere")
     done = operator_command(["migrate-pools", "--pool-dir", str(pool_dir)], tmp_path, database_url)
     assert done.returncode == 0, done.stderr
     assert f"moved in {pool_id}" in done.stdout and "1 pool(s) moved" in done.stdout
-    assert move_in(ledger.pool_files.vault, pool_dir) == []  # again: nothing to do
+    assert move_in(ledger.pool_cache.vault, pool_dir) == []  # again: nothing to do
     again = second.get(f"/api/plays/{bought.json()['play_number']}", headers=auth)
     assert again.status_code == 200, again.text
     assert buy(second, token).status_code == 201

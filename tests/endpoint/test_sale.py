@@ -19,9 +19,9 @@ def test_a_record_is_the_entry_sold_signed_with_the_hash_made_ahead(app: FastAPI
     account = ledger.create_account(1000)
     presale = PresaleHashes()
     presale.add(pool.id, 7, ["ab" * 32])
-    records = Records(ledger.ring, ledger.pool_files, presale)
+    records = Records(ledger.ring, ledger.pool_cache, presale)
     record = records.record(account, pool, 7, "key-1", 1_700_000_000_123)
-    entry = ledger.pool_files.get(pool.pool_id).entry(7)
+    entry = ledger.pool_cache.get(pool.pool_id).entry(7)
     assert record["play_number"] == pool.id * PLAY_NUMBER_BASE + 8
     assert (record["account_id"], record["pool_ref"], record["pool_index"]) == (
         account.pk,

@@ -16,7 +16,7 @@ from web.endpoint.database import LOST_RETRIES, UNAVAILABLE
 from web.endpoint.errors import ApiError, database_unavailable
 from web.endpoint.ledger import MAX_DRAW_ATTEMPTS, NO_POOL, Account, Ledger, check_game
 from web.endpoint.playtime import PlayTimes
-from web.endpoint.pools import PoolNotLoaded
+from web.endpoint.pool_cache import PoolNotLoaded
 from web.endpoint.postgres_seller import PostgresSeller
 from web.endpoint.presale_hashes import PresaleHashes
 from web.endpoint.sale import Answer, Records, answer
@@ -127,7 +127,7 @@ class Checkout:
             except PoolExhausted as exhausted:
                 await anyio.to_thread.run_sync(self.ledger.ensure_pool, game.id, exhausted.args[0])
             except PoolNotLoaded as unloaded:  # (another instance's new pool) loaded outside
-                await anyio.to_thread.run_sync(self.ledger.pool_files.get, unloaded.pool_id)
+                await anyio.to_thread.run_sync(self.ledger.pool_cache.get, unloaded.pool_id)
             except UNAVAILABLE as error:  # bought again on a new connection: the key makes it safe
                 await anyio.to_thread.run_sync(db.recover)
                 lost += 1
@@ -177,8 +177,8 @@ def open_checkout(
 ) -> Checkout:
     """The purchases of an endpoint process on its ledger."""
     presale = PresaleHashes()
-    records = Records(ledger.ring, ledger.pool_files, presale)
+    records = Records(ledger.ring, ledger.pool_cache, presale)
     parts = SaleParts(
-        ledger.db, ledger.sql, records, ledger.selling, ledger.pool_files, ledger.now_ms
+        ledger.db, ledger.sql, records, ledger.selling, ledger.pool_cache, ledger.now_ms
     )
     return Checkout(ledger, open_seller(parts, test_mode), presale, playtime, limits_required)

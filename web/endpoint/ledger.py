@@ -20,8 +20,9 @@ from web.endpoint import tokens
 from web.endpoint.database import Database, private_dir
 from web.endpoint.errors import ApiError, not_on_sale, unknown_game
 from web.endpoint.keys import KeyRing, load_keyring
+from web.endpoint.pool_cache import PoolCache
+from web.endpoint.pool_layout import LayOut, LayOutStopped
 from web.endpoint.pool_vault import open_vault
-from web.endpoint.pools import LayOut, LayOutStopped, PoolFiles
 from web.endpoint.sale import outcome
 from web.endpoint.schema import accounts, meta, plays, pools, transactions, try_plays
 from web.endpoint.seller import Selling
@@ -49,20 +50,20 @@ class Ledger:
     def __init__(
         self,
         db: Database,
-        pool_files: PoolFiles,
+        pool_cache: PoolCache,
         ring: KeyRing,
         clock: Callable[[], float],
         play_timeout_seconds: int,
         test_mode: bool = False,
     ) -> None:
         self.db = db
-        self.pool_files = pool_files
+        self.pool_cache = pool_cache
         self.ring = ring
         self.clock = clock
         self.play_timeout_ms = play_timeout_seconds * 1000
         self.test_mode = test_mode
         self.sql = Statements(db.engine.dialect)
-        self.selling = Selling(self.sql, pool_files)  # the pool each game is selling from
+        self.selling = Selling(self.sql, pool_cache)  # the pool each game is selling from
         self._layout_locks = {
             (game, kind): threading.Lock() for game in games.ids() for kind in POOL_KINDS
         }
@@ -133,10 +134,10 @@ class Ledger:
             with self.db.begin() as conn:
                 current = unspent(self.current_pool(conn, game, kind), exhausted_ref)
             if current is not None:
-                self.pool_files.get(current.pool_id)
+                self.pool_cache.get(current.pool_id)
                 return
             try:
-                pool = self.pool_files.lay_out(game, use_spare=kind == "paid")
+                pool = self.pool_cache.lay_out(game, use_spare=kind == "paid")
             except Exception as error:  # its process killed (out of memory), a full disk...
                 if not isinstance(error, LayOutStopped):  # (not at a stop: nothing failed)
                     logging.getLogger("web.endpoint").exception(
@@ -147,7 +148,7 @@ class Ledger:
                 self.db.advisory_lock(conn, pool_lock(game, kind))
                 current = unspent(self.current_pool(conn, game, kind), exhausted_ref)
                 if current is None:
-                    self.pool_files.vault.put(conn, pool)  # any instance can open it from now on
+                    self.pool_cache.vault.put(conn, pool)  # any instance can open it from now on
                     conn.execute(
                         insert(pools).values(
                             pool_id=pool.pool_id,
@@ -161,7 +162,7 @@ class Ledger:
                         )
                     )
                     return  # (laid out here: loaded already)
-            self.pool_files.get(current.pool_id)  # another process committed one meanwhile
+            self.pool_cache.get(current.pool_id)  # another process committed one meanwhile
 
     def warm(self) -> None:
         """Make sure every game on sale has a committed pool (run at start, in a thread), then
@@ -215,7 +216,7 @@ class Ledger:
             self.ensure_pool(game, exhausted, kind="try")  # (loads the current pool)
             with self.db.begin() as conn:
                 pool = self.current_pool(conn, game, "try")
-                loaded = pool is not None and self.pool_files.is_loaded(pool.pool_id)
+                loaded = pool is not None and self.pool_cache.is_loaded(pool.pool_id)
                 if pool is not None and loaded:
                     taken = self.sql.next_index.value(conn, pool=pool.id)
                     if taken is not None:
@@ -229,7 +230,7 @@ class Ledger:
     ) -> dict[str, Any]:
         now = self.now_ms()
         holder = account.public_id if account is not None else ANONYMOUS
-        entry, play_number, payload = outcome(self.pool_files, holder, pool, index, now, "try")
+        entry, play_number, payload = outcome(self.pool_cache, holder, pool, index, now, "try")
         conn.execute(
             insert(try_plays).values(
                 play_number=play_number,
@@ -296,5 +297,5 @@ def open_ledger(
         settings.retired_keys_dir,
     )
     vault = open_vault(db, settings.var_dir, settings.pool_key, settings.pool_key_file)
-    pool_files = PoolFiles(settings.pools_path, vault, settings.pool_size, lay_out)
-    return Ledger(db, pool_files, ring, clock, settings.play_timeout_seconds, settings.test_mode)
+    pool_cache = PoolCache(settings.pools_path, vault, settings.pool_size, lay_out)
+    return Ledger(db, pool_cache, ring, clock, settings.play_timeout_seconds, settings.test_mode)

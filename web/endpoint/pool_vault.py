@@ -16,8 +16,10 @@ database keeps a check value sealed with the key (meta row "pool_key_check"): an
 given another key refuses to start, saying so, instead of failing on the first pool. The key
 is changed with `build.py rotate-pool-key` (`rotate`: every row re-sealed in one transaction).
 
-Each process keeps a pool in memory once opened (web/endpoint/pools.py), and writes its files
-under its own LOTTERY_POOL_DIR as a cache (its hashing process and its reveal files read them).
+Each process keeps a pool in memory once opened (web/endpoint/pool_cache.py), and writes its
+files under its own LOTTERY_POOL_DIR as a cache (its hashing process and its reveal files read
+them). The other pool modules: pool_store.py (a pool's secrets and files), pool_layout.py (the
+process that lays a pool out), pool_cache.py (the pools this process holds).
 """
 
 from __future__ import annotations

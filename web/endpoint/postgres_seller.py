@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from engine.game import Game
 from web.endpoint import limits
 from web.endpoint.pg_statements import sales_param
-from web.endpoint.pools import PoolNotLoaded
+from web.endpoint.pool_cache import PoolNotLoaded
 from web.endpoint.sale import Answer, Record, answer, answer_of
 from web.endpoint.seller import PoolExhausted, Requests, SaleParts, refusal
 from web.endpoint.statements import PoolRow

@@ -16,7 +16,7 @@ from engine.math.leaves import PoolEntry
 from engine.payload import Payload
 from web.endpoint import tokens
 from web.endpoint.keys import KeyRing
-from web.endpoint.pools import PoolFiles
+from web.endpoint.pool_cache import PoolCache
 from web.endpoint.presale_hashes import PresaleHashes
 from web.endpoint.statements import PoolRow
 
@@ -35,11 +35,11 @@ def play_number(pool: PoolRow, index: int) -> int:
 
 
 def outcome(
-    pool_files: PoolFiles, holder: str, pool: PoolRow, index: int, now: int, mode: str | None = None
+    pool_cache: PoolCache, holder: str, pool: PoolRow, index: int, now: int, mode: str | None = None
 ) -> tuple[PoolEntry, int, dict[str, Any]]:
     """A pool entry sold (or given as a try) to `holder`: the entry, its play number and the
     token payload that says so. The pool is read from memory only (loaded before the sale)."""
-    entry = pool_files.loaded(pool.pool_id).entry(index)
+    entry = pool_cache.loaded(pool.pool_id).entry(index)
     number = play_number(pool, index)
     payload = Payload(
         account=holder,
@@ -61,16 +61,16 @@ class Records:
     """The records of a process's sales: signed with its key ring, from its pools' files, with
     the book hashes its hasher made ahead."""
 
-    def __init__(self, ring: KeyRing, pool_files: PoolFiles, presale: PresaleHashes) -> None:
+    def __init__(self, ring: KeyRing, pool_cache: PoolCache, presale: PresaleHashes) -> None:
         self.ring = ring
-        self.pool_files = pool_files
+        self.pool_cache = pool_cache
         self.presale = presale
 
     def record(
         self, account: Account, pool: PoolRow, index: int, key: str | None, now: int
     ) -> Record:
         """The plays row of a sale of this pool entry to an account."""
-        entry, number, payload = outcome(self.pool_files, account.public_id, pool, index, now)
+        entry, number, payload = outcome(self.pool_cache, account.public_id, pool, index, now)
         return {
             "play_number": number,
             "account_id": account.pk,

@@ -11,7 +11,7 @@ from sqlalchemy import Connection
 
 from engine.game import Game
 from web.endpoint import limits
-from web.endpoint.pools import PoolNotLoaded
+from web.endpoint.pool_cache import PoolNotLoaded
 from web.endpoint.sale import Answer, answer_of
 from web.endpoint.seller import PoolExhausted, Requests, SaleParts, refusal
 from web.endpoint.statements import PoolRow

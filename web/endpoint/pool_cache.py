@@ -1,26 +1,24 @@
-"""Committed pools: laid out by the math engine, saved under the pool directory, loaded once.
+"""The pools this process holds: committed pools loaded in memory, and its pool cache.
+
+The pool modules, one concept each:
+
+- pool_store.py: a pool's secrets and files (laid out with `secrets`; its directory on disk);
+- pool_layout.py: the process that lays a new pool out and saves it;
+- pool_vault.py: pools kept in the database, their key and entries sealed: what any instance,
+  on any host, opens a committed pool from;
+- pool_cache.py (this one): `PoolCache`, the pools this process has laid out or opened, kept in
+  memory (a sale reads its pool from there only: `loaded`) and saved under its own
+  LOTTERY_POOL_DIR, a cache its hashing process and its reveal files read.
 
 The database records each pool (id, game, model, size, Merkle root, next index) before its
 first sale, and, in the same transaction, its commitment, chunk roots and its key and entries
-sealed (web/endpoint/pool_vault.py): any instance, on any host, opens it from there. The pool
-directory is each process's cache: a pool laid out or opened is saved there (its hashing
-process and its reveal files read the files), and kept in memory.
-
-A pool is laid out in a process of its own (`LayOuts.run`), never in a serving process: a
-Lab Riches pool of 2,000,000 entries takes about 2.5 s of CPU, nearly all of it holding the
-interpreter's lock, and the next pool is laid out while the current one sells (`prepare_spare`).
-Laid out in a thread of the serving process, it halved the purchases a second for those
-seconds and raised their p99 from 11 to 100 ms (docs/endpoint-benchmarks.md).
+sealed; a process loads a committed pool when it first learns of it, outside any sale
+(web/endpoint/ledger.py, `ensure_pool`).
 """
 
 from __future__ import annotations
 
-import contextlib
-import multiprocessing
-import os
 import threading
-from collections.abc import Callable
-from multiprocessing.connection import Connection
 from pathlib import Path
 
 from engine import games
@@ -28,115 +26,23 @@ from engine.math.pool import Pool
 from engine.math.table import PrizeTable
 from engine.outcome import Composition
 from web.endpoint import pool_store
-from web.endpoint.children import end_with_parent
+from web.endpoint.pool_layout import LayOut, LayOuts, default_lay_out, save_new
 from web.endpoint.pool_vault import PoolVault
-
-LayOut = Callable[[PrizeTable, int], Pool]
-
-
-def default_lay_out(table: PrizeTable, size: int) -> Pool:
-    """Lay out a fresh pool with a secret random key, shuffled with `secrets`."""
-    return pool_store.lay_out(table, size)
-
-
-def save_new(pool: Pool, directory: Path) -> None:
-    """Save a newly laid-out pool under the pool directory, unless it is there already: written
-    to a partial directory first, so a pool's directory is always whole."""
-    target = directory / pool.pool_id
-    if not target.exists():
-        directory.mkdir(parents=True, exist_ok=True, mode=0o700)  # future outcomes
-        partial = directory / f".{pool.pool_id}.partial"
-        pool_store.save(pool, partial)
-        partial.rename(target)
-
-
-def lay_out_and_save(game: str, size: int, directory: str, parent: int, result: Connection) -> None:
-    """(Run in a lay-out process.) Lay a fresh pool of the game out, save it under the pool
-    directory and send its id back; the process ends with the endpoint that started it."""
-    end_with_parent(parent, "pool-lay-out")
-    pool = default_lay_out(games.load_table(game), size)
-    save_new(pool, Path(directory))
-    result.send(pool.pool_id)
-    result.close()
-
-
-class LayOutFailed(RuntimeError):
-    """The lay-out process ended without a pool: killed (the out-of-memory killer, the
-    endpoint stopping) or failed (a full disk)."""
-
-
-class LayOutStopped(LayOutFailed):
-    """The lay-out process was killed because the endpoint is stopping."""
-
-
-class LayOuts:
-    """The lay-out processes a PoolFiles runs (`lay_out_apart`), stopped with the endpoint."""
-
-    def __init__(self) -> None:
-        self._running: set[multiprocessing.process.BaseProcess] = set()
-        self._lock = threading.Lock()
-        self.stopped = False
-
-    def run(self, game: str, size: int, directory: Path) -> str:
-        """Lay a pool out and save it in a new process of its own (spawned: the serving
-        process has threads), and return its id: the caller's thread waits without the
-        interpreter's lock, so the serving process goes on selling meanwhile.
-
-        The process holds only the sending end of a one-way pipe, so the wait ends (in
-        LayOutFailed) whenever the process does; and it ends with the endpoint
-        (`end_with_parent`, and `stop` at a stop), so none is ever left behind."""
-        spawn = multiprocessing.get_context("spawn")
-        receive, send = spawn.Pipe(duplex=False)
-        process = spawn.Process(
-            target=lay_out_and_save,
-            args=(game, size, str(directory), os.getpid(), send),
-            name=f"pool-lay-out-{game}",
-            daemon=True,  # (terminated at the interpreter's exit, should it still run)
-        )
-        with self._lock:
-            self._running.add(process)
-        try:
-            process.start()
-            send.close()  # the child's copy is the only one left: its end is the pipe's end
-            try:
-                return str(receive.recv())
-            except EOFError:
-                process.join()
-                if self.stopped:
-                    raise LayOutStopped(f"a {game} pool's lay-out, at a stop") from None
-                raise LayOutFailed(
-                    f"the lay-out process of a {game} pool ended without a pool "
-                    f"(exit code {process.exitcode})"
-                ) from None
-        finally:
-            receive.close()
-            process.join()
-            with self._lock:
-                self._running.discard(process)
-
-    def stop(self) -> None:
-        """Kill every lay-out process still running (the endpoint is stopping): the pools
-        they were laying out are not committed yet, so nothing is lost."""
-        with self._lock:
-            self.stopped = True
-            running = list(self._running)
-        for process in running:
-            with contextlib.suppress(ValueError, AttributeError):  # (not started, or closed)
-                process.kill()
 
 
 class PoolNotLoaded(Exception):
     """A committed pool this process has not loaded into memory yet: a sale never loads one
     (on PostgreSQL it would hold the pool row's lock while a pool of megabytes is read and
-    decrypted); it is loaded outside (`PoolFiles.get`) and the sale tried again."""
+    decrypted); it is loaded outside (`PoolCache.get`) and the sale tried again."""
 
     def __init__(self, pool_id: str) -> None:
         super().__init__(pool_id)
         self.pool_id = pool_id
 
 
-class PoolFiles:
-    """The pools this process has laid out or opened, by pool id (the database's, `vault`)."""
+class PoolCache:
+    """The pools this process has laid out or opened, by pool id (the database's, `vault`):
+    in memory, and saved under its pool directory (`directory`)."""
 
     def __init__(
         self, directory: Path, vault: PoolVault, size: int = 0, lay_out: LayOut | None = None
