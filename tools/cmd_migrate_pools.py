@@ -31,7 +31,7 @@ def main(argv: list[str]) -> int:
     settings = Settings.for_database(args.database_url)
     ledger = open_ledger(settings, time.time)
     try:
-        moved = move_in(ledger.pool_files.vault, args.pool_dir or settings.pools_path)
+        moved = move_in(ledger.pool_cache.vault, args.pool_dir or settings.pools_path)
     except (OSError, ValueError) as error:
         parser.exit(1, f"migrate-pools: {error}\n")
     finally:

@@ -101,7 +101,7 @@ def test_a_game_not_on_sale_is_not_sold_and_has_no_pool(
         assert kinds == ["grant"]
         assert conn.execute(select(pools.c.game)).scalars().all() == []
         assert conn.execute(select(func.count()).select_from(reservations)).scalar_one() == 0
-    assert NOT_ON_SALE not in app.state.services.ledger.pool_files._spares
+    assert NOT_ON_SALE not in app.state.services.ledger.pool_cache._spares
 
 
 def test_warming_lays_out_pools_only_for_games_on_sale(make_app: Callable[..., FastAPI]) -> None:
@@ -177,7 +177,7 @@ def test_an_idempotency_key_that_bought_another_game_is_409(
 ) -> None:
     # The other game sells from a tiny pool of no-wins.
     app = make_app()
-    files = app.state.services.ledger.pool_files
+    files = app.state.services.ledger.pool_cache
     lay_out = files._lay_out
     spec = games.get(OTHER)
     no_wins = (Tier(0, 100, ((Composition(), 1),)),)

@@ -116,7 +116,7 @@ def test_the_next_pool_is_laid_out_ahead_and_used_when_one_is_spent(
     with app.state.services.ledger.db.begin() as conn:
         conn.execute(update(pools).values(next_index=size - size // 50))
     buy(client, token)  # this sale leaves 1/50 of the pool: the spare is laid out meanwhile
-    spares = app.state.services.ledger.pool_files._spares
+    spares = app.state.services.ledger.pool_cache._spares
     deadline = time.time() + 120
     while "lab-riches" not in spares:
         assert time.time() < deadline, "no spare pool was laid out"

@@ -33,8 +33,8 @@ from engine.outcome import Composition
 from engine.payload import Payload
 from tests.endpoint.conftest import OPERATOR, Clock, bearer, buy, in_own_loop, serve, session
 from web.endpoint import hashes, hashing_process, limits, tokens
-from web.endpoint.ahead import HASH_BATCH
 from web.endpoint.hashing_process import HashingProcess, hash_of_row
+from web.endpoint.presale_hashes import HASH_BATCH
 from web.endpoint.schema import accounts, plays, pools, transactions, try_plays
 from web.endpoint.times import iso
 
@@ -398,7 +398,7 @@ def test_the_app_hashes_each_sold_play_s_book_and_a_missed_one_at_its_recall(app
 def sources(app: FastAPI) -> hashes.Sources:
     """What the app's hasher works from (app.py)."""
     ledger, checkout = app.state.services.ledger, app.state.services.checkout
-    return hashes.Sources(ledger.db, ledger.selling.rows, checkout.ahead, ledger.pool_files.path)
+    return hashes.Sources(ledger.db, ledger.selling.rows, checkout.presale, ledger.pool_cache.path)
 
 
 def test_a_sale_writes_the_book_hash_its_entry_was_given_ahead(app: FastAPI) -> None:
@@ -483,7 +483,7 @@ def test_a_pool_whose_files_cannot_be_read_is_hashed_behind(
     ledger = app.state.services.ledger
     number = buy(client, token).json()["play_number"]
     (pool,) = ledger.selling.rows()
-    entries = ledger.pool_files.path(pool.pool_id) / "entries.bin"
+    entries = ledger.pool_cache.path(pool.pool_id) / "entries.bin"
     whole = entries.read_bytes()
     entries.write_bytes(whole[:-2])  # an entry short of its commitment
     worker = HashingProcess()  # (ends with the thread that starts it: one loop)

@@ -21,8 +21,8 @@ from tests.test_pool import small_table
 from web.endpoint import pool_store
 from web.endpoint.app import create_app
 from web.endpoint.database import Database
+from web.endpoint.pool_cache import PoolCache
 from web.endpoint.pool_vault import PoolVault, open_vault
-from web.endpoint.pools import PoolFiles
 from web.endpoint.settings import Settings
 
 
@@ -100,19 +100,19 @@ def test_the_endpoint_refuses_a_pool_directory_others_can_read(tmp_path: Path, m
     shared.mkdir()
     shared.chmod(mode)
     with pytest.raises(PermissionError, match="chmod 700"):
-        PoolFiles(shared, vault_in(tmp_path / "var"))
+        PoolCache(shared, vault_in(tmp_path / "var"))
     settings = Settings(var_dir=tmp_path / "var", pool_dir=shared)
     with pytest.raises(PermissionError, match="other users could read"):
         create_app(settings)
     shared.chmod(0o700)
-    PoolFiles(shared, vault_in(tmp_path / "var"))  # owner-only: accepted
+    PoolCache(shared, vault_in(tmp_path / "var"))  # owner-only: accepted
 
 
 def test_a_pool_is_laid_out_in_a_process_of_its_own(tmp_path: Path) -> None:
     """The serving process spends next to no CPU of its own on a new pool (the next one is laid
     out while the current one sells): laid out in one of its threads, the 2.5 s of CPU a Lab
     Riches pool takes held the interpreter's lock and halved the sales meanwhile."""
-    files = PoolFiles(tmp_path / "pools", vault_in(tmp_path / "var"))
+    files = PoolCache(tmp_path / "pools", vault_in(tmp_path / "var"))
     table = games.load_table("lab-riches")
     before = time.process_time()  # this process's CPU, every thread of it, no child's
     pool = files.lay_out("lab-riches")

@@ -11,6 +11,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi import FastAPI
@@ -27,6 +28,21 @@ GAME = "lab-riches"
 KEY_A = "a1" * 32
 KEY_B = "b2" * 32
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def operator_command(
+    argv: list[str], tmp_path: Path, database_url: str, pool_key: str = KEY_A
+) -> subprocess.CompletedProcess[str]:
+    """`build.py <argv>` run as an operator runs it, with the test apps' environment."""
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "DATABASE_URL": database_url,
+        "LOTTERY_VAR_DIR": str(tmp_path / "var"),
+        "LOTTERY_POOL_KEY": pool_key,
+    }
+    command = [sys.executable, "-m", "tools", *argv]
+    return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
 
 
 def every_row(ledger: Ledger) -> bytes:
@@ -51,7 +67,7 @@ def test_a_database_reader_finds_no_pool_key_and_no_future_entry(
     with ledger.db.begin() as conn:
         (pool_id,) = conn.execute(select(pools.c.pool_id)).one()
         stored = conn.execute(select(pool_data)).one()
-    pool = ledger.pool_files.get(pool_id)
+    pool = ledger.pool_cache.get(pool_id)
     dump = every_row(ledger)
     entries = pool_store.codes_bytes(pool.codes)
     unsold = entries[2:]  # (the first entry is sold: its outcome is the buyer's)
@@ -86,7 +102,7 @@ def test_an_instance_with_an_empty_pool_directory_sells_recalls_and_reveals(
     make_app: Callable[..., FastAPI], tmp_path: Path
 ) -> None:
     """Another host: its own empty pool directory, the same database and keys. Before pools
-    lived in the database it answered 503 pool_files_missing for the pool the first had
+    lived in the database it answered 503 (then pool_files_missing) for the pool the first had
     committed."""
     first = TestClient(make_app(pool_key=KEY_A))
     token = session(first)["token"]
@@ -110,6 +126,41 @@ def test_an_instance_with_an_empty_pool_directory_sells_recalls_and_reveals(
     assert (empty / pool_id / "commitment.json").is_file()  # its cache
 
 
+def test_a_sale_finds_its_pool_opened_and_never_opens_the_sealed_data_itself(
+    make_app: Callable[..., FastAPI], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pool another instance committed is read and decrypted (about 4 MB) once, outside any
+    sale: inside it (on PostgreSQL, holding the pool row's lock) every other buyer of the game
+    would wait. Before, the first sale from it opened it in its own transaction."""
+    first = TestClient(make_app(pool_key=KEY_A))
+    token = session(first)["token"]
+    assert buy(first, token).status_code == 201
+    app = make_app(pool_key=KEY_A, pool_dir=tmp_path / "host-b-pools")  # nothing cached
+    second = TestClient(app)
+    services = app.state.services
+    seller, vault = services.checkout.seller, services.ledger.pool_cache.vault
+    events: list[str] = []
+
+    def spy(name: str, call: Callable[..., Any]) -> Callable[..., Any]:
+        def spied(*args: Any) -> Any:
+            events.append(f"{name} begins")
+            try:
+                return call(*args)
+            finally:
+                events.append(f"{name} ends")
+
+        return spied
+
+    monkeypatch.setattr(seller, "sell", spy("sale", seller.sell))
+    monkeypatch.setattr(seller, "sell_batch", spy("sale", seller.sell_batch))
+    monkeypatch.setattr(vault, "get", spy("open", vault.get))
+    for _ in range(3):
+        assert buy(second, token).status_code == 201
+    assert events.count("open begins") == 1, events  # opened once, kept in memory
+    opened = events.index("open begins")
+    assert events[:opened].count("sale begins") == events[:opened].count("sale ends"), events
+
+
 def test_a_pool_directory_moves_into_the_database(
     make_app: Callable[..., FastAPI], pool_dir: Path, tmp_path: Path, database_url: str
 ) -> None:
@@ -127,21 +178,13 @@ def test_a_pool_directory_moves_into_the_database(
     auth = {"Authorization": f"Bearer {token}"}
     missing = second.get(f"/api/plays/{bought.json()['play_number']}", headers=auth)
     assert missing.status_code == 503, missing.text
-    assert missing.json()["error"]["code"] == "pool_files_missing"
+    assert missing.json()["error"]["code"] == "pool_unreadable"
     with pytest.raises(FileNotFoundError, match=pool_id):
-        move_in(ledger.pool_files.vault, tmp_path / "nowhere")
-    command = [sys.executable, "-m", "tools", "migrate-pools", "--pool-dir", str(pool_dir)]
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(ROOT),
-        "DATABASE_URL": database_url,
-        "LOTTERY_VAR_DIR": str(tmp_path / "var"),
-        "LOTTERY_POOL_KEY": KEY_A,
-    }
-    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+        move_in(ledger.pool_cache.vault, tmp_path / "nowhere")
+    done = operator_command(["migrate-pools", "--pool-dir", str(pool_dir)], tmp_path, database_url)
     assert done.returncode == 0, done.stderr
     assert f"moved in {pool_id}" in done.stdout and "1 pool(s) moved" in done.stdout
-    assert move_in(ledger.pool_files.vault, pool_dir) == []  # again: nothing to do
+    assert move_in(ledger.pool_cache.vault, pool_dir) == []  # again: nothing to do
     again = second.get(f"/api/plays/{bought.json()['play_number']}", headers=auth)
     assert again.status_code == 200, again.text
     assert buy(second, token).status_code == 201

@@ -71,7 +71,9 @@ def test_a_wrong_guess_changes_nothing_and_the_batch_goes_the_long_way(
     make_app: Callable[..., FastAPI],
 ) -> None:
     ledger, seller, tried = signing_ahead(make_app)
-    other: PostgresSeller = make_app().state.services.checkout.seller  # another endpoint process
+    elsewhere = make_app().state.services  # another endpoint process, its pool loaded
+    elsewhere.ledger.ensure_pool("lab-riches")
+    other: PostgresSeller = elsewhere.checkout.seller
     a, b = ledger.create_account(20 * PRICE), ledger.create_account(2 * PRICE)
     seller.sell_batch(LAB_RICHES, [(a, "k1")])
     other.sell_batch(LAB_RICHES, [(a, "elsewhere")])  # the pool moved on meanwhile

@@ -7,7 +7,7 @@ import json
 from fastapi import FastAPI
 
 from web.endpoint import tokens
-from web.endpoint.ahead import Ahead
+from web.endpoint.presale_hashes import PresaleHashes
 from web.endpoint.sale import PLAY_NUMBER_BASE, Records, answer_of
 
 
@@ -17,11 +17,11 @@ def test_a_record_is_the_entry_sold_signed_with_the_hash_made_ahead(app: FastAPI
     with ledger.db.begin() as conn:
         pool = ledger.current_pool(conn, "lab-riches")
     account = ledger.create_account(1000)
-    ahead = Ahead()
-    ahead.add(pool.id, 7, ["ab" * 32])
-    records = Records(ledger.ring, ledger.pool_files, ahead)
+    presale = PresaleHashes()
+    presale.add(pool.id, 7, ["ab" * 32])
+    records = Records(ledger.ring, ledger.pool_cache, presale)
     record = records.record(account, pool, 7, "key-1", 1_700_000_000_123)
-    entry = ledger.pool_files.get(pool.pool_id).entry(7)
+    entry = ledger.pool_cache.get(pool.pool_id).entry(7)
     assert record["play_number"] == pool.id * PLAY_NUMBER_BASE + 8
     assert (record["account_id"], record["pool_ref"], record["pool_index"]) == (
         account.pk,

@@ -19,7 +19,7 @@ from web.endpoint import apidocs, handlers, services, testmode
 from web.endpoint.guards import BodyLimit, HeadAsGet, JsonCORS, api_headers
 from web.endpoint.ledger import open_ledger
 from web.endpoint.metrics import Timing
-from web.endpoint.pools import LayOut
+from web.endpoint.pool_layout import LayOut
 from web.endpoint.routes import accounts, player, plays, playtime, pools, sales, status, testing
 from web.endpoint.settings import Settings
 

@@ -11,13 +11,14 @@ from sqlalchemy import Connection
 
 from engine.game import Game
 from web.endpoint import limits
-from web.endpoint.ahead import Ahead
 from web.endpoint.batch import SaleBatcher
 from web.endpoint.database import LOST_RETRIES, UNAVAILABLE
 from web.endpoint.errors import ApiError, database_unavailable
 from web.endpoint.ledger import MAX_DRAW_ATTEMPTS, NO_POOL, Account, Ledger, check_game
 from web.endpoint.playtime import PlayTimes
+from web.endpoint.pool_cache import PoolNotLoaded
 from web.endpoint.postgres_seller import PostgresSeller
+from web.endpoint.presale_hashes import PresaleHashes
 from web.endpoint.sale import Answer, Records, answer
 from web.endpoint.seller import PoolExhausted, SaleParts, Seller
 from web.endpoint.sqlite_seller import SqliteSeller
@@ -48,7 +49,7 @@ class Checkout:
         self,
         ledger: Ledger,
         seller: Seller,
-        ahead: Ahead,
+        presale: PresaleHashes,
         playtime: PlayTimes,
         limits_required: bool = True,
     ) -> None:
@@ -58,7 +59,7 @@ class Checkout:
         # account -> (when, play_time row): admitted, and not read again within ADMIT_MS
         self._admitted: dict[int, tuple[int, Any]] = {}
         self.seller = seller
-        self.ahead = ahead  # the book hashes its sales take (the app's hasher makes them)
+        self.presale = presale  # the book hashes its sales take (the app's hasher makes them)
         self.batcher = SaleBatcher(seller, ledger.db.run) if seller.batches else None
 
     async def buy(self, account: Account, game_id: str, key: str | None) -> Answer:
@@ -125,6 +126,8 @@ class Checkout:
                 return result
             except PoolExhausted as exhausted:
                 await anyio.to_thread.run_sync(self.ledger.ensure_pool, game.id, exhausted.args[0])
+            except PoolNotLoaded as unloaded:  # (another instance's new pool) loaded outside
+                await anyio.to_thread.run_sync(self.ledger.pool_cache.get, unloaded.pool_id)
             except UNAVAILABLE as error:  # bought again on a new connection: the key makes it safe
                 await anyio.to_thread.run_sync(db.recover)
                 lost += 1
@@ -136,8 +139,8 @@ class Checkout:
         """Buy a play: debit, draw the next entry, record and sign it, all in one transaction;
         a retry of a purchase made (its Idempotency-Key used) answers that purchase.
 
-        Raises PoolExhausted, having changed nothing, when a pool must be laid out first
-        (`buy` does that and retries)."""
+        Raises PoolExhausted, having changed nothing, when a pool must be laid out first, and
+        PoolNotLoaded when it must be loaded first (`buy` does that, and retries)."""
         db, sql = self.ledger.db, self.ledger.sql
         try:
             return self.seller.sell(account, game, key)
@@ -173,9 +176,9 @@ def open_checkout(
     ledger: Ledger, test_mode: bool, playtime: PlayTimes, limits_required: bool = True
 ) -> Checkout:
     """The purchases of an endpoint process on its ledger."""
-    ahead = Ahead()
-    records = Records(ledger.ring, ledger.pool_files, ahead)
+    presale = PresaleHashes()
+    records = Records(ledger.ring, ledger.pool_cache, presale)
     parts = SaleParts(
-        ledger.db, ledger.sql, records, ledger.selling, ledger.pool_files, ledger.now_ms
+        ledger.db, ledger.sql, records, ledger.selling, ledger.pool_cache, ledger.now_ms
     )
-    return Checkout(ledger, open_seller(parts, test_mode), ahead, playtime, limits_required)
+    return Checkout(ledger, open_seller(parts, test_mode), presale, playtime, limits_required)

@@ -61,6 +61,7 @@ ERROR_SCHEMA = "ApiError"  # the OpenAPI schema of the error shape (web/endpoint
 UNAUTHENTICATED = "unauthenticated: missing, forged or expired credential."
 LIMITED = "rate_limited: too many requests."
 PLAY_NOT_FOUND = "play_not_found: no such play on this account (a try play is none either)."
+POOL_UNREADABLE = "pool_unreadable: this server cannot open the pool's data."
 
 
 def error_response(description: str) -> dict[str, Any]:

@@ -16,15 +16,24 @@ from starlette.routing import Match
 from web.endpoint.database import UNAVAILABLE
 from web.endpoint.errors import ApiError, database_unavailable
 from web.endpoint.metrics import Metrics
+from web.endpoint.pool_vault import PoolKeyMismatch
 
 MALFORMED = "The body must be a JSON object."
 
 
-def pool_files_missing(error: Exception) -> ApiError:
-    """The answer when this server lacks a pool's files (the path goes to the log only)."""
+# A pool this server cannot read: neither in its cache nor in the database (a pool committed
+# before pools lived there, not moved in), or sealed with another pool-encryption key.
+UNREADABLE_POOL = (FileNotFoundError, PoolKeyMismatch)
+
+
+def pool_unreadable(error: Exception) -> ApiError:
+    """The answer when this server cannot read a pool (why goes to the log only)."""
     logging.getLogger("web.endpoint").error("%s", error)
-    message = "This server is missing the pool's files; see docs/endpoint.md (pools)."
-    return ApiError(503, "pool_files_missing", message)
+    message = (
+        "This server cannot open the pool's data (missing from the database and its cache, "
+        "or sealed with another pool-encryption key); see docs/endpoint.md (pools)."
+    )
+    return ApiError(503, "pool_unreadable", message)
 
 
 def refuse(
@@ -36,7 +45,7 @@ def refuse(
 
 
 def install(app: FastAPI, metrics: Metrics, recover: Callable[[], None]) -> None:
-    """Answer ApiError, a lost database (503, after `recover`), a missing pool file (503),
+    """Answer ApiError, a lost database (503, after `recover`), a pool it cannot read (503),
     HTTP errors (404, 405 with Allow) and invalid requests (400 or 422) in the API's shape."""
 
     async def api_error(_request: Request, error: Exception) -> JSONResponse:
@@ -47,8 +56,8 @@ def install(app: FastAPI, metrics: Metrics, recover: Callable[[], None]) -> None
         await anyio.to_thread.run_sync(recover)
         return refuse(metrics, database_unavailable(error))
 
-    async def pool_missing(_request: Request, error: Exception) -> JSONResponse:
-        return refuse(metrics, pool_files_missing(error))
+    async def unreadable(_request: Request, error: Exception) -> JSONResponse:
+        return refuse(metrics, pool_unreadable(error))
 
     async def http_error(request: Request, error: Exception) -> JSONResponse:
         assert isinstance(error, HTTPException)
@@ -79,7 +88,8 @@ def install(app: FastAPI, metrics: Metrics, recover: Callable[[], None]) -> None
     app.add_exception_handler(ApiError, api_error)
     for kind in UNAVAILABLE:  # a lost connection, on any route: 503, not a 500
         app.add_exception_handler(kind, unavailable)
-    app.add_exception_handler(FileNotFoundError, pool_missing)
+    for exception in UNREADABLE_POOL:
+        app.add_exception_handler(exception, unreadable)
     app.add_exception_handler(HTTPException, http_error)
     app.add_exception_handler(RequestValidationError, invalid)
 

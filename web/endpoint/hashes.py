@@ -10,9 +10,9 @@ and halved the sales a second; so no sale builds a book. Each endpoint process's
 priority (web/endpoint/hashing_process.py), batch after batch, and looks again every
 HASH_INTERVAL seconds once nothing is due:
 
-- first ahead of the sales (`hash_ahead`, web/endpoint/ahead.py): the books of the next
-  entries of each pool the process sells (at most AHEAD ahead), from the pool's own files,
-  so a sale writes its play's hash with the play's row;
+- first ahead of the sales (`hash_ahead`, web/endpoint/presale_hashes.py): the books of the
+  next entries of each pool the process sells (at most PRESALE_LIMIT ahead), from the pool's
+  own files, so a sale writes its play's hash with the play's row;
 - then behind them (`hash_behind`): the plays sold with no hash (the hasher had not reached
   their entry: the process's first sales of a pool, a burst faster than it, another process's
   sales), whose hashes it records.
@@ -38,9 +38,9 @@ from pathlib import Path
 import anyio
 from sqlalchemy import Connection, select, update
 
-from web.endpoint.ahead import HASH_BATCH, Ahead
 from web.endpoint.database import Database
 from web.endpoint.hashing_process import HashingProcess, Row, digests, entry_hashes
+from web.endpoint.presale_hashes import HASH_BATCH, PresaleHashes
 from web.endpoint.schema import plays, pools
 from web.endpoint.statements import PoolRow
 
@@ -56,7 +56,7 @@ class Sources:
 
     db: Database
     selling: Callable[[], list[PoolRow]]
-    ahead: Ahead
+    presale: PresaleHashes
     pool_path: Callable[[str], Path]
 
 
@@ -68,32 +68,32 @@ def next_indexes(db: Database, refs: list[int]) -> list[tuple[int, int]]:
 
 
 async def hash_ahead(sources: Sources, worker: HashingProcess) -> int:
-    """Hash a batch of the next entries of each pool this process sells (`Ahead` says which);
-    returns how many were hashed. A pool whose files cannot be read is left to hashing behind
-    (which reads the plays' rows), with one warning."""
-    ahead = sources.ahead
-    selling = {pool.id: pool for pool in sources.selling() if pool.id not in ahead.unread}
-    ahead.forget(set(selling))
+    """Hash a batch of the next entries of each pool this process sells (`PresaleHashes` says
+    which); returns how many were hashed. A pool whose files cannot be read is left to hashing
+    behind (which reads the plays' rows), with one warning."""
+    presale = sources.presale
+    selling = {pool.id: pool for pool in sources.selling() if pool.id not in presale.unread}
+    presale.forget(set(selling))
     if not selling:
         return 0
     done = 0
     for ref, next_index in await sources.db.run(next_indexes, sources.db, list(selling)):
         pool = selling[ref]
         directory = str(sources.pool_path(pool.pool_id))
-        ahead.look(ref, next_index)
-        start, end = ahead.wanted(ref, pool.size)
+        presale.look(ref, next_index)
+        start, end = presale.wanted(ref, pool.size)
         if start < end:
             try:
                 found = await worker.run(entry_hashes, directory, start, end)
             except (OSError, ValueError) as error:  # missing or damaged pool files
-                ahead.unread.add(ref)
+                presale.unread.add(ref)
                 logging.getLogger("web.endpoint").warning(
                     "not hashing ahead in pool %s (its plays are hashed after their sale): %s",
                     pool.pool_id,
                     error,
                 )
                 continue
-            ahead.add(ref, start, found)
+            presale.add(ref, start, found)
             done += end - start
     return done
 

@@ -20,20 +20,14 @@ from web.endpoint import tokens
 from web.endpoint.database import Database, private_dir
 from web.endpoint.errors import ApiError, not_on_sale, unknown_game
 from web.endpoint.keys import KeyRing, load_keyring
+from web.endpoint.pool_cache import PoolCache
+from web.endpoint.pool_layout import LayOut, LayOutStopped
 from web.endpoint.pool_vault import open_vault
-from web.endpoint.pools import LayOut, LayOutStopped, PoolFiles
 from web.endpoint.sale import outcome
-from web.endpoint.schema import (
-    accounts,
-    meta,
-    plays,
-    pools,
-    transactions,
-    try_plays,
-)
+from web.endpoint.schema import accounts, meta, plays, pools, transactions, try_plays
 from web.endpoint.seller import Selling
 from web.endpoint.settings import Settings
-from web.endpoint.statements import PoolRow, Statements
+from web.endpoint.statements import PoolRow, Statements, unspent
 
 MAX_DRAW_ATTEMPTS = 3
 POOL_STATUS_TTL = 1.0  # seconds GET /api/pools/{game} may serve a status it has already read
@@ -56,20 +50,20 @@ class Ledger:
     def __init__(
         self,
         db: Database,
-        pool_files: PoolFiles,
+        pool_cache: PoolCache,
         ring: KeyRing,
         clock: Callable[[], float],
         play_timeout_seconds: int,
         test_mode: bool = False,
     ) -> None:
         self.db = db
-        self.pool_files = pool_files
+        self.pool_cache = pool_cache
         self.ring = ring
         self.clock = clock
         self.play_timeout_ms = play_timeout_seconds * 1000
         self.test_mode = test_mode
         self.sql = Statements(db.engine.dialect)
-        self.selling = Selling(self.sql)  # the pool each game is selling from
+        self.selling = Selling(self.sql, pool_cache)  # the pool each game is selling from
         self._layout_locks = {
             (game, kind): threading.Lock() for game in games.ids() for kind in POOL_KINDS
         }
@@ -129,18 +123,21 @@ class Ledger:
         return None if row is None else PoolRow(*row)
 
     def ensure_pool(self, game: str, exhausted_ref: int | None = None, kind: str = "paid") -> None:
-        """Make sure the game has a pool with unsold entries; lay one out and commit its root.
+        """Make sure the game has a pool with unsold entries, loaded in this process's memory:
+        the current one (committed by another instance, it is read and opened here, outside
+        any sale), else one laid out here, its root committed.
 
         kind "try": the game's pool of free plays (TRY mode), laid out and committed the same
         way, from the same prize table, but never sold."""
         check_game(game)  # never a pool for a game that is not on sale
         with self._layout_locks[(game, kind)]:
             with self.db.begin() as conn:
-                row = self.current_pool(conn, game, kind)
-            if row is not None and row.id != exhausted_ref and row.next_index < row.size:
+                current = unspent(self.current_pool(conn, game, kind), exhausted_ref)
+            if current is not None:
+                self.pool_cache.get(current.pool_id)
                 return
             try:
-                pool = self.pool_files.lay_out(game, use_spare=kind == "paid")
+                pool = self.pool_cache.lay_out(game, use_spare=kind == "paid")
             except Exception as error:  # its process killed (out of memory), a full disk...
                 if not isinstance(error, LayOutStopped):  # (not at a stop: nothing failed)
                     logging.getLogger("web.endpoint").exception(
@@ -149,22 +146,23 @@ class Ledger:
                 raise ApiError(503, "pool_unavailable", NO_POOL) from error
             with self.db.begin() as conn:
                 self.db.advisory_lock(conn, pool_lock(game, kind))
-                row = self.current_pool(conn, game, kind)
-                if row is not None and row.id != exhausted_ref and row.next_index < row.size:
-                    return  # another process committed a fresh pool meanwhile
-                self.pool_files.vault.put(conn, pool)  # any instance can open it from now on
-                conn.execute(
-                    insert(pools).values(
-                        pool_id=pool.pool_id,
-                        game=game,
-                        model=pool.model,
-                        size=pool.size,
-                        root=pool.root.hex(),
-                        next_index=0,
-                        created_at=self.now_ms(),
-                        kind=kind,
+                current = unspent(self.current_pool(conn, game, kind), exhausted_ref)
+                if current is None:
+                    self.pool_cache.vault.put(conn, pool)  # any instance can open it from now on
+                    conn.execute(
+                        insert(pools).values(
+                            pool_id=pool.pool_id,
+                            game=game,
+                            model=pool.model,
+                            size=pool.size,
+                            root=pool.root.hex(),
+                            next_index=0,
+                            created_at=self.now_ms(),
+                            kind=kind,
+                        )
                     )
-                )
+                    return  # (laid out here: loaded already)
+            self.pool_cache.get(current.pool_id)  # another process committed one meanwhile
 
     def warm(self) -> None:
         """Make sure every game on sale has a committed pool (run at start, in a thread), then
@@ -175,6 +173,8 @@ class Ledger:
                     self.ensure_pool(game.id, kind=kind)
         except ApiError:  # (logged, or the endpoint is stopping): a purchase lays it out again
             return
+        except (OSError, ValueError):  # a pool that does not open: its plays answer 503
+            logging.getLogger("web.endpoint").exception("loading a pool at start failed")
 
     def pool_status(self, game: str) -> dict[str, Any]:
         """The current pool of a game: id, size, sold count and root (at most POOL_STATUS_TTL
@@ -213,13 +213,16 @@ class Ledger:
         check_game(game)
         exhausted: int | None = None
         for _ in range(MAX_DRAW_ATTEMPTS):
-            self.ensure_pool(game, exhausted, kind="try")
+            self.ensure_pool(game, exhausted, kind="try")  # (loads the current pool)
             with self.db.begin() as conn:
                 pool = self.current_pool(conn, game, "try")
-                taken = None if pool is None else self.sql.next_index.value(conn, pool=pool.id)
-                if pool is not None and taken is not None:
-                    return self._try_sale(conn, account, pool, int(taken) - 1)
-            exhausted = None if pool is None else pool.id
+                loaded = pool is not None and self.pool_cache.is_loaded(pool.pool_id)
+                if pool is not None and loaded:
+                    taken = self.sql.next_index.value(conn, pool=pool.id)
+                    if taken is not None:
+                        return self._try_sale(conn, account, pool, int(taken) - 1)
+            # spent, or another process's new pool not loaded yet (ensure_pool loads it)
+            exhausted = pool.id if pool is not None and loaded else None
         raise ApiError(503, "pool_unavailable", NO_POOL)
 
     def _try_sale(
@@ -227,7 +230,7 @@ class Ledger:
     ) -> dict[str, Any]:
         now = self.now_ms()
         holder = account.public_id if account is not None else ANONYMOUS
-        entry, play_number, payload = outcome(self.pool_files, holder, pool, index, now, "try")
+        entry, play_number, payload = outcome(self.pool_cache, holder, pool, index, now, "try")
         conn.execute(
             insert(try_plays).values(
                 play_number=play_number,
@@ -244,6 +247,8 @@ class Ledger:
 
 
 NO_POOL = "No pool could be laid out; try again in a moment."
+
+
 ANONYMOUS = "anonymous"  # the account claim of a try play's token without a session
 CLOCK_LOCK = 74_280_002  # PostgreSQL advisory lock id: one mover of the test clock at a time
 
@@ -292,5 +297,5 @@ def open_ledger(
         settings.retired_keys_dir,
     )
     vault = open_vault(db, settings.var_dir, settings.pool_key, settings.pool_key_file)
-    pool_files = PoolFiles(settings.pools_path, vault, settings.pool_size, lay_out)
-    return Ledger(db, pool_files, ring, clock, settings.play_timeout_seconds, settings.test_mode)
+    pool_cache = PoolCache(settings.pools_path, vault, settings.pool_size, lay_out)
+    return Ledger(db, pool_cache, ring, clock, settings.play_timeout_seconds, settings.test_mode)

@@ -198,7 +198,7 @@ def play_detail(ledger: Ledger, account: Account, play_number: int) -> dict[str,
     with ledger.db.begin() as conn:
         row = _own_play(conn, account, play_number)
         pool = conn.execute(select(pools).where(pools.c.id == row.pool_ref)).one()
-    committed = ledger.pool_files.get(pool.pool_id)
+    committed = ledger.pool_cache.get(pool.pool_id)
     return {
         "play_number": row.play_number,
         "game": row.game,
@@ -370,7 +370,7 @@ def reserve_next(
                 reservations.c.account_id == account.pk, reservations.c.game == game
             )
         )
-        for index in ledger.pool_files.matching(pool.pool_id, prize, wanted):
+        for index in ledger.pool_cache.matching(pool.pool_id, prize, wanted):
             if index < pool.next_index or entry_taken(conn, pool.id, index):
                 continue
             conn.execute(

@@ -1,5 +1,9 @@
 """A pool's secrets and files: laying it out with `secrets`, and its directory on disk.
 
+(The other pool modules: pool_layout.py runs the lay-out in a process of its own,
+pool_vault.py keeps pools sealed in the database, pool_cache.py holds this process's pools in
+memory and in its directory, which this module writes and reads.)
+
 The engine lays a pool out from the key and entropy it is given and does no I/O; this module
 gives it `secrets` and reads and writes its files (the endpoint and the tools both use it).
 

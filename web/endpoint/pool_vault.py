@@ -13,16 +13,20 @@ The key that seals them (the pool-encryption key) is the operator's, given to ev
 as the signing key is: LOTTERY_POOL_KEY (64 hex digits) or LOTTERY_POOL_KEY_FILE (a file
 holding them); with neither, a development key is made once under var/ (one host only). The
 database keeps a check value sealed with the key (meta row "pool_key_check"): an instance
-given another key refuses to start, saying so, instead of failing on the first pool.
+given another key refuses to start, saying so, instead of failing on the first pool. The key
+is changed with `build.py rotate-pool-key` (`rotate`: every row re-sealed in one transaction).
 
-Each process keeps a pool in memory once opened (web/endpoint/pools.py), and writes its files
-under its own LOTTERY_POOL_DIR as a cache (its hashing process and its reveal files read them).
+Each process keeps a pool in memory once opened (web/endpoint/pool_cache.py), and writes its
+files under its own LOTTERY_POOL_DIR as a cache (its hashing process and its reveal files read
+them). The other pool modules: pool_store.py (a pool's secrets and files), pool_layout.py (the
+process that lays a pool out), pool_cache.py (the pools this process holds).
 """
 
 from __future__ import annotations
 
 import base64
 import contextlib
+import hashlib
 import json
 import os
 import secrets
@@ -30,7 +34,7 @@ from pathlib import Path
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-from sqlalchemy import Connection, insert, select
+from sqlalchemy import Connection, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from engine.math.leaves import KEY_BYTES
@@ -182,6 +186,50 @@ def move_in(vault: PoolVault, directory: Path) -> list[str]:
             vault.put(conn, pool)
         moved.append(pool_id)
     return moved
+
+
+def _reseal(old: Seal, new: Seal, pool_id: str, sealed: bytes) -> tuple[bytes, bytes]:
+    """`sealed` opened with the old key and sealed with the new: (the new sealed bytes, the
+    SHA-256 of the secret, to check it opens again); PoolKeyMismatch if the old key is wrong."""
+    secret = old.open(pool_id, sealed)
+    return new.seal(pool_id, secret), hashlib.sha256(secret).digest()
+
+
+def rotate(vault: PoolVault, new: Seal) -> list[str]:
+    """Re-seal every stored pool and the key check (meta "pool_key_check") with the `new`
+    key, in ONE transaction: each row is read back and opened with the new key before the
+    commit, so it commits whole or not at all. PoolKeyMismatch, with nothing changed, if a
+    row does not open with the vault's (old) key; the ids of the pools re-sealed.
+
+    Instances still given the old key then refuse to start (`check_key`): stop them all
+    first, rotate, and start them with the new key (docs/deployment.md)."""
+    sealed_with: dict[str, bytes] = {}  # pool id (CHECK_ID: the key check) -> SHA-256 of secret
+    with vault.db.begin() as conn:
+        found = conn.execute(select(meta.c.value).where(meta.c.key == CHECK_KEY)).scalar()
+        if found is None:
+            raise PoolKeyMismatch("the database has no pool-key check: start an endpoint first")
+        again, sealed_with[CHECK_ID] = _reseal(vault.seal, new, CHECK_ID, base64.b64decode(found))
+        value = base64.b64encode(again).decode("ascii")
+        conn.execute(update(meta).where(meta.c.key == CHECK_KEY).values(value=value))
+        ids = conn.execute(select(pool_data.c.pool_id).order_by(pool_data.c.pool_id)).scalars()
+        for pool_id in list(ids):
+            where = pool_data.c.pool_id == pool_id
+            old = conn.execute(select(pool_data.c.sealed).where(where)).scalar_one()
+            again, sealed_with[pool_id] = _reseal(vault.seal, new, pool_id, bytes(old))
+            conn.execute(update(pool_data).where(where).values(sealed=again))
+        # read back in the same transaction: every row opens with the new key, to its secret
+        stored = conn.execute(select(meta.c.value).where(meta.c.key == CHECK_KEY)).scalar_one()
+        rows = [(CHECK_ID, base64.b64decode(stored))]
+        rows += [
+            (i, bytes(v)) for i, v in conn.execute(select(pool_data.c.pool_id, pool_data.c.sealed))
+        ]
+        for pool_id, sealed in rows:
+            if hashlib.sha256(new.open(pool_id, sealed)).digest() != sealed_with.pop(pool_id):
+                raise ValueError(f"pool {pool_id} does not open to its secret with the new key")
+        if sealed_with:  # (a row gone meanwhile)
+            raise ValueError(f"not re-sealed: {', '.join(sorted(sealed_with))}")
+    vault.seal = new
+    return sorted(i for i, _ in rows if i != CHECK_ID)
 
 
 def open_vault(db: Database, var_dir: Path, key_hex: str, key_file: Path | None) -> PoolVault:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from engine.game import Game
 from web.endpoint import limits
 from web.endpoint.pg_statements import sales_param
+from web.endpoint.pool_cache import PoolNotLoaded
 from web.endpoint.sale import Answer, Record, answer, answer_of
 from web.endpoint.seller import PoolExhausted, Requests, SaleParts, refusal
 from web.endpoint.statements import PoolRow
@@ -94,7 +95,10 @@ class PostgresSeller:
                 chosen.append(i)
         chosen.sort(key=lambda i: requests[i][0].pk)
         with self._pipeline() as (pg, cursor):
-            pool = self._pool_on(cursor, game.id)
+            try:
+                pool = self._pool_on(cursor, game.id)
+            except PoolNotLoaded:  # each on its own, which loads it outside the transaction
+                return results
             if pool is None:
                 return results
             now = self.parts.now_ms()
@@ -230,7 +234,8 @@ class PostgresSeller:
             raw.close()
 
     def _pool_on(self, cursor: Any, game: str) -> PoolRow | None:
-        """The game's pool (remembered), read through a psycopg cursor of a pipelined sale."""
+        """The game's pool (remembered), read through a psycopg cursor of a pipelined sale
+        before anything is locked; PoolNotLoaded if this process has not loaded it yet."""
         pool = self.parts.selling.get(game)
         if pool is None:
             sql = self.parts.sql.current_pool

@@ -186,7 +186,7 @@ class Reveals:
         row = self._row(game, pool_id)
         committed = self._commitments.get(pool_id)
         if committed is None:
-            path = self.ledger.pool_files.path(pool_id) / "commitment.json"
+            path = self.ledger.pool_cache.path(pool_id) / "commitment.json"
             committed = json.loads(path.read_text(encoding="utf-8"))  # FileNotFoundError: 503
             self._commitments[pool_id] = committed
         done = close_if_done(self.ledger, row)
@@ -244,7 +244,7 @@ def reveal_file(ledger: Ledger, row: Any) -> Path:
         "closed_reason": done[1],
         "sold": sold,
     }
-    directory = ledger.pool_files.path(row.pool_id)
+    directory = ledger.pool_cache.path(row.pool_id)
     path = reveal_files.path_for(directory, recorded)
     if not reveal_files.written(path):
         reveal_files.write(path, reveal_files.build(directory, recorded))

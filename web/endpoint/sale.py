@@ -1,8 +1,9 @@
 """A sale's record and answer, built in one place for every seller (web/endpoint/seller.py).
 
 The record is the plays row of a pool entry sold to an account: its play number, its signed
-outcome token and its book's hash when the hasher made it ahead (web/endpoint/ahead.py; else
-it is recorded just after, off the sale's path: web/endpoint/hashes.py). The answer is what a
+outcome token and its book's hash when the hasher made it ahead of the sale
+(web/endpoint/presale_hashes.py; else it is recorded just after, off the sale's path:
+web/endpoint/hashes.py). The answer is what a
 purchase returns: the play number, the token and the balance the sale's own debit left.
 """
 
@@ -14,9 +15,9 @@ from typing import TYPE_CHECKING, Any
 from engine.math.leaves import PoolEntry
 from engine.payload import Payload
 from web.endpoint import tokens
-from web.endpoint.ahead import Ahead
 from web.endpoint.keys import KeyRing
-from web.endpoint.pools import PoolFiles
+from web.endpoint.pool_cache import PoolCache
+from web.endpoint.presale_hashes import PresaleHashes
 from web.endpoint.statements import PoolRow
 
 if TYPE_CHECKING:
@@ -34,11 +35,11 @@ def play_number(pool: PoolRow, index: int) -> int:
 
 
 def outcome(
-    pool_files: PoolFiles, holder: str, pool: PoolRow, index: int, now: int, mode: str | None = None
+    pool_cache: PoolCache, holder: str, pool: PoolRow, index: int, now: int, mode: str | None = None
 ) -> tuple[PoolEntry, int, dict[str, Any]]:
     """A pool entry sold (or given as a try) to `holder`: the entry, its play number and the
-    token payload that says so."""
-    entry = pool_files.get(pool.pool_id).entry(index)
+    token payload that says so. The pool is read from memory only (loaded before the sale)."""
+    entry = pool_cache.loaded(pool.pool_id).entry(index)
     number = play_number(pool, index)
     payload = Payload(
         account=holder,
@@ -60,16 +61,16 @@ class Records:
     """The records of a process's sales: signed with its key ring, from its pools' files, with
     the book hashes its hasher made ahead."""
 
-    def __init__(self, ring: KeyRing, pool_files: PoolFiles, ahead: Ahead) -> None:
+    def __init__(self, ring: KeyRing, pool_cache: PoolCache, presale: PresaleHashes) -> None:
         self.ring = ring
-        self.pool_files = pool_files
-        self.ahead = ahead
+        self.pool_cache = pool_cache
+        self.presale = presale
 
     def record(
         self, account: Account, pool: PoolRow, index: int, key: str | None, now: int
     ) -> Record:
         """The plays row of a sale of this pool entry to an account."""
-        entry, number, payload = outcome(self.pool_files, account.public_id, pool, index, now)
+        entry, number, payload = outcome(self.pool_cache, account.public_id, pool, index, now)
         return {
             "play_number": number,
             "account_id": account.pk,
@@ -86,7 +87,7 @@ class Records:
             "purchased_at": now,
             "finished_at": None,
             "finished_by": None,
-            "book_hash": self.ahead.take(pool.id, index),
+            "book_hash": self.presale.take(pool.id, index),
             "progress_event": 0,
             "choices": "[]",
         }

@@ -21,7 +21,7 @@ from engine.game import Game
 from web.endpoint import limits
 from web.endpoint.database import Database
 from web.endpoint.errors import ApiError
-from web.endpoint.pools import PoolFiles
+from web.endpoint.pool_cache import PoolCache, PoolNotLoaded
 from web.endpoint.sale import Answer, Records
 from web.endpoint.statements import PoolRow, Statements
 
@@ -56,10 +56,13 @@ class Seller(Protocol):
 
 class Selling:
     """The pool each game is selling from in this process (a pool row's identity never
-    changes; forgotten when it is spent or retired)."""
+    changes; forgotten when it is spent or retired), each one loaded in memory (`pool_cache`):
+    a pool not loaded yet is refused (PoolNotLoaded) before the sale locks anything, and
+    loaded outside the sale (web/endpoint/checkout.py)."""
 
-    def __init__(self, sql: Statements) -> None:
+    def __init__(self, sql: Statements, pool_cache: PoolCache) -> None:
         self.sql = sql
+        self.pool_cache = pool_cache
         self._pools: dict[str, PoolRow] = {}
 
     def get(self, game: str) -> PoolRow | None:
@@ -67,13 +70,15 @@ class Selling:
         return self._pools.get(game)
 
     def put(self, pool: PoolRow) -> PoolRow:
-        """The pool of its game, remembered."""
+        """The pool of its game, remembered if it is loaded; PoolNotLoaded otherwise."""
+        if not self.pool_cache.is_loaded(pool.pool_id):
+            raise PoolNotLoaded(pool.pool_id)
         self._pools[pool.game] = pool
         return pool
 
     def on(self, conn: Connection, game: str) -> PoolRow:
         """The pool the game sells from, read on this connection when not known; raises
-        PoolExhausted when it has none."""
+        PoolExhausted when it has none, PoolNotLoaded when it is not loaded yet."""
         pool = self._pools.get(game)
         if pool is None:
             row = self.sql.current_pool.row(conn, game=game, kind="paid")
@@ -100,14 +105,14 @@ class SaleParts:
     sql: Statements
     records: Records
     selling: Selling
-    pool_files: PoolFiles
+    pool_cache: PoolCache
     now_ms: Callable[[], int]
 
     def spare_at(self, pool: PoolRow, index: int) -> None:
         """Lay out the game's next pool in the background when this sale leaves 1/SPARE_AT."""
         if index == pool.size - pool.size // SPARE_AT:
             threading.Thread(
-                target=self.pool_files.prepare_spare, args=(pool.game,), daemon=True
+                target=self.pool_cache.prepare_spare, args=(pool.game,), daemon=True
             ).start()
 
 

@@ -167,14 +167,14 @@ async def background(services: Services) -> AsyncIterator[None]:
     ledger = services.ledger
     worker = HashingProcess(on_restart=services.metrics.hashing_restarts.inc)
     sources = hashes.Sources(
-        ledger.db, ledger.selling.rows, services.checkout.ahead, ledger.pool_files.path
+        ledger.db, ledger.selling.rows, services.checkout.presale, ledger.pool_cache.path
     )
     tasks = [asyncio.create_task(services.sweep.forever()),
              asyncio.create_task(hashes.keep_hashing(sources, worker))]  # fmt: skip
     try:
         yield
     finally:
-        ledger.pool_files.lay_outs.stop()  # a pool being laid out: neither waited for nor left
+        ledger.pool_cache.lay_outs.stop()  # a pool being laid out: neither waited for nor left
         for task in tasks:
             task.cancel()
         await hashes.hash_before_stopping(ledger.db, worker)

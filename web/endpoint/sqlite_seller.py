@@ -11,6 +11,7 @@ from sqlalchemy import Connection
 
 from engine.game import Game
 from web.endpoint import limits
+from web.endpoint.pool_cache import PoolNotLoaded
 from web.endpoint.sale import Answer, answer_of
 from web.endpoint.seller import PoolExhausted, Requests, SaleParts, refusal
 from web.endpoint.statements import PoolRow
@@ -89,7 +90,8 @@ class SqliteSeller:
                 raw.execute("SAVEPOINT sale")
                 try:
                     results[i] = self.sale(conn, account, game, key, self.sale.next_entry)
-                except PoolExhausted:  # the rest go on their own, which lays out a pool
+                except (PoolExhausted, PoolNotLoaded):  # the rest go on their own, which lay
+                    # out or load the pool outside this transaction
                     raw.execute("ROLLBACK TO sale")
                     raw.execute("RELEASE sale")
                     self.parts.selling.forget(game.id)

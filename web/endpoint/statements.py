@@ -81,6 +81,13 @@ class PoolRow:
     kind: str = "paid"  # "paid", or "try": the free plays of TRY mode
 
 
+def unspent(row: PoolRow | None, exhausted_ref: int | None) -> PoolRow | None:
+    """A current pool row if it has unsold entries and is not the one a sale found spent."""
+    if row is None or row.id == exhausted_ref or row.next_index >= row.size:
+        return None
+    return row
+
+
 class Statements:
     """The statements of purchase and finish, compiled for one dialect."""
 

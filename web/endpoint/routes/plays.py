@@ -9,7 +9,7 @@ from fastapi import APIRouter, Depends, Query
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt
 
 from web.endpoint import plays, tokens
-from web.endpoint.errors import LIMITED, PLAY_NOT_FOUND, UNAUTHENTICATED
+from web.endpoint.errors import LIMITED, PLAY_NOT_FOUND, POOL_UNREADABLE, UNAUTHENTICATED
 from web.endpoint.errors import documented as errors
 from web.endpoint.ledger import Account
 from web.endpoint.plays import CHOICES, MAX_CHOICE
@@ -77,7 +77,7 @@ def routes(services: Services) -> APIRouter:
             (401, UNAUTHENTICATED),
             (404, PLAY_NOT_FOUND),
             (429, LIMITED),
-            (503, "pool_files_missing: this server lacks the pool's files."),
+            (503, POOL_UNREADABLE),
         ),
     )
     async def play(play_number: str, account: Account = caller) -> dict[str, Any]:

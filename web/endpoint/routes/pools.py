@@ -11,13 +11,13 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from web.endpoint import reveal_files
+from web.endpoint.errors import POOL_UNREADABLE
 from web.endpoint.errors import documented as errors
 from web.endpoint.services import Services
 
 LIMITED = "rate_limited: too many requests from this address."
 REVEALS_LIMITED = "rate_limited: too many reveals from this address, or too many being sent."
 NOT_FOUND = "pool_not_found: no such game, or no pool of the game has this id."
-FILES = "pool_files_missing: this server lacks the pool's files."
 COMMITMENT = (
     "The commitment: format, game, model, size, depth, chunk_height, root, pool_id, "
     "leaf_scheme, catalogue [{code, prize_pence, composition, count}]; kind: paid (a pool "
@@ -55,7 +55,7 @@ def routes(services: Services) -> APIRouter:
         "/api/pools/{game}/{pool_id}",
         responses={
             200: {"description": COMMITMENT},
-            **errors((404, NOT_FOUND), (429, LIMITED), (503, FILES)),
+            **errors((404, NOT_FOUND), (429, LIMITED), (503, POOL_UNREADABLE)),
         },
     )
     async def pool_commitment(game: str, pool_id: str, request: Request) -> dict[str, Any]:
@@ -78,7 +78,7 @@ def routes(services: Services) -> APIRouter:
                 (404, NOT_FOUND),
                 (409, "pool_on_sale: the pool still sells; it is revealed once closed."),
                 (429, REVEALS_LIMITED),
-                (503, FILES),
+                (503, POOL_UNREADABLE),
             ),
         },
     )

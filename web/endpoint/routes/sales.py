@@ -22,9 +22,15 @@ from starlette.types import Receive, Scope, Send
 from web.endpoint import guards, plays
 from web.endpoint.checkout import MAX_GAME_LENGTH, MAX_KEY_LENGTH
 from web.endpoint.database import UNAVAILABLE
-from web.endpoint.errors import PLAY_NOT_FOUND, UNAUTHENTICATED, ApiError, database_unavailable
+from web.endpoint.errors import (
+    PLAY_NOT_FOUND,
+    POOL_UNREADABLE,
+    UNAUTHENTICATED,
+    ApiError,
+    database_unavailable,
+)
 from web.endpoint.errors import documented as errors
-from web.endpoint.handlers import pool_files_missing
+from web.endpoint.handlers import UNREADABLE_POOL, pool_unreadable
 from web.endpoint.plays import CHOICES
 from web.endpoint.routes.plays import Choice
 from web.endpoint.services import Services
@@ -146,7 +152,7 @@ def routes(services: Services) -> APIRouter:
                 503,
                 "pool_unavailable: no pool could be laid out; try again. Or "
                 "database_unavailable: the database could not be reached; try again with the "
-                "same Idempotency-Key.",
+                f"same Idempotency-Key. Or {POOL_UNREADABLE}",
             ),
         ),
         openapi_extra={"parameters": [IDEMPOTENCY_KEY], **body_document(GameBody, True)},
@@ -213,7 +219,7 @@ class PurchaseFastPath:
 
     It keeps what those layers give this route: the body limit's 413, the latency histogram,
     every error in the API's shape (ApiError through `Services.refuse`, so it is counted; a
-    missing pool file as 503 pool_files_missing; anything else as a 500 in the same shape,
+    pool it cannot read as 503 pool_unreadable; anything else as a 500 in the same shape,
     re-raised for the server's log). A request with an Origin header goes through the whole
     stack when CORS is configured, so CORS answers it as before.
     """
@@ -248,8 +254,8 @@ class PurchaseFastPath:
             result = await sell(self.services, Request(scope), body)
         except ApiError as error:
             response = refuse(error)
-        except FileNotFoundError as error:
-            response = refuse(pool_files_missing(error))
+        except UNREADABLE_POOL as error:
+            response = refuse(pool_unreadable(error))
         except UNAVAILABLE as error:  # (authenticating: buying retries it first)
             await anyio.to_thread.run_sync(self.services.ledger.db.recover)
             response = refuse(database_unavailable(error))

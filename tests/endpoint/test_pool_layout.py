@@ -1,4 +1,4 @@
-"""Pool lay-outs (web/endpoint/pools.py): no lay-out process outlives the endpoint."""
+"""Pool lay-outs (web/endpoint/pool_layout.py): no lay-out process outlives the endpoint."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""The book hashes of the entries each pool will sell next, made before they are sold
-(web/endpoint/hashes.py hashes them; a sale takes its entry's hash with its record)."""
+"""Presale hashes: the book hashes of the entries each pool will sell next, made before they
+are sold (web/endpoint/hashes.py hashes them; a sale takes its entry's hash with its record,
+and a play sold without one is hashed after its sale)."""
 
 from __future__ import annotations
 
@@ -7,21 +8,21 @@ import threading
 from itertools import takewhile
 
 HASH_BATCH = 256  # entries hashed in one batch of the hashing process
-AHEAD = 4096  # entries of each pool on sale hashed before they are sold
+PRESALE_LIMIT = 4096  # entries of each pool on sale hashed before they are sold, at most
 
 
-class Ahead:
+class PresaleHashes:
     """The book hashes of the entries each pool will sell next, made before they are sold;
     `take` hands a sale its entry's hash (the batch's thread), the hasher adds them (the
     event loop). Where it hashes follows the pace of the sales, measured by the entries sold
     between two looks (a look each batch the hasher builds): it starts that many entries past
-    the pool's next (those are sold while it builds), and reaches four looks' worth further,
-    at least HASH_BATCH and at most AHEAD."""
+    the pool's next (those are sold while it builds; its lead) and spans four looks' worth
+    further (its window), at least HASH_BATCH and at most PRESALE_LIMIT."""
 
     def __init__(self) -> None:
         self._digests: dict[int, dict[int, str]] = {}  # pool ref -> entry index -> hash
         self._end: dict[int, int] = {}  # pool ref -> the end of the entries asked for
-        self._seen: dict[int, tuple[int, int, int]] = {}  # pool ref -> (next, lead, reach)
+        self._seen: dict[int, tuple[int, int, int]] = {}  # pool ref -> (next, lead, window)
         self.unread: set[int] = set()  # pools whose files the hashing process could not read
         self._lock = threading.Lock()
 
@@ -41,17 +42,18 @@ class Ahead:
                 del found[index]
             last = self._seen.get(pool_ref, (next_index, 0, 0))[0]
             sold = next_index - last
-            reach = min(AHEAD, max(HASH_BATCH, 4 * sold))
-            self._seen[pool_ref] = (next_index, min(sold, AHEAD), reach)
+            window = min(PRESALE_LIMIT, max(HASH_BATCH, 4 * sold))
+            self._seen[pool_ref] = (next_index, min(sold, PRESALE_LIMIT), window)
 
     def wanted(self, pool_ref: int, size: int) -> tuple[int, int]:
         """The entries of a pool of `size` to hash next, [start, end): at most HASH_BATCH,
-        past those sold while they are built and within reach (as of the last look); start ==
+        past those sold while they are built (the lead) and within the window (as of the last
+        look); start ==
         end when none are."""
         with self._lock:
-            next_index, lead, reach = self._seen[pool_ref]
+            next_index, lead, window = self._seen[pool_ref]
             start = max(next_index + lead, self._end.get(pool_ref, 0))
-            end = min(size, next_index + lead + reach, start + HASH_BATCH)
+            end = min(size, next_index + lead + window, start + HASH_BATCH)
             return start, max(start, end)
 
     def add(self, pool_ref: int, start: int, found: list[str]) -> None:

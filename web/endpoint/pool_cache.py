@@ -1,0 +1,154 @@
+"""The pools this process holds: committed pools loaded in memory, and its pool cache.
+
+The pool modules, one concept each:
+
+- pool_store.py: a pool's secrets and files (laid out with `secrets`; its directory on disk);
+- pool_layout.py: the process that lays a new pool out and saves it;
+- pool_vault.py: pools kept in the database, their key and entries sealed: what any instance,
+  on any host, opens a committed pool from;
+- pool_cache.py (this one): `PoolCache`, the pools this process has laid out or opened, kept in
+  memory (a sale reads its pool from there only: `loaded`) and saved under its own
+  LOTTERY_POOL_DIR, a cache its hashing process and its reveal files read.
+
+The database records each pool (id, game, model, size, Merkle root, next index) before its
+first sale, and, in the same transaction, its commitment, chunk roots and its key and entries
+sealed; a process loads a committed pool when it first learns of it, outside any sale
+(web/endpoint/ledger.py, `ensure_pool`).
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from engine import games
+from engine.math.pool import Pool
+from engine.math.table import PrizeTable
+from engine.outcome import Composition
+from web.endpoint import pool_store
+from web.endpoint.pool_layout import LayOut, LayOuts, default_lay_out, save_new
+from web.endpoint.pool_vault import PoolVault
+
+
+class PoolNotLoaded(Exception):
+    """A committed pool this process has not loaded into memory yet: a sale never loads one
+    (on PostgreSQL it would hold the pool row's lock while a pool of megabytes is read and
+    decrypted); it is loaded outside (`PoolCache.get`) and the sale tried again."""
+
+    def __init__(self, pool_id: str) -> None:
+        super().__init__(pool_id)
+        self.pool_id = pool_id
+
+
+class PoolCache:
+    """The pools this process has laid out or opened, by pool id (the database's, `vault`):
+    in memory, and saved under its pool directory (`directory`)."""
+
+    def __init__(
+        self, directory: Path, vault: PoolVault, size: int = 0, lay_out: LayOut | None = None
+    ) -> None:
+        pool_store.check_private(directory)  # refuse to start on a directory others can read
+        self.directory = directory
+        self.vault = vault
+        self.size = size
+        self._lay_out = lay_out or default_lay_out
+        self._pools: dict[str, Pool] = {}
+        self._spares: dict[str, Pool] = {}
+        self._preparing: set[str] = set()
+        self._lock = threading.Lock()
+        self.lay_outs = LayOuts()
+
+    def size_for(self, table: PrizeTable) -> int:
+        """The configured pool size for a game: a multiple of its base pool size."""
+        size = self.size or table.base_pool_size
+        if size % table.base_pool_size:
+            raise ValueError(
+                f"LOTTERY_POOL_SIZE={size} is not a multiple of {table.game}'s base pool "
+                f"size {table.base_pool_size}"
+            )
+        return size
+
+    def lay_out(self, game: str, use_spare: bool = True) -> Pool:
+        """A new saved pool for a game (not yet committed): the spare if one is ready (and
+        wanted: a pool of free plays leaves the spare to the next paid pool)."""
+        with self._lock:
+            pool = self._spares.pop(game, None) if use_spare else None
+        if pool is None:
+            pool = self._make(game)
+        with self._lock:
+            self._pools[pool.pool_id] = pool
+        return pool
+
+    def prepare_spare(self, game: str) -> None:
+        """Lay out the game's next pool ahead of need (run in a background thread)."""
+        with self._lock:
+            if game in self._spares or game in self._preparing:
+                return
+            self._preparing.add(game)
+        try:
+            pool = self._make(game)
+            with self._lock:
+                self._spares[game] = pool
+        finally:
+            with self._lock:
+                self._preparing.discard(game)
+
+    def _make(self, game: str) -> Pool:
+        table = games.load_table(game)
+        size = self.size_for(table)
+        if self._lay_out is default_lay_out:  # (the tests' pools, laid out once, are given)
+            return pool_store.load(self.directory / self.lay_outs.run(game, size, self.directory))
+        pool = self._lay_out(table, size)
+        save_new(pool, self.directory)
+        return pool
+
+    def path(self, pool_id: str) -> Path:
+        """The directory of a committed pool's files, in this process's cache (saved there
+        from the database if need be)."""
+        target = self.directory / pool_id
+        if not target.is_dir():
+            save_new(self.get(pool_id), self.directory)
+        return target
+
+    def loaded(self, pool_id: str) -> Pool:
+        """A committed pool from memory only (what a sale reads); PoolNotLoaded if it is not
+        there yet."""
+        pool = self._pools.get(pool_id)
+        if pool is None:
+            raise PoolNotLoaded(pool_id)
+        return pool
+
+    def is_loaded(self, pool_id: str) -> bool:
+        """True when a pool is in memory: a sale from it reads nothing more."""
+        return pool_id in self._pools
+
+    def get(self, pool_id: str) -> Pool:
+        """A committed pool by id: from memory, else from the cache's files, else opened from
+        the database (and saved in the cache). Called outside any transaction that locks the
+        pool: when this process first learns of it (web/endpoint/ledger.py, `ensure_pool`)."""
+        pool = self._pools.get(pool_id)
+        if pool is not None:
+            return pool
+        with self._lock:
+            pool = self._pools.get(pool_id)
+            if pool is None:
+                cached = self.directory / pool_id
+                if cached.is_dir():
+                    pool = pool_store.load(cached)
+                else:
+                    pool = self.vault.get(pool_id)
+                    if pool is None:
+                        raise FileNotFoundError(
+                            f"pool {pool_id} is recorded in the database without its data, and "
+                            f"{cached} is missing: move the pool directory in with "
+                            "`build.py migrate-pools` (docs/deployment.md)"
+                        )
+                    save_new(pool, self.directory)
+                self._pools[pool_id] = pool
+        return pool
+
+    def matching(
+        self, pool_id: str, prize_pence: int | None, composition: Composition | None
+    ) -> list[int]:
+        """Indices of a pool's entries with this prize and/or composition, in order."""
+        return self.get(pool_id).indices(prize_pence, composition)
