@@ -126,6 +126,24 @@ function nameThePage(params) {
   if (heading) heading.textContent = game.name;
 }
 
+// The worker's downloads and steps (js/timings.js) on the page's timeline, in ms from the
+// navigation like the page's marks: stats.worker = {downloads: [{path, start, firstByte, end,
+// bytes, bodyBytes}], spans: [{name, start, end}]} (the load benchmark reads it).
+function workerTimeline({ origin, resources, spans }) {
+  const at = (ms) => Math.round(ms + origin - performance.timeOrigin);
+  return {
+    downloads: resources.map(([path, start, firstByte, end, bytes, bodyBytes]) => ({
+      path,
+      start: at(start),
+      firstByte: at(firstByte),
+      end: at(end),
+      bytes,
+      bodyBytes,
+    })),
+    spans: spans.map(([name, start, end]) => ({ name, start: at(start), end: at(end) })),
+  };
+}
+
 function heard({ data }) {
   switch (data.type) {
     case "frame":
@@ -141,6 +159,9 @@ function heard({ data }) {
     }
     case "mark":
       performance.mark(data.name, { startTime: data.at - performance.timeOrigin });
+      break;
+    case "timings":
+      stats.worker = workerTimeline(data);
       break;
     case "used":
       usedEarly(data.names);
