@@ -64,38 +64,39 @@ def phases(visits: list[dict[str, Any]]) -> dict[str, float | None]:
 
 
 def worker_timeline(visit: dict[str, Any]) -> dict[str, Any]:
-    """Where a visit's worker spent its start (ms from navigation): each download's
-    [start, end, bytes transferred] by path, each step's [start, end] by name (the page's
-    `stats.worker`, web/shell/js/timings.js)."""
+    """Where a visit's worker spent its start (ms from navigation; the page's `stats.worker`,
+    web/shell/js/timings.js): each download as [path, start, end, bytes transferred], in the
+    order made (a file fetched twice shows twice), each step as [name, start, end]."""
     worker = visit["worker"]
-    downloads = {d["path"]: [d["start"], d["end"], d["bytes"]] for d in worker["downloads"]}
-    steps = {s["name"]: [s["start"], s["end"]] for s in worker["spans"]}
+    downloads = [[d["path"], d["start"], d["end"], d["bytes"]] for d in worker["downloads"]]
+    steps = [[s["name"], s["start"], s["end"]] for s in worker["spans"]]
     return {"ready_ms": visit["ready_ms"], "downloads": downloads, "steps": steps,
             "python_start_ms": python_start_parts(steps)}  # fmt: skip
 
 
-def python_start_parts(steps: dict[str, list[int]]) -> dict[str, int] | None:
-    """Python's start (Pyodide's loadPyodide) in three: up to WebAssembly's instantiate (Pyodide's
-    runtime module fetched and run), the instantiate (the rest of the WebAssembly's download,
-    its compile and instantiate), and from there to Python started (CPython's own start, the
-    standard library mounted)."""
-    start, wasm = steps.get("python-start"), steps.get("wasm-instantiateStreaming")
-    if start is None or wasm is None:
+def python_start_parts(steps: list[list[Any]]) -> dict[str, int] | None:
+    """Python's start (Pyodide's loadPyodide) in three: up to the WebAssembly's instantiation
+    (Pyodide's runtime module fetched and run), the instantiation (the rest of the
+    WebAssembly's download, its compile and instantiate: the longest `wasm-instantiate*` step)
+    and from there to Python started (CPython's own start, the standard library mounted)."""
+    started = [step for step in steps if step[0] == "python-start"]
+    wasms = [step for step in steps if step[0].startswith("wasm-instantiate")]
+    if not started or not wasms:
         return None
+    (_, begin, end), (_, wasm_begin, wasm_end) = started[-1], max(wasms, key=lambda s: s[2] - s[1])
     return {
-        "to_wasm": wasm[0] - start[0],
-        "wasm": wasm[1] - wasm[0],
-        "after_wasm": start[1] - wasm[1],
+        "to_wasm": wasm_begin - begin,
+        "wasm": wasm_end - wasm_begin,
+        "after_wasm": end - wasm_end,
     }
 
 
 def worker_medians(timelines: list[dict[str, Any]]) -> dict[str, float]:
-    """The median length of each download and step over the visits that had it (ms)."""
+    """The median length of each download (by path) and step (by name) over the visits (ms)."""
     lengths: dict[str, list[float]] = {}
     for timeline in timelines:
-        for kind in ("downloads", "steps"):
-            for name, (start, end, *_) in timeline[kind].items():
-                lengths.setdefault(name, []).append(end - start)
+        for name, start, end, *_ in timeline["downloads"] + timeline["steps"]:
+            lengths.setdefault(name, []).append(end - start)
     return {name: statistics.median(spans) for name, spans in sorted(lengths.items())}
 
 
