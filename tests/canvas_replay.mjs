@@ -40,7 +40,9 @@ const context = new Proxy(state, {
 });
 
 const request = JSON.parse(readFileSync(0, "utf8"));
-const { attach, drawFrame, resize } = await import("../web/shell/js/canvas.js");
+// The worker's module, typed in its own scope (web/shell/tsconfig.worker.json), not Node's.
+const shellCanvas = new URL("../web/shell/js/canvas.js", import.meta.url).href;
+const { attach, drawFrame, resize } = await import(shellCanvas);
 const offscreen = { width: 0, height: 0, getContext: () => context };
 attach(/** @type {any} */ (offscreen));
 resize(request.width, request.height, 1);

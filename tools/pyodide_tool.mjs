@@ -24,7 +24,10 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { loadPyodide } from "pyodide";
 
 const [command, ...args] = process.argv.slice(2);
-const quiet = { stdout: () => {}, stderr: (s) => process.stderr.write(s + "\n") };
+const quiet = {
+  stdout: () => {},
+  stderr: (/** @type {string} */ s) => process.stderr.write(s + "\n"),
+};
 
 const PROBE = `
 import json, pkgutil, sys, importlib
@@ -100,7 +103,10 @@ if (command === "probe") {
   const pyodide = await loadPyodide(
     stdLibURL && stdLibURL !== "-" ? { ...quiet, stdLibURL } : quiet,
   );
-  globalThis.lotteryMeasureText = (s, size) => s.length * size * 0.55;
+  // The worker's text measure (web/shell/js/canvas.js), roughly: Node has no canvas.
+  /** @type {typeof globalThis & {lotteryMeasureText?: (s: string, size: number) => number}} */ (
+    globalThis
+  ).lotteryMeasureText = (s, size) => s.length * size * 0.55;
   pyodide.FS.writeFile("/lottery.zip", new Uint8Array(readFileSync(gameZip)));
   pyodide.globals.set("record_code", Boolean(codeOut));
   process.stdout.write(pyodide.runPython(PROBE) + "\n");

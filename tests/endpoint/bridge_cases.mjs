@@ -44,7 +44,9 @@ page.document = {
 let loseNext = false;
 /** @type {Set<Promise<unknown>>} */
 const inFlight = new Set();
+/** @type {(input: string | URL | Request, init?: RequestInit) => Promise<Response>} */
 const realFetch = globalThis.fetch;
+/** @type {typeof realFetch} */
 globalThis.fetch = (input, init) => {
   const lose = loseNext;
   loseNext = false;
@@ -75,7 +77,10 @@ async function shell(/** @type {Record<string, unknown>} */ req) {
   id += 1;
   perform([{ ...req, id }]);
   for (;;) {
-    const at = queue.findIndex((event) => event.type === "reply" && event.id === id);
+    const at = queue.findIndex(
+      (/** @type {{type: string, id?: unknown}} */ event) =>
+        event.type === "reply" && event.id === id,
+    );
     if (at >= 0) {
       const [reply] = queue.splice(at, 1);
       await quiet();

@@ -10,6 +10,7 @@ import { readFileSync } from "node:fs";
 const DOMAIN = Buffer.from("lottery-rng/v1", "ascii");
 
 export class Stream {
+  /** @param {Buffer} seed */
   constructor(seed) {
     this.prefix = Buffer.concat([DOMAIN, seed]);
     this.counter = 0n;
@@ -24,6 +25,10 @@ export class Stream {
     return createHash("sha256").update(this.prefix).update(counter).digest();
   }
 
+  /**
+   * @param {number} count
+   * @returns {Buffer}
+   */
   read(count) {
     while (this.buf.length - this.pos < count) {
       this.buf = Buffer.concat([this.buf.subarray(this.pos), this.block()]);
@@ -34,10 +39,18 @@ export class Stream {
     return out;
   }
 
+  /**
+   * @param {number} p
+   * @param {number} q
+   */
   chance(p, q) {
     return this.below(q) < p;
   }
 
+  /**
+   * @param {number} n
+   * @returns {number}
+   */
   below(n) {
     if (!(n >= 1)) throw new Error(`below(${n})`);
     const k = n <= 256 ? 1 : Math.ceil((n - 1).toString(2).length / 8);
@@ -52,14 +65,24 @@ export class Stream {
     }
   }
 
+  /**
+   * @param {number} a
+   * @param {number} b
+   */
   between(a, b) {
     return a + this.below(b - a + 1);
   }
 
+  /**
+   * @template T
+   * @param {readonly T[]} seq
+   * @returns {T}
+   */
   choice(seq) {
     return seq[this.below(seq.length)];
   }
 
+  /** @param {number[]} weights */
   weighted(weights) {
     let x = this.below(weights.reduce((s, w) => s + w, 0));
     for (let i = 0; i < weights.length; i++) {
@@ -69,6 +92,7 @@ export class Stream {
     throw new Error("unreachable");
   }
 
+  /** @param {unknown[]} list shuffled in place */
   shuffle(list) {
     for (let i = list.length - 1; i >= 1; i--) {
       const j = this.below(i + 1);
@@ -76,6 +100,12 @@ export class Stream {
     }
   }
 
+  /**
+   * @template T
+   * @param {readonly T[]} seq
+   * @param {number} k
+   * @returns {T[]}
+   */
   sample(seq, k) {
     const pool = [...seq];
     for (let i = 0; i < k; i++) {
@@ -87,6 +117,10 @@ export class Stream {
 }
 
 // Python's json.dumps(value, separators=(",", ":"), sort_keys=True) for the values a book holds.
+/**
+ * @param {unknown} value
+ * @returns {string}
+ */
 export function dumps(value) {
   if (Array.isArray(value)) return `[${value.map(dumps).join(",")}]`;
   if (typeof value === "string") {
@@ -102,7 +136,7 @@ export function dumps(value) {
   }
   if (value && typeof value === "object") {
     const keys = Object.keys(value).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${keys.map((k) => `${dumps(k)}:${dumps(value[k])}`).join(",")}}`;
+    return `{${keys.map((k) => `${dumps(k)}:${dumps(/** @type {Record<string, unknown>} */ (value)[k])}`).join(",")}}`;
   }
   throw new Error(`cannot write ${value}`);
 }
@@ -111,6 +145,12 @@ export function dumps(value) {
 
 // `node X.mjs MODEL COMPOSITION_JSON SEED_HEX` prints one book; with no arguments, one book a
 // line for each request line {"model", "composition", "seed"} on stdin.
+/**
+ * @param {(model: string, composition: any, seedHex: string) => string} buildBook composition:
+ *   the request's JSON, as the engine's test gives it
+ * @param {string[]} argv
+ * @param {string} usage
+ */
 export function serve(buildBook, argv, usage) {
   if (argv.length === 3) {
     process.stdout.write(`${buildBook(argv[0], JSON.parse(argv[1]), argv[2])}\n`);
@@ -121,6 +161,7 @@ export function serve(buildBook, argv, usage) {
     process.exitCode = 2;
     return;
   }
+  /** @type {string[]} */
   const out = [];
   for (const line of readFileSync(0, "utf8").split("\n")) {
     if (!line.trim()) continue;

@@ -17,6 +17,9 @@ const SYMBOLS = ["flask", "beaker", "microscope", "atom", "test-tube", "magnet",
 const PRIZE_BOXES = [300, 500, 1000, 2000, 5000, 10000, 50000];
 const LIGHTNING_VALUES = [1, 2, 3, 4, 5];
 const EXTRA_GOES_VALUES = [1, 2, 3];
+// An award of the Bonus Game, a segment of a layout's row: [kind, value].
+/** @typedef {[string, number]} Award */
+/** @type {Award[][]} */
 const LAYOUTS = [
   [
     ["up", 0],
@@ -64,6 +67,7 @@ const LAYOUTS = [
   ],
 ];
 // Meter boxes: [first segment, last segment, prize pence].
+/** @type {Array<[number, number, number]>} */
 const METER_BOXES = [
   [1, 7, 0],
   [8, 11, 400],
@@ -83,10 +87,14 @@ const METER_RANGES = new Map([
   [25000000, [25, 25]],
 ]);
 
+/** @type {(stream: Stream, n: number) => number[]} */
 const symbolBytes = (stream, n) => [...stream.read(n)].map((b) => b % 8);
-const isSymbol = (square) => SYMBOLS.includes(square);
+/** @type {(square: string | null) => boolean} */
+const isSymbol = (square) => SYMBOLS.includes(/** @type {string} */ (square));
+/** @type {(a: Award, b: Award) => boolean} */
 const sameAward = (a, b) => a[0] === b[0] && a[1] === b[1];
 
+/** @param {number} meter */
 function boxAt(meter) {
   const i = METER_BOXES.findIndex(([first, last]) => first <= meter && meter <= last);
   return i < 0 ? null : i;
@@ -94,6 +102,7 @@ function boxAt(meter) {
 
 // Stop-row weights: the count of the award in row i, times the up segments of every row below,
 // times the length of every row above (docs/books.md, step 6.9; the table there lists them).
+/** @param {Award} award */
 function stopWeights(award) {
   return LAYOUTS.map((layout, i) => {
     let w = layout.filter((seg) => sameAward(seg, award)).length;
@@ -110,6 +119,20 @@ function stopWeights(award) {
 const MODELS = ["lab-riches/1", "lab-riches/2", "lab-riches/3"];
 const RANDOM_PLAYS = 64;
 
+// A composition's prizes (docs/books.md), as the request's JSON gives them.
+/** @typedef {{feature: string, pence: number}} Prize */
+// A plan: the Top Rows (row 0 the start row; every square drawn by the end), the goes, each
+// go's Bonus Game award, when each grid square locks (0: never) and the Prize Boxes.
+/**
+ * @typedef {{top: Array<Array<string | null>>, total: number, triggers: Map<number, Award>,
+ *   lock: number[][], boxes: number[]}} Plan
+ */
+
+/**
+ * @param {string} model
+ * @param {Prize[]} composition
+ * @param {string} seedHex
+ */
 export function buildBook(model, composition, seedHex) {
   if (!MODELS.includes(model)) {
     throw new Error(
@@ -145,6 +168,7 @@ export function buildBook(model, composition, seedHex) {
 
 // Model 3's S, the inactive start row (in place of step 3.1 and R1): a Top Row drawn as R2.1-2
 // draw one, with no cap, drawn again while it shows 3 or more bonus motifs.
+/** @param {Stream} stream */
 function startRow(stream) {
   for (;;) {
     /** @type {Array<string | null>} */
@@ -166,11 +190,17 @@ function startRow(stream) {
 
 // Models lab-riches/2 and /3, a losing play: one random play by steps R1-R4; its plan if it
 // won nothing, else null (its draws are spent).
+/**
+ * @param {Stream} stream
+ * @param {boolean} m3
+ * @returns {Plan | null}
+ */
 function randomPlay(stream, m3) {
   // R1: the start row (model 3: S).
   const top = [m3 ? startRow(stream) : symbolBytes(stream, 4).map((s) => SYMBOLS[s])];
   // R2: the goes.
   let total = 6;
+  /** @type {Map<number, Award>} */
   const triggers = new Map();
   for (let go = 1; go <= total; go++) {
     for (;;) {
@@ -198,7 +228,9 @@ function randomPlay(stream, m3) {
           award = stream.choice(layout);
           if (award[0] !== "up") break;
         }
-        const more = award[0] === "extra-goes" ? award[1] : 0;
+        // LAYOUTS is not empty: the loop drew an award.
+        const more =
+          /** @type {Award} */ (award)[0] === "extra-goes" ? /** @type {Award} */ (award)[1] : 0;
         if (triggers.size >= 2 || (!m3 && total + v + more > 15)) continue;
       }
       total += v + (award !== null && award[0] === "extra-goes" ? award[1] : 0);
@@ -248,6 +280,12 @@ function randomPlay(stream, m3) {
 
 // Steps 1-5: the plan built for a composition (model 1, and models 2 and 3's winning
 // compositions).
+/**
+ * @param {Stream} stream
+ * @param {Prize[]} composition
+ * @param {boolean} m3
+ * @returns {Plan}
+ */
 function constructPlan(stream, composition, m3) {
   const R = composition.filter((p) => p.feature === "row").map((p) => p.pence);
   const I = composition.filter((p) => p.feature === "instant").map((p) => p.pence);
@@ -255,6 +293,7 @@ function constructPlan(stream, composition, m3) {
   const [low, high] = /** @type {number[]} */ (METER_RANGES.get(meters.length ? meters[0] : 0));
 
   // Step 1: the Bonus Games' awards.
+  /** @type {Award[]} */
   const awards = I.map((p) => ["instant", p]);
   if (awards.length < 2 && stream.below(256) < 21) {
     let award = null;
@@ -264,7 +303,9 @@ function constructPlan(stream, composition, m3) {
         seg = stream.choice(layout);
         if (seg[0] !== "up") break;
       }
-      if (seg[0] === "extra-goes" || (seg[0] === "segments" && seg[1] <= high)) award = seg;
+      // LAYOUTS is not empty: the loop drew a segment.
+      const drawn = /** @type {Award} */ (seg);
+      if (drawn[0] === "extra-goes" || (drawn[0] === "segments" && drawn[1] <= high)) award = seg;
     }
     awards.push(award ?? ["extra-goes", 1]);
   }
@@ -274,13 +315,15 @@ function constructPlan(stream, composition, m3) {
   stream.shuffle(pending);
   let reserve = pending.filter((a) => a[0] === "extra-goes").reduce((s, a) => s + a[1], 0);
   let total = 6;
+  /** @type {Map<number, Award>} */
   const triggers = new Map();
+  /** @type {Map<number, number>} */
   const extras = new Map();
   for (let go = 1; go <= total; go++) {
     if (pending.length) {
       const x = stream.below(total - go + 1);
       if (x < pending.length) {
-        const award = pending.pop();
+        const award = /** @type {Award} */ (pending.pop()); // x < pending.length
         triggers.set(go, award);
         if (award[0] === "extra-goes") {
           total += award[1];
@@ -298,6 +341,7 @@ function constructPlan(stream, composition, m3) {
   }
 
   // Step 3: the Top Rows.
+  /** @type {Array<Array<string | null>>} */
   const top = [];
   top.push(m3 ? startRow(stream) : symbolBytes(stream, 4).map((s) => SYMBOLS[s]));
   for (let g = 1; g <= total; g++) top.push([null, null, null, null]);
@@ -389,6 +433,7 @@ function constructPlan(stream, composition, m3) {
     for (let g = 1; g <= total; g++) if (isSymbol(top[g][c])) goes.push(g);
     return goes;
   });
+  /** @type {(columns: number[]) => number[]} */
   const matchDraw = (columns) => {
     const bytes = stream.read(columns.reduce((s, c) => s + G[c].length, 0));
     let at = 0;
@@ -431,14 +476,21 @@ function constructPlan(stream, composition, m3) {
 }
 
 // Step 6: the events of a plan.
+/**
+ * @param {Stream} stream
+ * @param {Plan} plan
+ * @param {boolean} m3
+ */
 function playEvents(stream, { top, total, triggers, lock, boxes }, m3) {
-  const asRows = (flat) => [0, 1, 2, 3, 4].map((r) => flat.slice(4 * r, 4 * r + 4));
+  const asRows = (/** @type {Array<string | null>} */ flat) =>
+    [0, 1, 2, 3, 4].map((r) => flat.slice(4 * r, 4 * r + 4));
   /** @type {Array<Record<string, unknown>>} */
   const events = [];
   let goesLeft = 6;
   let meter = 0;
   let rowsPence = 0;
   let instantPence = 0;
+  /** @type {(n: number, where: Record<string, unknown>) => void} */
   const addSegments = (n, where) => {
     const before = boxAt(meter);
     meter += n;
@@ -453,12 +505,13 @@ function playEvents(stream, { top, total, triggers, lock, boxes }, m3) {
   };
   // Step 6.2.9, the Bonus Game of a GO with a trigger (model 3: straight after the go event
   // and prize_boxes, before the locks; models 1 and 2: after the Top Row's motifs).
-  const bonusGame = (go) => {
+  const bonusGame = (/** @type {number} */ go) => {
     if (!triggers.has(go)) return;
-    const award = triggers.get(go);
+    const award = /** @type {Award} */ (triggers.get(go));
     events.push({ type: "bonus_activated", go });
     const s = stream.weighted(stopWeights(award));
     for (let i = 0; i <= s; i++) {
+      /** @type {number[]} */
       const spots = [];
       LAYOUTS[i].forEach((seg, j) => {
         if (i < s ? seg[0] === "up" : sameAward(seg, award)) spots.push(j);
@@ -493,7 +546,7 @@ function playEvents(stream, { top, total, triggers, lock, boxes }, m3) {
         grid.push(top[at][c]);
         continue;
       }
-      const target = SYMBOLS.indexOf(top[go][c]);
+      const target = SYMBOLS.indexOf(/** @type {string} */ (top[go][c]));
       if (target >= 0 && fresh[k] === target) {
         const x = stream.below(7);
         grid.push(SYMBOLS[x < target ? x : x + 1]);
@@ -516,7 +569,8 @@ function playEvents(stream, { top, total, triggers, lock, boxes }, m3) {
         rowsPence += boxes[r];
       }
     }
-    top[go].forEach((square, c) => {
+    // Every square of a plan's Top Rows is drawn (a string) by now.
+    /** @type {string[]} */ (top[go]).forEach((square, c) => {
       const [kind, number] = square.split("/");
       if (kind === "lightning") addSegments(Number(number), { source: "top", col: c });
       else if (kind === "extra-goes") {

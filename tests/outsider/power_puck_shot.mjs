@@ -15,6 +15,7 @@ import { dumps, serve, Stream } from "./common.mjs";
 const MODEL = "power-puck-shot/3";
 const COLOURS = ["dark-blue", "purple", "orange", "light-blue", "red", "green", "pink", "yellow"];
 const BOOSTABLE = COLOURS.slice(0, 7);
+/** @type {Record<string, number[]>} */
 const LADDERS = {
   "dark-blue": [500, 600, 800, 1000],
   purple: [600, 800, 1000, 1200],
@@ -41,6 +42,7 @@ const MAIN_WEIGHTS = [
   ["square:pink", 10],
   ["square:yellow", 8],
 ];
+/** @type {Array<[string, number]>} */
 const BONUS_WEIGHTS = [
   ["booster", 64],
   ["squares", 96],
@@ -53,9 +55,11 @@ const ATTEMPTS = 64;
 const MOST_SHOTS = 40;
 const MOST_PIPS = 16;
 
+/** @type {(weights: Array<[string, number]>) => string[]} */
 const spread = (weights) => weights.flatMap(([token, w]) => Array(w).fill(token));
 const BONUS_TABLE = spread(BONUS_WEIGHTS);
 
+/** @param {Stream} s */
 function pips(s) {
   let x = s.below(65535);
   for (let i = 0; i < PIPS_PER_SHOT.length; i++) {
@@ -65,15 +69,38 @@ function pips(s) {
   throw new Error("unreachable");
 }
 
+/** @param {number} motifs */
 function bonusPucks(motifs) {
   if (motifs < 3) return 0;
   return motifs === 3 ? 1 : motifs === 4 ? 2 : 3;
 }
+/** @type {Record<number, number>} */
 const MOTIFS_FOR = { 1: 3, 2: 4, 3: 5 };
+/** @type {(list: string[], item: string) => number} */
 const count = (list, item) => list.filter((x) => x === item).length;
 
 // ---- Step 2: a random play -----------------------------------------------------------------
 
+// A composition's parts (docs/books.md), as the request's JSON gives them.
+/**
+ * @typedef {{feature: "row", colour: string, boosts: number, pence: number}
+ *   | {feature: "pot", pucks: number, pence: number}
+ *   | BonusPart} Part
+ * @typedef {{feature: "bonus", pucks: number, pence: number, boosters?: string,
+ *   extra_pucks?: number, power_pucks?: number, squares?: string, symbols?: number}} BonusPart
+ * @typedef {{power: boolean, reveals: string[], game: number | null}} Shot
+ * @typedef {{main: Shot[], games: string[][][], meter: number, fills: boolean,
+ *   prize: number[]}} Play
+ */
+
+/**
+ * @param {Stream} s
+ * @param {Set<string>} leftOut
+ * @param {number | null} host
+ * @param {string[]} forced
+ * @param {number} forcedPucks
+ * @returns {Play | null}
+ */
 function randomPlay(s, leftOut, host, forced, forcedPucks) {
   const table = spread(MAIN_WEIGHTS.filter(([t]) => !leftOut.has(t.slice("square:".length))));
   const squares = Object.fromEntries(COLOURS.map((c) => [c, 0]));
@@ -82,7 +109,9 @@ function randomPlay(s, leftOut, host, forced, forcedPucks) {
   let pucks = 4;
   let power = 0;
   let normal = 0;
+  /** @type {Shot[]} */
   const main = [];
+  /** @type {string[][][]} */
   const games = [];
   const mainPip = () => (table.length === 256 ? table[s.read(1)[0]] : table[s.below(table.length)]);
   const bonusPip = () => {
@@ -162,9 +191,13 @@ function randomPlay(s, leftOut, host, forced, forcedPucks) {
 
 // ---- Steps 1, 3 and 4 --------------------------------------------------------------------
 
+/** @param {Part[]} composition */
 function read(composition) {
+  /** @type {Array<[string, number]>} */
   const rows = [];
+  /** @type {[number, number] | null} */
   let pot = null;
+  /** @type {BonusPart | null} */
   let bonus = null;
   for (const part of composition) {
     if (part.feature === "row") rows.push([part.colour, part.boosts]);
@@ -174,9 +207,11 @@ function read(composition) {
   return { rows, pot, bonus };
 }
 
+/** @param {BonusPart} bonus */
 function forcedAwards(bonus) {
+  /** @type {string[]} */
   const out = [];
-  const list = (text) => (text ? String(text).split(",") : []);
+  const list = (/** @type {string | undefined} */ text) => (text ? String(text).split(",") : []);
   for (const c of list(bonus.boosters)) out.push(`booster:${c}`);
   for (let i = 0; i < (bonus.extra_pucks || 0); i++) out.push("extra");
   for (let i = 0; i < (bonus.power_pucks || 0); i++) out.push("power");
@@ -185,6 +220,10 @@ function forcedAwards(bonus) {
   return out;
 }
 
+/**
+ * @param {Stream} s
+ * @param {ReturnType<typeof read>} goal
+ */
 function attempt(s, goal) {
   if (!goal.rows.length && !goal.pot && !goal.bonus) {
     const play = randomPlay(s, new Set(), null, [], 0);
@@ -199,8 +238,9 @@ function attempt(s, goal) {
   if (play.meter > target) return null;
   const normal = play.main.map((shot, i) => (shot.power ? -1 : i)).filter((i) => i >= 0);
   const after = host === null ? -1 : normal[host];
+  /** @type {Set<number>} */
   const touched = new Set();
-  const room = (i) => play.main[i].reveals.length < MOST_PIPS;
+  const room = (/** @type {number} */ i) => play.main[i].reveals.length < MOST_PIPS;
   for (const [colour] of goal.rows) {
     const given = forced
       .filter((a) => a.startsWith(`squares:${colour}:`))
@@ -228,8 +268,14 @@ function attempt(s, goal) {
 }
 
 // Python's itertools.combinations_with_replacement(AMOUNTS, pucks), those adding up to pence.
+/**
+ * @param {number} pucks
+ * @param {number} pence
+ */
 function ways(pucks, pence) {
+  /** @type {number[][]} */
   const out = [];
+  /** @type {(from: number, left: number, sum: number, chosen: number[]) => void} */
   const walk = (from, left, sum, chosen) => {
     if (left === 0) {
       if (sum === pence) out.push([...chosen]);
@@ -244,6 +290,7 @@ function ways(pucks, pence) {
 
 // ---- Step 5: the events --------------------------------------------------------------------
 
+/** @param {Play} play */
 function events(play) {
   /** @type {Array<Record<string, unknown>>} */
   const out = [{ type: "start", pucks: 4 }];
@@ -312,13 +359,18 @@ function events(play) {
   return out;
 }
 
+/**
+ * @param {string} model
+ * @param {Part[]} composition
+ * @param {string} seedHex
+ */
 export function buildBook(model, composition, seedHex) {
   if (model !== MODEL) throw new Error(`this outsider builds ${MODEL} only, not ${model}`);
   const s = new Stream(
     Buffer.concat([Buffer.from("power-puck-shot/book/3\0", "ascii"), Buffer.from(seedHex, "hex")]),
   );
   const goal = read(composition);
-  /** @type {Record<string, any> | null} */
+  /** @type {Play | null} */
   let play = null;
   for (let k = 0; k < ATTEMPTS && !play; k++) play = attempt(s, goal);
   if (!play)

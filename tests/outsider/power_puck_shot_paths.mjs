@@ -9,21 +9,31 @@ import { readFileSync } from "node:fs";
 
 import { Stream } from "./common.mjs";
 
+/** @type {(a: number, m: number) => number} */
 const mod = (a, m) => ((a % m) + m) % m;
+/** @type {(u: number) => number} */
 const fold = (u) => (mod(u, 32) > 16 ? 32 - mod(u, 32) : mod(u, 32));
+/** @type {(v: number) => number} */
 const round6 = (v) => {
   const r = Math.round(v * 1e6) / 1e6;
   return r === 0 ? 0 : r;
 };
+/** @type {(x: number) => number} */
 const bits = (x) => {
   let n = 0;
   for (let v = x; v; v >>= 1) n += v & 1;
   return n;
 };
+/** @type {(square: number) => number} */
 const pocketBit = (square) => 1 << (square < 4 ? square : square - 8);
 const POINTS = [1, 2, 3, 5, 6, 7, 9, 10, 11, 13, 14, 15];
 const POCKETS = [0, 1, 2, 3, 12, 13, 14, 15];
 
+/**
+ * @param {boolean} up
+ * @param {number} q
+ * @param {number} n
+ */
 function crossing(up, q, n) {
   const end = fold(q + n);
   if (end % 4 === 0) return null;
@@ -76,6 +86,8 @@ function crossing(up, q, n) {
   };
 }
 
+/** @typedef {NonNullable<ReturnType<typeof crossing>>} Leg */
+/** @type {Map<string, Leg[]>} */
 const TABLE = new Map();
 for (const up of [true, false]) {
   for (const q of POINTS) {
@@ -89,19 +101,32 @@ for (const up of [true, false]) {
 }
 const LAUNCH = [-6, -3, -1, 1, 3, 6].map((n) => crossing(true, 8, n));
 
+/**
+ * @param {number} a
+ * @param {number} b
+ * @returns {number}
+ */
 function gcd(a, b) {
   return b ? gcd(b, a % b) : a;
 }
 
+/**
+ * @param {Stream | null} s
+ * @param {number} arrow
+ * @param {number} reveals
+ * @param {number} budget
+ * @returns {Leg[] | null}
+ */
 function route(s, arrow, reveals, budget) {
   const first = /** @type {NonNullable<(typeof LAUNCH)[number]>} */ (LAUNCH[arrow]); // none is null
   const c = first.pips.length;
   if (c >= reveals) return c === reveals ? [first] : null;
   let left = budget;
+  /** @type {(leg: Leg, mask: number, hits: number, count: number) => Leg[] | null} */
   const after = (leg, mask, hits, count) => {
     left -= 1;
     if (left < 0) return null;
-    const options = TABLE.get(`${!leg.up}/${leg.end}`);
+    const options = /** @type {Leg[]} */ (TABLE.get(`${!leg.up}/${leg.end}`)); // each end: a list
     const m = options.length;
     let order = [...Array(m).keys()];
     if (s) {
@@ -113,7 +138,7 @@ function route(s, arrow, reveals, budget) {
       order = order.map((i) => (start + i * stride) % m);
     }
     if (16 - bits(mask) - bits(hits) - (reveals - count) <= 1) {
-      const fresh = (i) => bits(options[i].mask & ~mask);
+      const fresh = (/** @type {number} */ i) => bits(options[i].mask & ~mask);
       order = order
         .map((i, at) => [i, at])
         .sort((x, y) => fresh(y[0]) - fresh(x[0]) || x[1] - y[1])
@@ -135,6 +160,12 @@ function route(s, arrow, reveals, budget) {
   return rest ? [first, ...rest] : null;
 }
 
+/**
+ * @param {string} seedHex
+ * @param {number} shot
+ * @param {number} arrow
+ * @param {number} reveals
+ */
 export function shotPath(seedHex, shot, arrow, reveals) {
   const number = Buffer.alloc(4);
   number.writeUInt32BE(shot);
@@ -150,7 +181,9 @@ export function shotPath(seedHex, shot, arrow, reveals) {
   if (!legs) throw new Error(`no path of ${reveals} reveals from arrow ${arrow}`);
   const points = [[2, 3]];
   const kinds = ["launch"];
+  /** @type {{square: number, at: number}[]} */
   const found = [];
+  /** @type {number[]} */
   const hits = [];
   let mask = 0;
   let done = 0;

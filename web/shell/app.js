@@ -11,10 +11,16 @@ import { audioAvailable, play, setNotes, want } from "./js/sound.js";
 import { explain, fail, setProgress } from "./js/splash.js";
 
 const canvas = /** @type {HTMLCanvasElement} */ ($("screen"));
-let worker = null;
+/** @type {Worker} */
+let worker; // made by boot(), before anything posts to it
+/** @type {StartParams} */
 let params = {}; // what Python starts with (startParams)
 let stopped = false;
 
+/**
+ * @param {string} message for the player (the failure card)
+ * @param {unknown} [error] what went wrong, for the console
+ */
 function stop(message, error) {
   stopped = true;
   fail(message, error);
@@ -24,7 +30,9 @@ function stop(message, error) {
 // Each animation frame asks the worker for one frame, with the input and replies queued since
 // the last; while the worker is still busy with a frame, the next is skipped (not queued), so a
 // slow frame never piles up work. What the frame asks of the page is done when it answers.
+/** @type {number | null} */
 let inFlight = null; // the rAF time of the frame the worker is running
+/** @param {number} now */
 function tick(now) {
   if (stopped) return;
   requestAnimationFrame(tick);
@@ -33,6 +41,7 @@ function tick(now) {
   worker.postMessage({ type: "frame", now, events: queue.splice(0, queue.length) });
 }
 
+/** @param {Extract<WorkerMessage, {type: "frame"}>} frame the worker's answer to a frame */
 function framed({ out, drew, drawMs }) {
   const at = inFlight;
   inFlight = null;
@@ -42,7 +51,7 @@ function framed({ out, drew, drawMs }) {
   if (out.requests?.length) perform(out.requests);
   if (out.sounds?.length) play(out.sounds);
   stats.frames += 1;
-  record(stats.frameAt, at);
+  record(stats.frameAt, /** @type {number} */ (at)); // the frame this answers was in flight
   if (drew) {
     record(stats.pythonMs, out.ms);
     record(stats.drawMs, drawMs);
@@ -117,6 +126,7 @@ function startParams() {
 
 // The opened game's name (the config lists the games on sale) titles the page and the loading
 // splash before Python draws anything; the lobby (no game named) keeps the site's name.
+/** @param {StartParams} params */
 function nameThePage(params) {
   const games = config.game?.games || [];
   const game = games.find((g) => g.id === params.game);
@@ -127,9 +137,13 @@ function nameThePage(params) {
 }
 
 // The worker's downloads and steps (js/timings.js) on the page's timeline, in ms from the
-// navigation like the page's marks: stats.worker = {downloads: [{path, start, firstByte, end,
-// bytes, bodyBytes}], spans: [{name, start, end}]} (the load benchmark reads it).
+// navigation like the page's marks: stats.worker (the load benchmark reads it).
+/**
+ * @param {Extract<WorkerMessage, {type: "timings"}>} timings
+ * @returns {WorkerTimeline}
+ */
 function workerTimeline({ origin, resources, spans }) {
+  /** @param {number} ms on the worker's clock */
   const at = (ms) => Math.round(ms + origin - performance.timeOrigin);
   return {
     downloads: resources.map(([path, start, firstByte, end, bytes, bodyBytes]) => ({
@@ -144,6 +158,7 @@ function workerTimeline({ origin, resources, spans }) {
   };
 }
 
+/** @param {MessageEvent<WorkerMessage>} event */
 function heard({ data }) {
   switch (data.type) {
     case "frame":
@@ -183,7 +198,11 @@ function heard({ data }) {
       );
       break;
     default:
-      console.warn("shell: unknown message from the worker", data.type);
+      // None of WorkerMessage's: a worker of another release.
+      console.warn(
+        "shell: unknown message from the worker",
+        /** @type {{type: string}} */ (data).type,
+      );
   }
 }
 

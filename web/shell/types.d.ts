@@ -1,7 +1,314 @@
-// What the shell adds to the page's window, for the type check (tsconfig.json); not shipped.
-interface Window {
-  /** The build's configuration and the figures the tests and benchmarks read (js/state.js). */
-  lottery: { config: any; stats: Record<string, any>; ready: boolean; layout?: unknown };
-  /** Safari before 14.1 names the Web Audio context so (js/sound.js). */
-  webkitAudioContext?: typeof AudioContext;
+// The shapes the shell's scripts share (the page, its worker, Python's JSON and the endpoint's),
+// for the type check only (tsconfig.json and tsconfig.worker.json); not shipped. A global
+// script, no import or export: the JSDoc of every file names these types as they are.
+
+// ---- the build's configuration (tools/dist.py writes it into index.html) --------------------
+/** One game on sale: its zip of screens, fetched only when that game is opened. */
+interface GameEntry {
+  id: string;
+  /** The page's title until Python draws. */
+  name: string;
+  zip: string;
+  bytes: number;
+  /** The shared zip's packages this game's zip adds modules to (engine.ui: its screens). */
+  packages: string[];
 }
+/** A web font the worker loads into its own font set (config.fonts, from critical.css). */
+interface FontEntry {
+  family: string;
+  weight: number;
+  url: string;
+}
+interface ShellConfig {
+  /** The endpoint's origin, "" for the site's own. */
+  api: string;
+  pyodide: {
+    index: string;
+    mjs: string;
+    stdlib: string;
+    /** Pyodide's lock file's "info", passed on as it is (arbitrary JSON to the shell). */
+    lockInfo: unknown;
+  };
+  game: { zip: string; module: string; games: GameEntry[] };
+  worker: string;
+  ed25519: string;
+  fonts: FontEntry[];
+  /** Uncompressed bytes by path, for the download's progress. */
+  sizes: Record<string, number>;
+  serviceWorker: string;
+  /** Read by the shell, not written by tools/dist.py: absent, the defaults hold (90 s; on). */
+  bootTimeoutMs?: number;
+  snapshot?: boolean;
+}
+
+/** window.lottery.stats: figures the tests and benchmarks read; the worker adds its own. */
+interface Stats {
+  frames: number;
+  frameAt: number[];
+  pythonMs: number[];
+  drawMs: number[];
+  bootStart: number;
+  readyMs: number | null;
+  errors: string[];
+  boot: string | null;
+  snapshot: string | null;
+  /** Set by js/sound.js as it loads. */
+  sounds?: SoundStats;
+  /** Where the worker's start went (its `timings` message), once the first frame is shown. */
+  worker?: WorkerTimeline;
+  /** What the worker notes (canvas, fonts, workerBytes, modules, snapshotMs, ...). */
+  [figure: string]: unknown;
+}
+/** What the page's sound did: cues played, the last, each one's count, the context's state. */
+interface SoundStats {
+  played: number;
+  last: string | null;
+  counts: Record<string, number>;
+  context: string;
+}
+/** The query parameters Python starts with (app.js startParams), all strings. */
+type StartParams = Record<string, string>;
+
+// ---- Python's frame (backends/browser.py) ---------------------------------------------------
+/** A linear gradient of the drawing table: x0, y0, x1, y1 and its [offset, colour] stops. */
+type Gradient = { g: [number, number, number, number, [number, string][]] };
+/** The drawing table's update for a frame (backends/canvas.py, docs/drawing.md). */
+interface TableUpdate {
+  base: number;
+  add: (string | Gradient)[];
+}
+/** A control of the scene, mirrored as a <button> (or an <input> for a field). */
+interface Control {
+  id: string;
+  label: string;
+  rect: [number, number, number, number];
+  enabled: boolean;
+  focused?: boolean;
+  /** "decimal": a text field for an amount, mirrored as an <input>. */
+  input?: string;
+  value?: string;
+}
+/** The screen the controls belong to: the mirror's heading. */
+interface ScreenShown {
+  id: string;
+  game: string;
+}
+/** A sound cue's note (engine/ui/sound.py Note). */
+interface Note {
+  at: number;
+  length: number;
+  freq: number;
+  wave: "sine" | "triangle" | "square" | "sawtooth";
+  gain: number;
+  to: number | null;
+}
+/** Every cue's notes and the envelope's figures (engine/ui/sound.py notes_json). */
+interface SoundBook {
+  master: number;
+  attack: number;
+  floor: number;
+  cues: Record<string, Note[]>;
+}
+/** browser.frame()'s answer. */
+interface FrameOut {
+  ms: number;
+  /** Not null when the frame drew; the worker deletes it before the page gets the frame. */
+  cmds?: TableUpdate | null;
+  controls: Control[] | null;
+  screen: ScreenShown | null;
+  say: string[];
+  requests: ShellRequest[];
+  sounds: string[];
+  /** ?layout=1: what the layout test measures (its own JSON, read by the test alone). */
+  layout?: unknown;
+}
+
+// ---- the bridge: Python's requests and their answers (js/bridge.js, docs/drawing.md) --------
+/** The choices of a play's events that waited for one, in order (docs/books.md). */
+type Choices = unknown[];
+/** Each operation's fields, as App.request sends them. */
+interface RequestFields {
+  session: {};
+  purchase: { game: string };
+  resume: { game: string };
+  save: { game: string; play_number: number; index: number; choices?: Choices };
+  finish: { game: string; play_number: number; choices?: Choices };
+  try: { game: string };
+  recall: { play_number: number };
+  reality_seen: {};
+  code: {};
+  signin: { balance_pence?: number };
+  logout: { every?: boolean };
+  verify_play: { play_number: number };
+  limits: {};
+  set_limits: { daily_pence?: number | null; weekly_pence?: number | null };
+  plays: { cursor?: string; limit?: number };
+  open: { params?: Record<string, string | number | boolean> };
+  pref: { fast?: boolean; sound?: boolean };
+}
+/** A request as Python's JSON gives it: the shell reads the fields its operation names. */
+type ShellRequest = { id: string; op: string; [field: string]: unknown };
+/** A refusal, word for word for the player: {code, message} and what the page shows of it. */
+interface Failure {
+  code: string;
+  message: string;
+  [detail: string]: unknown;
+}
+/** An operation's outcome, as Python's reply carries it (and the page's early answers). */
+type Answer = { ok: true; body: object } | { ok: false; body: Failure };
+
+// ---- input for Python's next frame (engine/ui/input.py event_from_json) ---------------------
+type ShellEvent =
+  | { type: "down" | "move" | "up"; x: number; y: number }
+  | { type: "wheel"; dy: number }
+  | { type: "key"; key: string }
+  | { type: "activate" | "focus"; control: string }
+  | { type: "input"; control: string; value: string }
+  | { type: "resize"; width: number; height: number }
+  | { type: "motion"; reduced: boolean }
+  | { type: "reply"; id: string; ok: boolean; body: object };
+
+// ---- the page and the worker (worker.js, docs/drawing.md "The worker") ----------------------
+/** The stage's size in CSS pixels and the device's pixel ratio. */
+interface StageSize {
+  width: number;
+  height: number;
+  dpr: number;
+}
+type PageMessage =
+  | {
+      type: "boot";
+      config: ShellConfig;
+      canvas: OffscreenCanvas;
+      size: StageSize;
+      params: StartParams;
+    }
+  | ({ type: "size" } & StageSize)
+  | { type: "frame"; now: number; events: ShellEvent[] }
+  | { type: "ready" }
+  | { type: "settled" }
+  | ({ type: "answer"; name: string } & Answer);
+type WorkerMessage =
+  | { type: "progress"; fraction: number; text: string }
+  | { type: "stats"; [figure: string]: unknown }
+  | { type: "mark"; name: string; at: number }
+  | { type: "used"; names: string[] }
+  | { type: "started"; notes: string }
+  | { type: "frame"; out: FrameOut; drew: boolean; drawMs: number }
+  | { type: "fail"; error: string; running: boolean }
+  | ({ type: "timings" } & WorkerTimings);
+
+/** The worker's own timeline (js/timings.js), in ms from its time origin (epoch ms): each
+ * request [path, start, first byte, end, bytes transferred, body bytes], each step
+ * [name, start, end]. */
+interface WorkerTimings {
+  origin: number;
+  resources: [string, number, number, number, number, number][];
+  spans: [string, number, number][];
+}
+/** The same on the page's timeline (ms from navigation): window.lottery.stats.worker. */
+interface WorkerTimeline {
+  downloads: {
+    path: string;
+    start: number;
+    firstByte: number;
+    end: number;
+    bytes: number;
+    bodyBytes: number;
+  }[];
+  spans: { name: string; start: number; end: number }[];
+}
+
+// ---- the endpoint's answers the shell reads (docs/api.md; only the fields read here) --------
+interface ApiError {
+  code?: string;
+  message?: string;
+  /** limit_reached */
+  period?: string;
+  left_pence?: number;
+  resets_at?: string;
+  /** limits_required */
+  missing?: string[];
+  /** cooling_off */
+  resumes_at?: string;
+}
+interface Wallet {
+  balance_pence: number;
+}
+/** POST /api/session: the bearer token too when the endpoint is on another origin. */
+interface SessionMade {
+  balance_pence: number;
+  token?: string;
+}
+/** A public key that signs outcome tokens (a JWK, Ed25519: x is its base64url bytes). */
+interface PublicKey {
+  kid: string;
+  x: string;
+}
+/** GET /api/keys */
+interface KeySet {
+  keys?: PublicKey[];
+}
+/** GET /api/plays?status=unfinished */
+interface PlayList {
+  plays?: { game: string; play_number: number }[];
+}
+/** GET /api/plays/{n}: the play's entry, proof and pool (the rest goes to Python as it is). */
+interface PlayDetail {
+  game: string;
+  token: string;
+  pool: { id: string };
+  progress?: { event?: number; choices?: unknown };
+}
+/** POST /api/plays, POST /api/try, GET /api/plays/{n}/recall: a play and its token. */
+interface Bought {
+  play_number: number;
+  token: string;
+}
+/** GET /api/pools/{game}/{id}: the pool's published root and kind. */
+interface Published {
+  root: string;
+  kind: string;
+}
+/** The start of this tab's browser session, as keepBegan stores it (sessionStorage). */
+interface SessionBegan {
+  at: number;
+  balance_pence: number;
+}
+/** What this device keeps of a game's unfinished play ("lottery.progress.<game>"). */
+interface Progress {
+  play_number: number;
+  token: string;
+  index: number;
+  choices: unknown;
+}
+
+// ---- Pyodide, as far as the worker uses it ------------------------------------------------
+/** A Python object seen from JavaScript (a PyProxy): what the shell calls on it. */
+interface PyProxy {
+  destroy(): void;
+  getBuffer(type: "f64"): { data: Float64Array; release(): void };
+}
+interface Pyodide {
+  FS: { writeFile(path: string, data: Uint8Array): void };
+  runPython(code: string): unknown;
+  /** backends.browser (or another module the config names): its functions by name. */
+  pyimport(name: string): BrowserModule;
+  makeMemorySnapshot(): Uint8Array<ArrayBuffer>;
+}
+/** backends/browser.py as the worker calls it. */
+interface BrowserModule {
+  start(width: number, height: number, params: string, answered: string): void;
+  frame(now: number, events: string): string;
+  batch(): PyProxy;
+  sound_notes(): string;
+}
+/** pyodide.mjs's loadPyodide, with the options the shell gives it. */
+type LoadPyodide = (options: {
+  indexURL: string;
+  stdLibURL: string;
+  lockFileContents: string;
+  env: Record<string, string>;
+  _loadSnapshot?: Uint8Array<ArrayBuffer>;
+  _makeSnapshot?: boolean;
+}) => Promise<Pyodide>;

@@ -32,21 +32,31 @@ import {
 } from "./js/snapshot.js";
 import { span, timeWebAssembly, timings } from "./js/timings.js";
 
+/** @type {(message: WorkerMessage) => void} */
 const post = (message) => postMessage(message);
+/** @type {(figures: object) => void} */
 const note = (figures) => post({ type: "stats", ...figures });
 // A performance mark on the page's timeline (docs/build.md), from this worker's clock.
+/** @type {(name: string) => void} */
 const mark = (name) => post({ type: "mark", name, at: performance.timeOrigin + performance.now() });
 mark("lottery-worker"); // this script runs (the page made the worker at lottery-shell)
 let failed = false;
 // `running`: the game had started (the page says the play is safe); otherwise it could not start.
+/**
+ * @param {any} error anything thrown, or an Error (its message is what the page shows)
+ * @param {boolean} [running]
+ */
 function fail(error, running = false) {
   if (failed) return;
   failed = true;
   post({ type: "fail", error: String(error?.message ? error.message : error), running });
 }
 
+/** @type {BrowserModule | null} */
 let browser = null; // backends.browser, once imported
+/** @type {Pyodide | null} */
 let python = null; // Pyodide, while a snapshot of it is due (a fresh start)
+/** @type {() => unknown} */
 let modules = () => null; // how many modules are in sys.modules (the load benchmark's figure)
 // The answers to Python's first requests that the page asked as it started, by request name
 // ({ok, body}), kept until Python starts with them; null once it has.
@@ -56,6 +66,7 @@ let answers = {};
 // The canvas measures text in Python: the web fonts the page declares must be loaded here too
 // (a worker has its own font set) before the first frame.
 // stats.fonts says what became of each ([family, weight, status]).
+/** @param {FontEntry[]} faces */
 async function loadFonts(faces) {
   if (!globalThis.fonts || typeof FontFace !== "function") {
     note({ fonts: "unavailable" }); // drawn in the fallback fonts (FONTS in js/canvas.js)
@@ -76,6 +87,11 @@ async function loadFonts(faces) {
 // The games whose screens this page needs: the one its ?game= names, or, for the lobby (no
 // game named), every game on sale (the lobby draws each card in its game's look). Their zips
 // go beside the shared one; a game page never downloads another game's code (docs/build.md).
+/**
+ * @param {ShellConfig} config
+ * @param {StartParams} params
+ * @returns {GameEntry[]}
+ */
 function openedGames(config, params) {
   const games = config.game.games || [];
   const named = games.find((game) => game.id === params.game);
@@ -84,8 +100,10 @@ function openedGames(config, params) {
 
 // The shared zip's name in Python's file system, and each game's.
 const SHARED_ZIP = "/lottery.zip";
+/** @type {(game: GameEntry) => string} */
 const gameZip = (game) => `/lottery-${game.id}.zip`;
 
+/** @param {Extract<PageMessage, {type: "boot"}>} message */
 async function boot({ config, canvas, size, params }) {
   mark("lottery-boot"); // the page's boot message arrived
   attach(canvas);
@@ -110,6 +128,7 @@ async function boot({ config, canvas, size, params }) {
   const reading = performance.now();
   const stored = snapshots.load(); // read while Pyodide's module loads
   stored.then(() => span("snapshot-read", reading));
+  /** @type {Pyodide} */
   let pyodide;
   let boot;
   const untimeWebAssembly = timeWebAssembly();
@@ -179,8 +198,10 @@ async function boot({ config, canvas, size, params }) {
   }
 }
 
+/** @param {Extract<PageMessage, {type: "frame"}>} message */
 function frame({ now, events }) {
   if (failed || browser === null) return;
+  /** @type {FrameOut} */
   let out;
   let drawMs = 0;
   try {
@@ -200,6 +221,7 @@ function frame({ now, events }) {
   post({ type: "frame", out, drew, drawMs });
 }
 
+/** @param {MessageEvent<PageMessage>} event */
 self.onmessage = ({ data }) => {
   switch (data.type) {
     case "boot":
@@ -235,6 +257,6 @@ self.onmessage = ({ data }) => {
       break;
     }
     default:
-      console.warn("worker: unknown message", data.type);
+      console.warn("worker: unknown message", /** @type {{type: string}} */ (data).type);
   }
 };

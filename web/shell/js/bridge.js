@@ -5,8 +5,13 @@ import { want } from "./sound.js";
 import { verifyEd25519 } from "./signature.js";
 import { config, queue } from "./state.js";
 
-const api = (path) => (config.api || "") + path;
+const api = (/** @type {string} */ path) => (config.api || "") + path;
+// The shell's settings and progress in localStorage ("lottery.<key>"), as JSON.
 export const store = {
+  /**
+   * @param {string} key
+   * @returns {unknown} what was stored (arbitrary JSON: the caller knows what its key holds), or null
+   */
   get(key) {
     try {
       return JSON.parse(localStorage.getItem("lottery." + key) ?? "null");
@@ -14,6 +19,10 @@ export const store = {
       return null;
     }
   },
+  /**
+   * @param {string} key
+   * @param {unknown} value
+   */
   set(key, value) {
     try {
       localStorage.setItem("lottery." + key, JSON.stringify(value));
@@ -21,6 +30,7 @@ export const store = {
       /* private mode */
     }
   },
+  /** @param {string} key */
   drop(key) {
     try {
       localStorage.removeItem("lottery." + key);
@@ -31,6 +41,11 @@ export const store = {
 };
 
 class ApiFailure extends Error {
+  /**
+   * @param {string} code
+   * @param {string} message
+   * @param {Record<string, unknown>} [detail]
+   */
   constructor(code, message, detail = {}) {
     super(message);
     this.code = code;
@@ -40,14 +55,22 @@ class ApiFailure extends Error {
 
 // The facts of a spend-limit refusal the page shows large (engine/ui/scenes/refusal.py): which
 // limit, what is left, when it resets in the player's local time; or the limits still missing.
+/**
+ * @param {ApiError} err
+ * @returns {Record<string, unknown>}
+ */
 function limitDetail(err) {
   if (err.code === "limits_required") return { missing: err.missing || [] };
   if (err.code !== "limit_reached") return {};
   return { period: err.period, left_pence: err.left_pence, resets_local: localTime(err.resets_at) };
 }
 
-const localTime = (iso) =>
-  new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+// The endpoint sends a time with every refusal that names one ("Invalid Date" if not).
+const localTime = (/** @type {string | undefined} */ iso) =>
+  new Date(/** @type {string} */ (iso)).toLocaleString(undefined, {
+    dateStyle: "medium",
+    timeStyle: "short",
+  });
 
 // The session credential. On the site's own origin it is the HttpOnly cookie. When the endpoint
 // is on another origin (config.api), the cookie may never reach it (another site's cookies are
@@ -58,6 +81,14 @@ function credential() {
   return typeof token === "string" && token ? { Authorization: "Bearer " + token } : {};
 }
 
+/**
+ * One request to the endpoint; a refusal or a lost connection throws an ApiFailure.
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body] sent as JSON
+ * @param {Record<string, string>} [headers]
+ * @returns {Promise<unknown>} the answer's JSON (each caller names the shape docs/api.md gives it)
+ */
 async function call(method, path, body, headers = {}) {
   let response;
   const sent = { ...credential(), ...headers };
@@ -74,6 +105,8 @@ async function call(method, path, body, headers = {}) {
       "The connection failed. Check your connection and try again: you will not be charged twice.",
     );
   }
+  // A refusal's JSON is {error: {code, message, ...}} (docs/api.md); a proxy's may be anything.
+  /** @type {{error?: ApiError} & ApiError} */
   let data = {};
   try {
     data = await response.json();
@@ -96,35 +129,48 @@ async function call(method, path, body, headers = {}) {
 }
 
 // A purchase over a spend limit, in plain words: which limit, what is left, when it resets.
+/** @param {ApiError} err */
 function limitMessage(err) {
-  const pounds = (p) => "£" + (p / 100).toFixed(2);
+  const pounds = (/** @type {number} */ p) => "£" + (p / 100).toFixed(2);
   const when = localTime(err.resets_at);
-  const left = Number.isInteger(err.left_pence) ? `${pounds(err.left_pence)} left` : "nothing left";
+  const left = Number.isInteger(err.left_pence)
+    ? `${pounds(/** @type {number} */ (err.left_pence))} left`
+    : "nothing left";
   return `Your ${err.period || "spend"} limit is reached: ${left} until ${when}. Nothing was charged.`;
 }
 
 // A purchase refused after the account's play session (every device's), in plain words: when
 // play can resume, in the player's own time; an unfinished play can still be finished.
+/** @param {ApiError} err */
 function coolingMessage(err) {
-  const when = new Date(err.resumes_at).toLocaleTimeString(undefined, { timeStyle: "short" });
+  const when = new Date(/** @type {string} */ (err.resumes_at)).toLocaleTimeString(undefined, {
+    timeStyle: "short",
+  });
   return `Your play session has ended: take a break. You can buy plays again at ${when}. Nothing was charged; an unfinished play can still be finished.`;
 }
 
+/** @param {string} text base64url */
 function b64urlBytes(text) {
   const b64 = text.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((text.length + 3) % 4);
   return Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0));
 }
 
+/** @type {PublicKey[] | null} */
 let keySet = null;
 // The outcome token is a JWS signed with Ed25519; its key must be one /api/keys publishes
 // (WebCrypto's Ed25519, or the fallback where the browser has none: js/signature.js).
+/**
+ * @param {string} token
+ * @returns {Promise<unknown>} the token's payload (JSON that Python reads: engine/payload.py)
+ */
 async function verifyToken(token) {
   const parts = String(token).split(".");
   if (parts.length !== 3)
     throw new ApiFailure("bad_token", "This play could not be verified, so it cannot be shown.");
   try {
+    /** @type {{alg?: string, kid?: string}} */
     const header = JSON.parse(new TextDecoder().decode(b64urlBytes(parts[0])));
-    if (!keySet) keySet = (await call("GET", "/api/keys")).keys || [];
+    if (!keySet) keySet = /** @type {KeySet} */ (await call("GET", "/api/keys")).keys || [];
     const jwk = keySet.find((k) => k.kid === header.kid);
     if (header.alg !== "EdDSA" || !jwk) throw new Error("unknown key");
     const ok = await verifyEd25519(
@@ -161,6 +207,7 @@ function mayHaveSession() {
 // The browser session's clock for the reality check: when this tab's session began and the
 // balance then (sessionStorage: it lasts while the tab does, across the site's pages).
 const BEGAN = "lottery.session-began";
+/** @returns {SessionBegan | null} */
 function sessionBegan() {
   try {
     return JSON.parse(sessionStorage.getItem(BEGAN) ?? "null");
@@ -168,6 +215,7 @@ function sessionBegan() {
     return null;
   }
 }
+/** @param {SessionBegan} began */
 function keepBegan(began) {
   try {
     sessionStorage.setItem(BEGAN, JSON.stringify(began));
@@ -175,6 +223,7 @@ function keepBegan(began) {
     /* private mode */
   }
 }
+/** @param {number} balance */
 function sessionClock(balance) {
   let began = sessionBegan();
   if (!began || typeof began.at !== "number") {
@@ -188,6 +237,10 @@ function sessionClock(balance) {
 }
 // Signing in to another account mid-session: the net spend (the start balance less the
 // balance) carries on, so the start moves by the change of balance.
+/**
+ * @param {unknown} before the balance before, as Python knows it (an integer, or not known)
+ * @param {unknown} after
+ */
 function rebaseSessionClock(before, after) {
   const began = sessionBegan();
   if (
@@ -197,22 +250,28 @@ function rebaseSessionClock(before, after) {
     !Number.isInteger(after)
   )
     return;
-  keepBegan({ ...began, balance_pence: began.balance_pence + after - before });
+  keepBegan({
+    ...began,
+    // Integers, checked above.
+    balance_pence:
+      began.balance_pence + /** @type {number} */ (after) - /** @type {number} */ (before),
+  });
 }
 
 async function newSession() {
   store.drop("bearer"); // an expired one must not be sent with the request that replaces it
-  const made = await call("POST", "/api/session", {});
+  const made = /** @type {SessionMade} */ (await call("POST", "/api/session", {}));
   if (config.api && made.token) store.set("bearer", made.token);
   store.set("session", true);
   return { balance_pence: made.balance_pence };
 }
 
 // The session and its wallet: found again, or started (a first visit, or an expired session).
+/** @returns {Promise<Wallet>} */
 async function openSession() {
   if (!mayHaveSession()) return newSession();
   try {
-    const wallet = await call("GET", "/api/wallet");
+    const wallet = /** @type {Wallet} */ (await call("GET", "/api/wallet"));
     store.set("session", true);
     return wallet;
   } catch (error) {
@@ -230,10 +289,15 @@ async function openSession() {
 // hands the ones it has to Python with its start, so PLAY is enabled in Python's first frame
 // (`usedEarly`: those are spent); one that comes later answers Python's first request of that
 // name instead. Only the first of each: a retry asks afresh.
-/** @typedef {{ok: boolean, body: any}} Answer */
 /** @type {{session: Promise<Answer> | null, resume: Promise<Answer | null> | null}} */
 const early = { session: null, resume: null }; // promises of {ok, body} (resume: or null)
+/** @type {string | null} */
 let earlyGame = null; // the game whose unfinished play early.resume looks for
+/**
+ * An operation's outcome as Python's reply carries it: a refusal's sentence for the player.
+ * @param {Promise<unknown>} promise
+ * @returns {Promise<Answer>}
+ */
 const answered = (promise) =>
   promise.then(
     (body) => ({ ok: true, body: body || {} }),
@@ -249,10 +313,12 @@ const answered = (promise) =>
       };
     },
   );
+/** @type {(answer: Answer) => object} */
 const unwrap = ({ ok, body }) => {
   if (!ok) throw new ApiFailure(body.code, body.message);
   return body;
 };
+/** @param {StartParams} params */
 export function askEarly(params) {
   if (params.scene === "check") return; // the system check opens no session
   const session = answered(theSession());
@@ -264,8 +330,9 @@ export function askEarly(params) {
     early.resume = session.then((opened) => (opened.ok ? answered(unfinished(params.game)) : null));
   }
 }
+/** @param {(name: string, answer: Answer) => void} deliver */
 export function earlyAnswers(deliver) {
-  for (const name of Object.keys(early)) {
+  for (const name of /** @type {(keyof typeof early)[]} */ (Object.keys(early))) {
     const asked = early[name];
     if (asked)
       asked.then((answer) => {
@@ -273,8 +340,10 @@ export function earlyAnswers(deliver) {
       });
   }
 }
+/** @param {string[]} names */
 export function usedEarly(names) {
-  for (const name of names) if (name in early) early[name] = null;
+  for (const name of names)
+    if (name in early) early[/** @type {keyof typeof early} */ (name)] = null;
 }
 
 async function theSession() {
@@ -285,6 +354,10 @@ async function theSession() {
 // The choices kept with a play's progress: a list, the choice of each event that waited for one,
 // in order. An older shell stored {"<event index>": choice}: such progress is read here, in the
 // order of its events, and stored back as a list (by unfinished, once).
+/**
+ * @param {unknown} kept as stored (JSON: a list, or an older shell's object, or anything)
+ * @returns {Choices}
+ */
 function choiceList(kept) {
   if (Array.isArray(kept)) return kept;
   if (!kept || typeof kept !== "object") return [];
@@ -292,13 +365,14 @@ function choiceList(kept) {
     .map(Number)
     .filter(Number.isInteger)
     .sort((a, b) => a - b)
-    .map((i) => kept[i]);
+    .map((i) => /** @type {Record<number, unknown>} */ (kept)[i]);
 }
 
 // The game's unfinished play, if any, with its token checked and where it got to.
+/** @param {string} game */
 async function unfinished(game) {
-  const mine = store.get("progress." + game);
-  const list = await call("GET", "/api/plays?status=unfinished");
+  const mine = /** @type {Progress | null} */ (store.get("progress." + game));
+  const list = /** @type {PlayList} */ (await call("GET", "/api/plays?status=unfinished"));
   const open = (list.plays || []).find((p) => p.game === game);
   if (!open) {
     store.drop("progress." + game);
@@ -310,10 +384,11 @@ async function unfinished(game) {
   let choices = same ? choiceList(mine.choices) : [];
   if (!token) {
     // Bought or played on another device: the endpoint keeps how far it got and the choices.
-    const detail = await call("GET", `/api/plays/${open.play_number}`);
+    const detail = /** @type {PlayDetail} */ (await call("GET", `/api/plays/${open.play_number}`));
     token = detail.token;
+    /** @type {NonNullable<PlayDetail["progress"]>} */
     const kept = detail.progress || {};
-    index = Number.isInteger(kept.event) ? kept.event : 0;
+    index = Number.isInteger(kept.event) ? /** @type {number} */ (kept.event) : 0;
     choices = choiceList(kept.choices);
   }
   const payload = await verifyToken(token);
@@ -321,6 +396,8 @@ async function unfinished(game) {
   return { found: true, play_number: open.play_number, token, payload, index, choices };
 }
 
+// Each operation by name (docs/drawing.md), given its request's fields; its answer goes to Python.
+/** @type {{[Op in keyof RequestFields]: (req: RequestFields[Op]) => Promise<unknown>}} */
 const ops = {
   async session() {
     const asked = early.session;
@@ -334,12 +411,14 @@ const ops = {
     // One Idempotency-Key per intended purchase, kept until the play is safely stored: a retry
     // after a lost answer (or a reload) replays the same purchase and is charged once.
     const slot = "purchase-key." + req.game;
-    let key = store.get(slot);
+    let key = /** @type {string | null} */ (store.get(slot));
     if (!key) {
       key = uuid();
       store.set(slot, key);
     }
-    const bought = await call("POST", "/api/plays", { game: req.game }, { "Idempotency-Key": key });
+    const bought = /** @type {Bought} */ (
+      await call("POST", "/api/plays", { game: req.game }, { "Idempotency-Key": key })
+    );
     const payload = await verifyToken(bought.token);
     store.set("progress." + req.game, {
       play_number: bought.play_number,
@@ -358,7 +437,7 @@ const ops = {
   },
   async save(req) {
     // Each game keeps its own unfinished play ("progress.<game>"): how far it got, the choices made.
-    const mine = store.get("progress." + req.game);
+    const mine = /** @type {Progress | null} */ (store.get("progress." + req.game));
     if (mine && mine.play_number === req.play_number) {
       store.set("progress." + req.game, { ...mine, index: req.index, choices: req.choices || [] });
     }
@@ -374,19 +453,21 @@ const ops = {
     const done = await call("POST", `/api/plays/${req.play_number}/finish`, {
       choices: req.choices || [],
     });
-    const mine = store.get("progress." + req.game);
+    const mine = /** @type {Progress | null} */ (store.get("progress." + req.game));
     if (mine && mine.play_number === req.play_number) store.drop("progress." + req.game);
     return done;
   },
   async try(req) {
     // A free play from the game's try pool: nothing is charged, paid or kept.
-    const drawn = await call("POST", "/api/try", { game: req.game });
+    const drawn = /** @type {Bought} */ (await call("POST", "/api/try", { game: req.game }));
     return { ...drawn, payload: await verifyToken(drawn.token) };
   },
   async recall(req) {
     // A finished play, to replay: the endpoint rebuilt its book and checked it against the
     // hash recorded at purchase; the token is checked here as at purchase.
-    const play = await call("GET", `/api/plays/${Number(req.play_number)}/recall`);
+    const play = /** @type {Bought} */ (
+      await call("GET", `/api/plays/${Number(req.play_number)}/recall`)
+    );
     return { ...play, payload: await verifyToken(play.token) };
   },
   async reality_seen() {
@@ -404,7 +485,9 @@ const ops = {
       "The sign-in code shown on your other device (Account, Get a sign-in code):",
     );
     if (!typed?.trim()) return { cancelled: true };
-    const made = await call("POST", "/api/session", { code: typed.trim().toUpperCase() });
+    const made = /** @type {SessionMade} */ (
+      await call("POST", "/api/session", { code: typed.trim().toUpperCase() })
+    );
     if (config.api && made.token) store.set("bearer", made.token);
     store.set("session", true);
     rebaseSessionClock(req.balance_pence, made.balance_pence);
@@ -415,7 +498,7 @@ const ops = {
     // session(s) and clears the cookie; this browser forgets its token, so the next page
     // starts a new guest session (or signs in with a code).
     const path = req.every ? "/api/session/logout-all" : "/api/session/logout";
-    const ended = await call("POST", path, {});
+    const ended = /** @type {object} */ (await call("POST", path, {}));
     store.drop("bearer");
     store.set("session", false);
     return { ...ended, every: Boolean(req.every) };
@@ -424,8 +507,12 @@ const ops = {
     // VERIFY: the play's entry and proof, the token's signature checked here with WebCrypto
     // against the published keys, and the root and kind (paid or try) published for its pool
     // (the rest of the steps run in Python: engine/ui/scenes/verify.py).
-    const detail = await call("GET", `/api/plays/${Number(req.play_number)}`);
+    const detail = /** @type {PlayDetail} */ (
+      await call("GET", `/api/plays/${Number(req.play_number)}`)
+    );
+    /** @type {{ok: boolean, kid?: string}} */
     let signature = { ok: false };
+    /** @type {unknown} */
     let payload = null;
     try {
       payload = await verifyToken(detail.token);
@@ -436,9 +523,11 @@ const ops = {
     } catch (error) {
       if (error instanceof ApiFailure && error.code === "network") throw error;
     }
-    const published = await call(
-      "GET",
-      `/api/pools/${encodeURIComponent(detail.game)}/${encodeURIComponent(detail.pool.id)}`,
+    const published = /** @type {Published} */ (
+      await call(
+        "GET",
+        `/api/pools/${encodeURIComponent(detail.game)}/${encodeURIComponent(detail.pool.id)}`,
+      )
     );
     return {
       detail,
@@ -452,8 +541,10 @@ const ops = {
   },
   async set_limits(req) {
     // Lowering takes effect at once; the endpoint keeps a raise for 24 hours first.
+    /** @type {RequestFields["set_limits"]} */
     const wanted = {};
-    for (const key of ["daily_pence", "weekly_pence"]) if (key in req) wanted[key] = req[key];
+    for (const key of /** @type {const} */ (["daily_pence", "weekly_pence"]))
+      if (key in req) wanted[key] = req[key];
     return call("PUT", "/api/limits", wanted);
   },
   async plays(req) {
@@ -477,7 +568,8 @@ const ops = {
   },
   async pref(req) {
     // One setting a request: faster animations or sound.
-    for (const key of ["fast", "sound"]) if (key in req) store.set(key, !!req[key]);
+    for (const key of /** @type {const} */ (["fast", "sound"]))
+      if (key in req) store.set(key, !!req[key]);
     if ("sound" in req) want(req.sound);
     return {};
   },
@@ -486,10 +578,17 @@ const ops = {
 let unanswered = 0; // requests performed whose answers are not yet queued for Python
 export const answering = () => unanswered > 0;
 
+// The requests of a frame, as Python's JSON gives them: each operation reads the fields it
+// names (RequestFields), unchecked here as Python sends them (App.request).
+/** @param {ShellRequest[]} requests */
 export function perform(requests) {
   for (const req of requests) {
-    const op = ops[req.op];
+    const op =
+      /** @type {Record<string, ((req: ShellRequest) => Promise<unknown>) | undefined>} */ (
+        /** @type {unknown} */ (ops)
+      )[req.op];
     unanswered += 1;
+    /** @type {(ok: boolean, body: object) => void} */
     const reply = (ok, body) => {
       unanswered -= 1;
       queue.push({ type: "reply", id: req.id, ok, body });

@@ -1,23 +1,37 @@
 // Drawing, in the worker: replays Python's batches (backends/canvas.py, docs/drawing.md) on the
 // OffscreenCanvas the page handed over (transferControlToOffscreen). The page measures its stage
 // and sends the size; nothing here touches the DOM.
-let canvas = null;
-let ctx = null;
+/** @type {OffscreenCanvas} */
+let canvas;
+/** @type {OffscreenCanvasRenderingContext2D} */
+let ctx;
+/** @type {Record<string, string>} */
 const FONTS = {
   display: "'Lab Display', 'Arial Black', system-ui, sans-serif",
   body: "'Lab Body', system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
 };
+// Images by name, drawn once loaded (`complete`); nothing registers one yet: IMAGE draws nothing.
+/** @type {Record<string, CanvasImageSource & {complete?: boolean}>} */
 const images = {};
 let dpr = 1;
 let size = { width: 0, height: 0 };
 
+/** @param {OffscreenCanvas} offscreen the page's canvas, transferred */
 export function attach(offscreen) {
   canvas = offscreen;
   // Opaque: every frame paints the whole canvas, so the compositor need not blend it.
-  ctx = canvas.getContext("2d", { alpha: false });
+  ctx = /** @type {OffscreenCanvasRenderingContext2D} */ (
+    canvas.getContext("2d", { alpha: false })
+  );
 }
 
 // The stage's size in CSS pixels and the device's pixel ratio: the backing store follows.
+/**
+ * @param {number} width
+ * @param {number} height
+ * @param {number} ratio
+ * @returns {{width: number, height: number}} the backing store's size in device pixels
+ */
 export function resize(width, height, ratio) {
   dpr = ratio || 1;
   size = { width, height };
@@ -26,10 +40,16 @@ export function resize(width, height, ratio) {
   return { width: canvas.width, height: canvas.height };
 }
 
+/**
+ * @param {number} size
+ * @param {string} family
+ * @param {boolean} bold
+ */
 function fontString(size, family, bold) {
   return `${bold ? "700 " : ""}${size}px ${FONTS[family] || FONTS.body}`;
 }
 // Python (backends/browser.py) measures text through this global of the worker.
+/** @type {(s: string, px: number, family: string, bold: boolean) => number} */
 globalThis.lotteryMeasureText = (s, px, family, bold) => {
   ctx.font = fontString(px, family, bold);
   return ctx.measureText(s).width;
@@ -38,7 +58,9 @@ globalThis.lotteryMeasureText = (s, px, family, bold) => {
 // A batch (backends/canvas.py, docs/drawing.md) is a Float64Array of opcodes, each followed
 // by its numbers; strings and gradients are indices into `table`, which Python extends (and
 // restarts at base 0) frame by frame; -1 is "none".
+/** @type {(string | CanvasGradient)[]} */
 const table = [];
+/** @param {TableUpdate} update */
 function updateTable({ base, add }) {
   if (base === 0) table.length = 0;
   if (base !== table.length)
@@ -55,6 +77,12 @@ function updateTable({ base, add }) {
   }
 }
 
+/**
+ * Fill and stroke the path with the table's paints (-1: not that one).
+ * @param {number} fill
+ * @param {number} stroke
+ * @param {number} lineWidth
+ */
 function finish(fill, stroke, lineWidth) {
   if (fill >= 0) {
     ctx.fillStyle = table[fill];
@@ -81,6 +109,7 @@ const CLEAR = 1,
   ALPHA = 12,
   CLIP = 13;
 
+/** @param {Float64Array} d a frame's opcodes and their numbers */
 function runBatch(d) {
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.globalAlpha = 1;
@@ -117,15 +146,16 @@ function runBatch(d) {
         break;
       }
       case TEXT:
-        ctx.font = fontString(d[i + 4], table[d[i + 5]], d[i + 6] !== 0);
+        // The text, its family, align and baseline are strings of the table (backends/canvas.py).
+        ctx.font = fontString(d[i + 4], /** @type {string} */ (table[d[i + 5]]), d[i + 6] !== 0);
         ctx.fillStyle = table[d[i + 7]];
-        ctx.textAlign = table[d[i + 8]];
-        ctx.textBaseline = table[d[i + 9]];
-        ctx.fillText(table[d[i + 1]], d[i + 2], d[i + 3]);
+        ctx.textAlign = /** @type {CanvasTextAlign} */ (table[d[i + 8]]);
+        ctx.textBaseline = /** @type {CanvasTextBaseline} */ (table[d[i + 9]]);
+        ctx.fillText(/** @type {string} */ (table[d[i + 1]]), d[i + 2], d[i + 3]);
         i += 10;
         break;
       case IMAGE: {
-        const img = images[table[d[i + 1]]];
+        const img = images[/** @type {string} */ (table[d[i + 1]])];
         if (img?.complete) ctx.drawImage(img, d[i + 2], d[i + 3], d[i + 4], d[i + 5]);
         i += 6;
         break;
@@ -167,6 +197,10 @@ function runBatch(d) {
 }
 
 // Python's numbers are read in place (a view of WebAssembly memory), released once drawn.
+/**
+ * @param {TableUpdate} update
+ * @param {() => PyProxy} pyBatch backends.browser.batch: the frame's numbers (an array.array('d'))
+ */
 export function drawFrame(update, pyBatch) {
   updateTable(update);
   const numbers = pyBatch();

@@ -4,6 +4,10 @@ import { $, queue } from "./state.js";
 
 const canvas = $("screen"); // drawn by the worker; its events are the page's
 
+/**
+ * @param {"down" | "move" | "up"} kind
+ * @returns {(e: PointerEvent) => void}
+ */
 function pointer(kind) {
   return (e) => {
     const r = canvas.getBoundingClientRect();
@@ -39,14 +43,22 @@ window.addEventListener("keydown", (e) => {
 // runs (GO is off until the go is shown) instead of dropping it to <body>.
 const box = $("mirror");
 const title = $("screen-title");
+/** @type {Map<string, HTMLButtonElement | HTMLInputElement>} */
 const buttons = new Map(); // control id -> button
+/** @type {string | null} */
 let screen = null; // the current screen's id; null before the first
+/** @type {string | null} */
 let marked = null; // the id of the control the scene last marked `focused` (the keys act on it)
 
-const off = (b) => b.getAttribute("aria-disabled") === "true";
+const off = (/** @type {HTMLElement} */ b) => b.getAttribute("aria-disabled") === "true";
 
 // A control with `input` (an amount: "decimal") is a real <input>, so a phone shows its
 // number keyboard: its text goes to the scene as the player types, Enter activates it.
+/**
+ * @param {string} id
+ * @param {string} kind the field's inputmode ("decimal")
+ * @returns {HTMLInputElement}
+ */
 function field(id, kind) {
   let f = buttons.get(id);
   if (!(f instanceof HTMLInputElement)) {
@@ -69,6 +81,10 @@ function field(id, kind) {
   return f;
 }
 
+/**
+ * @param {string} id
+ * @returns {HTMLButtonElement}
+ */
 function button(id) {
   let b = buttons.get(id);
   if (b instanceof HTMLInputElement) {
@@ -93,10 +109,11 @@ function button(id) {
 
 // Put the buttons in `wanted` order, without ever moving the focused one (moving a node
 // blurs it): the others are placed around it.
+/** @param {HTMLElement[]} wanted */
 function order(wanted) {
   const now = box.children;
   if (now.length === wanted.length && wanted.every((b, i) => now[i] === b)) return;
-  const at = wanted.indexOf(document.activeElement);
+  const at = wanted.indexOf(/** @type {HTMLElement} */ (document.activeElement));
   if (at < 0 || document.activeElement?.parentNode !== box) {
     box.append(...wanted);
     return;
@@ -107,6 +124,7 @@ function order(wanted) {
 }
 
 // Screen titles for the heading, by the scene's name (engine/ui: Flow.register).
+/** @type {Record<string, string>} */
 const TITLES = {
   lobby: "Games",
   "my-games": "My Games",
@@ -116,6 +134,10 @@ const TITLES = {
   outcome: "Play finished",
   check: "System check",
 };
+/**
+ * @param {string} id
+ * @param {string} game
+ */
 function heading(id, game) {
   if (id === "lobby") return document.title;
   if (id === "splash" || !(id in TITLES)) return game || document.title;
@@ -128,6 +150,10 @@ function heading(id, game) {
 // `focused`; the first screen takes no focus (a player Tabs into the page). When the scene
 // marks another control (Left/Right move Power Puck Shot's ring) while the focus is in the
 // mirror, the focus follows it, so Enter/Space press the control the scene shows picked.
+/**
+ * @param {Control[]} controls
+ * @param {ScreenShown | null} where
+ */
 export function mirror(controls, where) {
   const focused = document.activeElement;
   const inMirror = focused !== null && box.contains(focused);
@@ -168,7 +194,8 @@ export function mirror(controls, where) {
   }
   const lost = inMirror && !focused.isConnected;
   const mark = controls.find((c) => c.focused);
-  const target = mark ? buttons.get(mark.id) : wanted[0];
+  // The marked control's element was made above, with the others.
+  const target = /** @type {HTMLElement} */ (mark ? buttons.get(mark.id) : wanted[0]);
   const moved = mark !== undefined && mark.id !== marked && inMirror && focused.isConnected;
   marked = mark ? mark.id : null;
   if (free && wanted.length && ((changed && !first) || lost || moved)) {
@@ -176,6 +203,7 @@ export function mirror(controls, where) {
   }
 }
 
+/** @param {string[]} lines */
 export function narrate(lines) {
   const log = $("log");
   for (const line of lines) {

@@ -5,10 +5,18 @@ export const plainFetch = globalThis.fetch.bind(globalThis);
 // A fetch that counts the bytes of the files in `expected` (path -> uncompressed bytes) and
 // calls report(fraction received); a 404 of one of them calls failed(error) at once (Pyodide
 // swallows some download errors and would wait forever).
+/**
+ * @param {Record<string, number>} expected
+ * @param {(fraction: number) => void} report
+ * @param {(error: Error) => void} failed
+ * @returns {typeof fetch}
+ */
 export function countingFetch(expected, report, failed) {
+  /** @type {Record<string, number>} */
   const received = {};
   const totalBytes = Object.values(expected).reduce((a, b) => a + b, 0);
   let last = 0;
+  /** @param {boolean} force */
   function progress(force) {
     const now = performance.now();
     if (!force && now - last < 40) return;
@@ -54,7 +62,13 @@ export function countingFetch(expected, report, failed) {
 // Pyodide's WebAssembly and standard library so while it reads the interpreter snapshot from
 // Cache Storage (which Pyodide's start must wait for: restore or start afresh): a cold visit
 // in Firefox waited up to 0.5 s for that read before the downloads began (docs/build.md).
+/**
+ * @param {typeof fetch} fetcher
+ * @param {string[]} urls
+ * @returns {typeof fetch}
+ */
 export function fetchAhead(fetcher, urls) {
+  /** @param {RequestInfo | URL} input */
   const key = (input) =>
     new URL(input instanceof Request ? input.url : String(input), location.href).href;
   const waiting = new Map(urls.map((url) => [key(url), fetcher(url)]));

@@ -8,7 +8,10 @@ import { config } from "./state.js";
 let fallback = null;
 let native = true; // until WebCrypto says it has no Ed25519
 
-/** Whether an error is a browser's way of saying it does not know the algorithm. */
+/**
+ * Whether an error is a browser's way of saying it does not know the algorithm.
+ * @param {unknown} error
+ */
 function unsupported(error) {
   return error instanceof DOMException && error.name === "NotSupportedError";
 }

@@ -7,14 +7,21 @@
 // (packing 31 MB blocked the page for 0.3-0.6 s when it ran there); `note` tells the page how
 // the boot went (window.lottery.stats.boot and .snapshot).
 const SNAPSHOT_CACHE = "lottery-python-snapshot";
-let config = null;
-let snapshotKey = null;
+/** @type {ShellConfig} */
+let config; // configure() sets it and the key before any other use
+/** @type {string} */
+let snapshotKey;
 /** @type {(figures: object) => void} */
 let note = () => {};
 
 // One snapshot per page (a game's holds that game's screens imported, the lobby's every game's),
 // under a key naming the release's runtime, standard library and shared zip, and the games' zips.
 let release = "";
+/**
+ * @param {ShellConfig} given
+ * @param {(figures: object) => void} noteStats
+ * @param {GameEntry[]} games the games this page opens
+ */
 export function configure(given, noteStats, games) {
   config = given;
   note = noteStats;
@@ -37,8 +44,13 @@ export function configure(given, noteStats, games) {
 // as 32-bit words, then those pages.
 const PAGE = 65536,
   PACKED = 0x4c525031; // "LRP1"
+/**
+ * @param {Uint8Array<ArrayBuffer>} bytes
+ * @returns {Blob}
+ */
 function packSnapshot(bytes) {
   const words = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2);
+  /** @type {number[]} */
   const kept = [];
   for (let page = 0; page * PAGE < bytes.length; page += 1) {
     const end = Math.min(words.length, ((page + 1) * PAGE) >> 2);
@@ -51,6 +63,10 @@ function packSnapshot(bytes) {
   const head = new Uint32Array([PACKED, bytes.length, kept.length, ...kept]);
   return new Blob([head, ...kept.map((page) => bytes.subarray(page * PAGE, (page + 1) * PAGE))]);
 }
+/**
+ * @param {Uint8Array<ArrayBuffer>} packed
+ * @returns {Uint8Array<ArrayBuffer>}
+ */
 function unpackSnapshot(packed) {
   const head = new Uint32Array(packed.buffer, 0, 3);
   if (packed.byteLength < 12 || head[0] !== PACKED) throw new Error("not a packed snapshot");
@@ -80,6 +96,7 @@ export const snapshots = {
       return null;
     }
   },
+  /** @param {Uint8Array<ArrayBuffer>} bytes */
   async save(bytes) {
     const cache = await caches.open(SNAPSHOT_CACHE);
     // This release's snapshots only, one per game: the others' stay, older releases' go.
@@ -106,6 +123,11 @@ export const snapshots = {
   },
 };
 
+/**
+ * @param {LoadPyodide} loadPyodide pyodide.mjs's
+ * @param {Promise<Uint8Array<ArrayBuffer> | null>} stored the snapshot kept, if any (snapshots.load)
+ * @returns {Promise<{pyodide: Pyodide, boot: "snapshot" | "fresh"}>}
+ */
 export async function startPython(loadPyodide, stored) {
   const options = {
     indexURL: config.pyodide.index,
@@ -133,6 +155,7 @@ export async function startPython(loadPyodide, stored) {
 
 // Whether this boot takes a snapshot: a fresh start where snapshots can be kept does, once the
 // page is playable; otherwise stats.snapshot says why not (restored, or unavailable).
+/** @param {"snapshot" | "fresh"} boot */
 export function snapshotDue(boot) {
   if (boot === "fresh" && snapshots.usable) return true;
   note({ snapshot: boot === "snapshot" ? "restored" : "unavailable" });
@@ -142,6 +165,10 @@ export function snapshotDue(boot) {
 // Taken once the page is playable (the game started and answered), off the time a player
 // waits; every JavaScript object Python still holds must be one Pyodide can name again (the
 // `js` module and what is reached from it). Saved at once.
+/**
+ * @param {Pyodide} pyodide
+ * @returns {Uint8Array<ArrayBuffer> | null}
+ */
 export function takeSnapshot(pyodide) {
   try {
     const began = performance.now();
@@ -155,6 +182,7 @@ export function takeSnapshot(pyodide) {
   }
 }
 
+/** @param {Uint8Array<ArrayBuffer> | null} bytes */
 export function keepSnapshot(bytes) {
   if (!bytes) return;
   note({ snapshot: "saving" });

@@ -9,15 +9,20 @@ import { stats } from "./state.js";
 const AudioContextClass = window.AudioContext || window.webkitAudioContext;
 export const audioAvailable = typeof AudioContextClass === "function";
 
+/** @type {SoundBook} */
 let book = { master: 0.2, attack: 0.005, floor: 0.001, cues: {} };
 let wanted = false; // the player's setting, as Python last said
 let gestured = false; // a trusted press, tap or key since the page loaded
+/** @type {AudioContext | null} */
 let context = null;
+/** @type {GainNode | null} */
 let master = null;
-stats.sounds = { played: 0, last: null, counts: {}, context: "none" };
+/** @type {SoundStats} */
+const sounds = { played: 0, last: null, counts: {}, context: "none" };
+stats.sounds = sounds; // window.lottery.stats.sounds, what the tests read
 
 function noteState() {
-  stats.sounds.context = context ? context.state : "none";
+  sounds.context = context ? context.state : "none";
 }
 
 // Make or wake the AudioContext, only when the player wants sound and has made a gesture.
@@ -25,7 +30,7 @@ function wake() {
   if (!wanted || !gestured || !audioAvailable) return false;
   try {
     if (!context) {
-      context = new AudioContextClass();
+      context = new /** @type {typeof AudioContext} */ (AudioContextClass)(); // audioAvailable
       master = context.createGain();
       master.gain.value = book.master;
       master.connect(context.destination);
@@ -55,12 +60,14 @@ for (const type of ["pointerdown", "keydown"]) {
 }
 
 // The notes of every cue, read once from Python before the first frame.
+/** @param {string} json engine/ui/sound.py notes_json */
 export function setNotes(json) {
   book = JSON.parse(json);
   if (master) master.gain.value = book.master;
 }
 
 // The player's setting: on makes or resumes the context (after a gesture), off suspends it.
+/** @param {boolean} [on] */
 export function want(on) {
   wanted = !!on && audioAvailable;
   if (wanted) wake();
@@ -68,9 +75,14 @@ export function want(on) {
   noteState();
 }
 
+// A note at `at` on the context's clock; play() has woken the context (and its master gain).
+/**
+ * @param {number} at
+ * @param {Note} n
+ */
 function note(at, n) {
-  const osc = context.createOscillator();
-  const gain = context.createGain();
+  const osc = /** @type {AudioContext} */ (context).createOscillator();
+  const gain = /** @type {AudioContext} */ (context).createGain();
   const peak = Math.max(n.gain, 0.0002);
   const end = at + n.length;
   osc.type = n.wave;
@@ -79,21 +91,22 @@ function note(at, n) {
   gain.gain.setValueAtTime(0.0001, at);
   gain.gain.linearRampToValueAtTime(peak, at + book.attack);
   gain.gain.exponentialRampToValueAtTime(peak * book.floor, end);
-  osc.connect(gain).connect(master);
+  osc.connect(gain).connect(/** @type {GainNode} */ (master));
   osc.start(at);
   osc.stop(end + 0.01);
 }
 
 // Play a frame's cues (Python sends them only while sound is on).
+/** @param {string[]} cues */
 export function play(cues) {
   if (!cues.length) return;
   wanted = audioAvailable;
   if (!wake()) return;
-  const now = context.currentTime + 0.01;
+  const now = /** @type {AudioContext} */ (context).currentTime + 0.01; // wake() made it
   for (const cue of cues) {
     for (const n of book.cues[cue] || []) note(now + n.at, n);
-    stats.sounds.played += 1;
-    stats.sounds.last = cue;
-    stats.sounds.counts[cue] = (stats.sounds.counts[cue] || 0) + 1;
+    sounds.played += 1;
+    sounds.last = cue;
+    sounds.counts[cue] = (sounds.counts[cue] || 0) + 1;
   }
 }

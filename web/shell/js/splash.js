@@ -3,6 +3,10 @@ import { $, stats } from "./state.js";
 
 let shown = 0;
 // The bar only moves forward (a late download chunk does not pull it back).
+/**
+ * @param {number} fraction of the way, 0 to 1
+ * @param {string} [text]
+ */
 export function setProgress(fraction, text) {
   const pct = Math.max(3, Math.min(100, Math.round(fraction * 100)));
   if (pct < shown) return;
@@ -13,6 +17,10 @@ export function setProgress(fraction, text) {
 }
 
 let failed = false;
+/**
+ * @param {string} message for the player
+ * @param {unknown} [error] what went wrong, for the console
+ */
 export function fail(message, error) {
   if (failed) return;
   failed = true;
@@ -25,6 +33,11 @@ export function fail(message, error) {
   $("failure-retry").focus();
 }
 
+/**
+ * The failure card's sentence for what stopped the start.
+ * @param {any} error anything thrown or said (an Error, a worker's message string, ...)
+ * @returns {string}
+ */
 export function explain(error) {
   const text = String(error?.message ? error.message : error);
   if (/fetch|network|404|load/i.test(text)) {

@@ -8,6 +8,11 @@
 const spans = [];
 
 // A step of the start: its name, and its start and end (this worker's performance.now()).
+/**
+ * @param {string} name
+ * @param {number} start
+ * @param {number} [end]
+ */
 export function span(name, start, end = performance.now()) {
   spans.push([name, start, end]);
 }
@@ -22,6 +27,7 @@ export function timeWebAssembly() {
   };
   for (const [name, original] of Object.entries(originals)) {
     if (typeof original !== "function") continue;
+    /** @param {unknown[]} args */
     wasm[name] = (...args) => {
       const start = performance.now();
       const done = original.apply(wasm, args);
@@ -38,11 +44,21 @@ export function timeWebAssembly() {
 // The timeline so far: this worker's time origin (epoch ms), each request
 // [path, start, first byte, end, bytes transferred, body bytes] and each span [name, start, end],
 // in ms from that origin.
+/** @returns {WorkerTimings} */
 export function timings() {
   const resources = performance.getEntriesByType("resource").map((entry) => {
     const r = /** @type {PerformanceResourceTiming} */ (entry);
     const path = new URL(r.name).pathname;
-    return [path, r.startTime, r.responseStart, r.responseEnd, r.transferSize, r.encodedBodySize];
+    /** @type {WorkerTimings["resources"][number]} */
+    const request = [
+      path,
+      r.startTime,
+      r.responseStart,
+      r.responseEnd,
+      r.transferSize,
+      r.encodedBodySize,
+    ];
+    return request;
   });
   return { origin: performance.timeOrigin, resources, spans: spans.slice() };
 }
