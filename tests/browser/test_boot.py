@@ -203,20 +203,3 @@ def test_the_worker_reports_its_downloads_and_steps_on_the_page_s_timeline(
     assert steps["python-start"]["start"] <= wasm["start"] <= wasm["end"]
     assert watch.errors == []
     page.context.close()
-
-
-def test_pyodide_s_downloads_start_before_its_module_has_loaded(
-    browser: Browser, server: str
-) -> None:
-    """The WebAssembly and the standard library are downloaded once, begun as the worker
-    boots, not once Pyodide's module has loaded and the snapshot has been read from Cache
-    Storage (which a cold visit in Firefox waited up to 0.5 s for, docs/build.md)."""
-    page, watch = open_game(browser, server, viewport=DESKTOP, query="?game=lab-riches")
-    page.wait_for_function("() => window.lottery.stats.worker !== undefined", timeout=10_000)
-    seen = page.evaluate(WORKER)
-    module = next(s for s in seen["worker"]["spans"] if s["name"] == "pyodide-module")
-    for path in seen["wanted"][:2]:
-        (got,) = [d for d in seen["worker"]["downloads"] if d["path"] == path]  # once
-        assert got["start"] <= module["start"] + 2, (got, module)
-    assert watch.errors == []
-    page.context.close()

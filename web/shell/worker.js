@@ -21,7 +21,7 @@
 // tools/dist.py bundles this file and its imports (js/canvas.js, js/snapshot.js,
 // js/downloads.js, js/timings.js) into one module with esbuild.
 import { attach, drawFrame, resize } from "./js/canvas.js";
-import { countingFetch, fetchAhead, plainFetch } from "./js/downloads.js";
+import { countingFetch, plainFetch } from "./js/downloads.js";
 import {
   configure,
   keepSnapshot,
@@ -114,16 +114,10 @@ async function boot({ config, canvas, size, params }) {
   const fonts = loadFonts(config.fonts || []);
   const urls = [config.game.zip, ...games.map((game) => game.zip)];
   const paths = [SHARED_ZIP, ...games.map(gameZip)];
-  // Pyodide's WebAssembly and standard library start downloading now, whichever way Python
-  // starts (both need them), not once the snapshot has been read (js/downloads.js fetchAhead).
-  globalThis.fetch = fetchAhead(
-    countingFetch(
-      { ...config.sizes, ...Object.fromEntries(games.map((game) => [game.zip, game.bytes])) },
-      (got) =>
-        post({ type: "progress", fraction: 0.05 + 0.8 * got, text: "Downloading the game…" }),
-      fail,
-    ),
-    [`${config.pyodide.index}pyodide.asm.wasm`, config.pyodide.stdlib],
+  globalThis.fetch = countingFetch(
+    { ...config.sizes, ...Object.fromEntries(games.map((game) => [game.zip, game.bytes])) },
+    (got) => post({ type: "progress", fraction: 0.05 + 0.8 * got, text: "Downloading the game…" }),
+    fail,
   );
   const reading = performance.now();
   const stored = snapshots.load(); // read while Pyodide's module loads

@@ -56,27 +56,3 @@ export function countingFetch(expected, report, failed) {
     });
   };
 }
-
-// Start downloads before they are asked for: the first fetch of each of `urls` is handed the
-// response already under way (once); any other goes to `fetcher`. The worker starts
-// Pyodide's WebAssembly and standard library so while it reads the interpreter snapshot from
-// Cache Storage (which Pyodide's start must wait for: restore or start afresh): a cold visit
-// in Firefox waited up to 0.5 s for that read before the downloads began (docs/build.md).
-/**
- * @param {typeof fetch} fetcher
- * @param {string[]} urls
- * @returns {typeof fetch}
- */
-export function fetchAhead(fetcher, urls) {
-  /** @param {RequestInfo | URL} input */
-  const key = (input) =>
-    new URL(input instanceof Request ? input.url : String(input), location.href).href;
-  const waiting = new Map(urls.map((url) => [key(url), fetcher(url)]));
-  for (const started of waiting.values()) started.catch(() => {}); // reported when asked for
-  return (input, init) => {
-    const started = waiting.get(key(input));
-    if (started === undefined) return fetcher(input, init);
-    waiting.delete(key(input));
-    return started;
-  };
-}
