@@ -114,19 +114,32 @@ class HttpClient(Protocol):
     ) -> HttpResponse: ...
 
 
+def _local(iso: object) -> datetime:
+    """An API time (ISO, UTC) in this computer's local time."""
+    return datetime.fromisoformat(str(iso).replace("Z", "+00:00")).astimezone()
+
+
 class Refused(ValueError):
-    """A purchase refused for a spend limit: its facts as the page reads them (as the shell
-    gives them, web/shell/js/bridge.js limitDetail), the reset in this computer's local time."""
+    """A purchase refused for a spend limit, or for the cooling-off after an hour of play: its
+    facts as the page reads them (as the shell gives them, web/shell/js/bridge.js limitDetail
+    and coolingMessage), its times in this computer's local time; the game shows its own
+    screen for it (engine/ui/scenes/refusal.py)."""
 
     def __init__(self, error: dict[str, Any]) -> None:
         code = str(error.get("code"))
-        if code == "limits_required":
-            body: dict[str, Any] = {"missing": list(error.get("missing") or [])}
+        if code == "cooling_off":
+            body: dict[str, Any] = {}
+            said = (
+                "Your play session has ended: take a break. You can buy plays again at "
+                f"{_local(error.get('resumes_at')):%H:%M}. Nothing was charged; an unfinished "
+                "play can still be finished."
+            )
+        elif code == "limits_required":
+            body = {"missing": list(error.get("missing") or [])}
             said = "Choose a daily and a weekly limit (Limits, in the lobby) before a paid play."
         else:
             left = format_pounds(int(error.get("left_pence") or 0))
-            resets = datetime.fromisoformat(str(error.get("resets_at")).replace("Z", "+00:00"))
-            local = resets.astimezone()
+            local = _local(error.get("resets_at"))
             body = {
                 "period": error.get("period"),
                 "left_pence": int(error.get("left_pence") or 0),
@@ -162,14 +175,8 @@ class EndpointShell:
         if response.status_code == 402:
             raise ValueError("Insufficient funds: your balance does not cover this play.")
         error = data.get("error", {}) if response.is_error else {}
-        if error.get("code") in ("limit_reached", "limits_required"):
+        if error.get("code") in ("limit_reached", "limits_required", "cooling_off"):
             raise Refused(error)
-        if error.get("code") == "cooling_off":
-            raise ValueError(
-                f"Your play session has ended: take a break. You can buy plays again at "
-                f"{str(error.get('resumes_at', ''))[11:16]} UTC. Nothing was charged; an "
-                "unfinished play can still be finished."
-            )
         if response.is_error:
             raise ValueError(error.get("message", f"HTTP {response.status_code}"))
         return data

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from engine.ui.app import App
 from engine.ui.games import first_scene
 from engine.ui.input import Activate, Event, Key
 from engine.ui.scenes.verify import run_steps
+from tests.endpoint.conftest import Clock
 from web.endpoint.app import create_app
 from web.endpoint.settings import Settings
 
@@ -197,3 +199,59 @@ def test_a_native_window_is_led_to_limits_types_them_with_keys_and_then_buys(
     frames(30, Activate("play:lab-riches"))
     frames(60, Activate("play"))
     assert shell.client.get("/api/wallet").json()["balance_pence"] == 5_000 - 300
+
+
+def test_a_native_window_shows_the_refusal_screens_the_page_shows(tmp_path: Path) -> None:
+    """After an hour of play the endpoint refuses paid plays for the cooling-off (403
+    cooling_off): the window shows TAKE A BREAK with when play resumes in this computer's
+    local time and Back only, as the page does, not a line under TRY AGAIN; a spend limit
+    reached shows its own screen (which limit, what is left, when it resets) with Limits."""
+    from engine.ui.scenes.refusal import RefusalScene
+
+    clock = Clock()
+    settings = Settings(var_dir=tmp_path / "var", test_mode=True, limits_required=False)
+    endpoint = TestClient(create_app(settings, clock=clock))
+    canvas = CommandCanvas(1280, 720, lambda s, px, f, b: len(s) * px * 0.55)
+
+    def buy_and_finish(shell: EndpointShell) -> None:
+        """A paid play, finished (so the game's page opens at PLAY, not at a play to resume)."""
+        bought = shell.perform({"op": "purchase", "game": "lab-riches"})
+        shell.perform({"op": "finish", "play_number": bought["play_number"]})
+
+    def refused(shell: EndpointShell) -> RefusalScene:
+        """PLAY on a fresh game page; the screen the refusal brought."""
+        app = App(first_scene({"fast": "1", "game": "lab-riches"}), 1280, 720)
+        pending: list[Event] = []
+        pressed = False
+        for i in range(600):  # PLAY once it is enabled, then the answer
+            enabled = {c.id for c in app.scene.controls() if c.enabled}
+            press = not pressed and i > 0 and "play" in enabled
+            pressed = pressed or press
+            events = [*pending, *([Activate("play")] if press else [])]
+            pending = shell.answer(app.frame(i * 1000 / 60, events, canvas).requests)
+            canvas.flush()
+            if isinstance(app.scene, RefusalScene):
+                return app.scene
+        raise AssertionError(f"no refusal screen: {app.scene.name}, PLAY pressed: {pressed}")
+
+    limited = EndpointShell(endpoint)
+    limited.perform({"op": "session"})
+    limited.perform({"op": "set_limits", "daily_pence": 500})
+    buy_and_finish(limited)
+    limit = refused(limited)  # £2 of the day's £5 left: the next £3 play is refused
+    assert limit.title == "DAILY LIMIT REACHED"
+    assert limit.lines[0] == "You have £2.00 left to spend today."
+    assert [c.id for c in limit.controls()] == ["limits", "return"]
+    player = EndpointShell(TestClient(endpoint.app))  # another account: no limit
+    player.perform({"op": "session"})
+    buy_and_finish(player)  # its run of play begins
+    logout = player.perform({"op": "session"})["play_time"]["logout_at"]
+    for _ in range(6):  # a play every 9 minutes: one run of play
+        clock.advance(9 * 60)
+        buy_and_finish(player)
+    clock.advance(6 * 60)  # an hour since the run began: logged out of play
+    brk = refused(player)
+    resumes = datetime.fromisoformat(logout.replace("Z", "+00:00")) + timedelta(seconds=600)
+    assert brk.title == "TAKE A BREAK"
+    assert brk.lines[1] == f"You can buy plays again at {resumes.astimezone():%H:%M}."
+    assert [c.label for c in brk.controls()] == ["Back to the game"]

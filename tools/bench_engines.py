@@ -9,12 +9,20 @@ frame, the shell's `stats.readyMs`), how Python started (`boot`: fresh or snapsh
 shell's `lottery-*` marks (ms from navigation: the worker, Pyodide's module, Python started, the
 game imported, ready), so a slow start says which phase it was slow in. Reported per engine: the
 longest and the median cold and return `ready_ms`, the slowest cold visit whole, and the phase
-medians of both kinds of visit.
+medians of both kinds of visit; and for each cold visit, where its worker's time went (the
+worker reports it to the page, web/shell/js/timings.js): each of its downloads' start, end and
+bytes (Pyodide's module and runtime, the WebAssembly, the standard library, the game's zips),
+WebAssembly's compile and instantiate, and Python's start, with the medians of each.
 """
 
 from __future__ import annotations
 
+import json
+import shutil
 import statistics
+import sys
+import tempfile
+from pathlib import Path
 from typing import Any
 
 from tools.browsers import ENGINES, missing, wait_for
@@ -23,14 +31,15 @@ COLD = 20
 PAGE = "/?game=lab-riches"
 READ = """async () => {
   const stats = window.lottery && window.lottery.stats;
-  if (!stats || stats.readyMs === null) return null;
+  if (!stats || stats.readyMs === null || !stats.worker) return null;
   const marks = Object.fromEntries(performance.getEntriesByType("mark")
     .filter((m) => m.name.startsWith("lottery-")).map((m) => [m.name, Math.round(m.startTime)]));
   const requests = performance.getEntriesByType("resource")
     .map((r) => [r.name.replace(location.origin, ""), Math.round(r.startTime),
                  Math.round(r.duration)])
     .sort((a, b) => b[2] - a[2]).slice(0, 3);
-  return {ready_ms: Math.round(stats.readyMs), boot: stats.boot, marks, slowest_requests: requests};
+  return {ready_ms: Math.round(stats.readyMs), boot: stats.boot, marks, slowest_requests: requests,
+          worker: stats.worker};
 }"""
 # The snapshot is stored once the page is playable: the return visit waits for it.
 SAVED = "async () => ['saved', 'failed', 'unavailable'].includes(window.lottery.stats.snapshot)"
@@ -54,6 +63,43 @@ def phases(visits: list[dict[str, Any]]) -> dict[str, float | None]:
     return found
 
 
+def worker_timeline(visit: dict[str, Any]) -> dict[str, Any]:
+    """Where a visit's worker spent its start (ms from navigation; the page's `stats.worker`,
+    web/shell/js/timings.js): each download as [path, start, end, bytes transferred], in the
+    order made (a file fetched twice shows twice), each step as [name, start, end]."""
+    worker = visit["worker"]
+    downloads = [[d["path"], d["start"], d["end"], d["bytes"]] for d in worker["downloads"]]
+    steps = [[s["name"], s["start"], s["end"]] for s in worker["spans"]]
+    return {"ready_ms": visit["ready_ms"], "downloads": downloads, "steps": steps,
+            "python_start_ms": python_start_parts(steps)}  # fmt: skip
+
+
+def python_start_parts(steps: list[list[Any]]) -> dict[str, int] | None:
+    """Python's start (Pyodide's loadPyodide) in three: up to the WebAssembly's instantiation
+    (Pyodide's runtime module fetched and run), the instantiation (the rest of the
+    WebAssembly's download, its compile and instantiate: the longest `wasm-instantiate*` step)
+    and from there to Python started (CPython's own start, the standard library mounted)."""
+    started = [step for step in steps if step[0] == "python-start"]
+    wasms = [step for step in steps if step[0].startswith("wasm-instantiate")]
+    if not started or not wasms:
+        return None
+    (_, begin, end), (_, wasm_begin, wasm_end) = started[-1], max(wasms, key=lambda s: s[2] - s[1])
+    return {
+        "to_wasm": wasm_begin - begin,
+        "wasm": wasm_end - wasm_begin,
+        "after_wasm": end - wasm_end,
+    }
+
+
+def worker_medians(timelines: list[dict[str, Any]]) -> dict[str, float]:
+    """The median length of each download (by path) and step (by name) over the visits (ms)."""
+    lengths: dict[str, list[float]] = {}
+    for timeline in timelines:
+        for name, start, end, *_ in timeline["downloads"] + timeline["steps"]:
+            lengths.setdefault(name, []).append(end - start)
+    return {name: statistics.median(spans) for name, spans in sorted(lengths.items())}
+
+
 def engine(name: str, url: str, cold: int) -> dict[str, Any]:
     """One engine's cold and return visits."""
     colds, returns = [], []
@@ -69,6 +115,7 @@ def engine(name: str, url: str, cold: int) -> dict[str, Any]:
             finally:
                 tab.close()
     slowest = max(colds, key=lambda v: v["ready_ms"])
+    timelines = [worker_timeline(v) for v in colds]
     ready = [v["ready_ms"] for v in colds]
     back = [v["ready_ms"] for v in returns]
     return {
@@ -82,13 +129,37 @@ def engine(name: str, url: str, cold: int) -> dict[str, Any]:
         "cold_phases_ms": phases(colds),
         "return_phases_ms": phases(returns),
         "slowest_cold_visit": slowest,
+        "cold_worker_ms_median": worker_medians(timelines),
+        "cold_worker": timelines,
     }
 
 
-def run(url: str, cold: int = COLD) -> dict[str, Any]:
-    """Every engine this machine has (one it lacks is named in `missing`)."""
+def run(url: str, cold: int = COLD, engines: list[str] | None = None) -> dict[str, Any]:
+    """Every engine this machine has, or those named (one it lacks is named in `missing`)."""
     result: dict[str, Any] = {}
-    for name in ENGINES:
+    for name in engines or ENGINES:
         lacking = missing(name)
         result[name] = {"missing": lacking} if lacking else engine(name, url, cold)
     return result
+
+
+def main(argv: list[str]) -> int:
+    """`python -m tools.bench_engines [COLD [ENGINE...]]`: this part of `bench --load` alone (the
+    site built and served as `bench --load` does), COLD first visits (20) in each engine named
+    (firefox, webkit; both by default); prints its JSON."""
+    from tools.dist import build
+    from tools.localserver import local_server
+
+    cold = int(argv[0]) if argv else COLD
+    work = Path(tempfile.mkdtemp(prefix="bench-engines-"))
+    try:
+        build(work / "dist")
+        with local_server(work / "dist", work / "var", test_mode=False) as url:
+            print(json.dumps(run(url, cold, argv[1:] or None)))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -10,6 +10,7 @@ import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import tempfile
 import threading
@@ -19,6 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Protocol
 
+import urllib3
 from selenium import webdriver
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.bidi.browser import Browser
@@ -35,6 +37,9 @@ WEBKIT_DRIVER = "WebKitWebDriver"
 XVFB = "Xvfb"
 MINIBROWSER = Path("/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser")
 WIDTH, HEIGHT = 1280, 720
+# How long a WebKitWebDriver command may take before it is given up: a new session on a
+# loaded machine sometimes waited for ever on a MiniBrowser that never came up.
+WEBKIT_COMMAND_S = 120
 # The page calls `fn(arg)` (an async function's source) and answers its result as JSON.
 WRAP = "async (a) => JSON.stringify(await ({fn})(JSON.parse(a)) ?? null)"
 
@@ -105,7 +110,13 @@ class WebKitTab:
         service = WebKitService(
             executable_path=shutil.which(WEBKIT_DRIVER), env={**os.environ, "DISPLAY": display}
         )
-        self.driver = webdriver.WebKitGTK(options=options, service=service)
+        # Selenium's commands wait for the socket's default timeout (none): bound them.
+        before = socket.getdefaulttimeout()
+        socket.setdefaulttimeout(WEBKIT_COMMAND_S)
+        try:
+            self.driver = webdriver.WebKitGTK(options=options, service=service)
+        finally:
+            socket.setdefaulttimeout(before)
         self.driver.set_window_size(WIDTH, HEIGHT)
         self.driver.set_script_timeout(60)
 
@@ -177,6 +188,14 @@ def firefox() -> Iterator[Any]:
         shutil.rmtree(profile, ignore_errors=True)
 
 
+def _webkit_tab(display: str) -> WebKitTab:
+    """A new WebKitGTK tab; once more if its MiniBrowser did not come up in time."""
+    try:
+        return WebKitTab(display)
+    except urllib3.exceptions.TimeoutError:
+        return WebKitTab(display)
+
+
 @contextmanager
 def webkit() -> Iterator[Any]:
     """An Xvfb display of its own (a free number); yields a maker of WebKitGTK tabs."""
@@ -191,7 +210,7 @@ def webkit() -> Iterator[Any]:
     try:
         number = os.read(read, 16).decode().strip()
         assert number, "Xvfb gave no display"
-        yield lambda: WebKitTab(":" + number)
+        yield lambda: _webkit_tab(":" + number)
     finally:
         os.close(read)
         xvfb.terminate()

@@ -160,3 +160,46 @@ def test_a_game_downloads_only_its_own_code_and_keeps_its_own_snapshot(
         expect(page.get_by_role("button", name=name, exact=True)).to_be_visible(timeout=30_000)
         page.close()
     context.close()
+
+
+# The worker's timeline (web/shell/js/timings.js) as the page keeps it, with what a game's page
+# must have downloaded in its worker and the marks it must agree with.
+WORKER = """() => {
+  const {stats, config} = window.lottery;
+  const id = new URLSearchParams(location.search).get("game");
+  const game = config.game.games.find((g) => g.id === id);
+  const marks = Object.fromEntries(performance.getEntriesByType("mark")
+    .map((m) => [m.name, m.startTime]));
+  return {worker: stats.worker, ready: stats.readyMs, marks,
+          wanted: [config.pyodide.index + "pyodide.asm.wasm", config.pyodide.stdlib,
+                   config.game.zip, game.zip]};
+}"""
+
+
+def test_the_worker_reports_its_downloads_and_steps_on_the_page_s_timeline(
+    browser: Browser, server: str
+) -> None:
+    """The page's resource timing cannot see the worker's requests: the worker sends its own
+    (each download's start, first byte, end and bytes) and its steps (Pyodide's module,
+    WebAssembly's compile and instantiate, Python's start), which the page shifts to its own
+    timeline (ms from navigation), for the load benchmark."""
+    page, watch = open_game(browser, server, viewport=DESKTOP, query="?game=lab-riches")
+    page.wait_for_function("() => window.lottery.stats.worker !== undefined", timeout=10_000)
+    seen = page.evaluate(WORKER)
+    downloads = {d["path"]: d for d in seen["worker"]["downloads"]}
+    for path in seen["wanted"]:
+        got = downloads[path]
+        assert 0 < got["start"] <= got["firstByte"] <= got["end"] <= seen["ready"], got
+        assert got["bytes"] > 0 and got["bodyBytes"] > 0, got  # a cold visit: over the network
+    steps = {s["name"]: s for s in seen["worker"]["spans"]}
+    assert {"pyodide-module", "python-start", "wasm-instantiateStreaming"} <= set(steps), steps
+    for step in steps.values():
+        assert 0 < step["start"] <= step["end"] <= seen["ready"], step
+    marks = seen["marks"]
+    # The same moments as the worker's marks, each on the page's clock.
+    assert abs(steps["python-start"]["end"] - marks["lottery-python-started"]) <= 2
+    assert abs(steps["pyodide-module"]["end"] - marks["lottery-pyodide-module"]) <= 2
+    wasm = steps["wasm-instantiateStreaming"]
+    assert steps["python-start"]["start"] <= wasm["start"] <= wasm["end"]
+    assert watch.errors == []
+    page.context.close()

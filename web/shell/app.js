@@ -136,6 +136,28 @@ function nameThePage(params) {
   if (heading) heading.textContent = game.name;
 }
 
+// The worker's downloads and steps (js/timings.js) on the page's timeline, in ms from the
+// navigation like the page's marks: stats.worker (the load benchmark reads it).
+/**
+ * @param {Extract<WorkerMessage, {type: "timings"}>} timings
+ * @returns {WorkerTimeline}
+ */
+function workerTimeline({ origin, resources, spans }) {
+  /** @param {number} ms on the worker's clock */
+  const at = (ms) => Math.round(ms + origin - performance.timeOrigin);
+  return {
+    downloads: resources.map(([path, start, firstByte, end, bytes, bodyBytes]) => ({
+      path,
+      start: at(start),
+      firstByte: at(firstByte),
+      end: at(end),
+      bytes,
+      bodyBytes,
+    })),
+    spans: spans.map(([name, start, end]) => ({ name, start: at(start), end: at(end) })),
+  };
+}
+
 /** @param {MessageEvent<WorkerMessage>} event */
 function heard({ data }) {
   switch (data.type) {
@@ -152,6 +174,9 @@ function heard({ data }) {
     }
     case "mark":
       performance.mark(data.name, { startTime: data.at - performance.timeOrigin });
+      break;
+    case "timings":
+      stats.worker = workerTimeline(data);
       break;
     case "used":
       usedEarly(data.names);

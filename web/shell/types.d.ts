@@ -54,6 +54,8 @@ interface Stats {
   snapshot: string | null;
   /** Set by js/sound.js as it loads. */
   sounds?: SoundStats;
+  /** Where the worker's start went (its `timings` message), once the first frame is shown. */
+  worker?: WorkerTimeline;
   /** What the worker notes (canvas, fonts, workerBytes, modules, snapshotMs, ...). */
   [figure: string]: unknown;
 }
@@ -193,7 +195,29 @@ type WorkerMessage =
   | { type: "used"; names: string[] }
   | { type: "started"; notes: string }
   | { type: "frame"; out: FrameOut; drew: boolean; drawMs: number }
-  | { type: "fail"; error: string; running: boolean };
+  | { type: "fail"; error: string; running: boolean }
+  | ({ type: "timings" } & WorkerTimings);
+
+/** The worker's own timeline (js/timings.js), in ms from its time origin (epoch ms): each
+ * request [path, start, first byte, end, bytes transferred, body bytes], each step
+ * [name, start, end]. */
+interface WorkerTimings {
+  origin: number;
+  resources: [string, number, number, number, number, number][];
+  spans: [string, number, number][];
+}
+/** The same on the page's timeline (ms from navigation): window.lottery.stats.worker. */
+interface WorkerTimeline {
+  downloads: {
+    path: string;
+    start: number;
+    firstByte: number;
+    end: number;
+    bytes: number;
+    bodyBytes: number;
+  }[];
+  spans: { name: string; start: number; end: number }[];
+}
 
 // ---- the endpoint's answers the shell reads (docs/api.md; only the fields read here) --------
 interface ApiError {

@@ -17,8 +17,9 @@
 //                   {type: "started", notes}                        Python is ready; the sound cues' notes
 //                   {type: "frame", out, drew, drawMs}              what the frame asks of the page
 //                   {type: "fail", error, running}                 Python could not start, or stopped
+//                   {type: "timings", origin, resources, spans}    the worker's downloads and start (js/timings.js)
 // tools/dist.py bundles this file and its imports (js/canvas.js, js/snapshot.js,
-// js/downloads.js) into one module with esbuild.
+// js/downloads.js, js/timings.js) into one module with esbuild.
 import { attach, drawFrame, resize } from "./js/canvas.js";
 import { countingFetch, plainFetch } from "./js/downloads.js";
 import {
@@ -29,6 +30,7 @@ import {
   startPython,
   takeSnapshot,
 } from "./js/snapshot.js";
+import { span, timeWebAssembly, timings } from "./js/timings.js";
 
 /** @type {(message: WorkerMessage) => void} */
 const post = (message) => postMessage(message);
@@ -110,7 +112,6 @@ async function boot({ config, canvas, size, params }) {
   configure(config, note, games);
   post({ type: "progress", fraction: 0.04, text: "Downloading the game…" });
   const fonts = loadFonts(config.fonts || []);
-  const stored = snapshots.load(); // read while Pyodide's module loads
   const urls = [config.game.zip, ...games.map((game) => game.zip)];
   const paths = [SHARED_ZIP, ...games.map(gameZip)];
   globalThis.fetch = countingFetch(
@@ -118,9 +119,13 @@ async function boot({ config, canvas, size, params }) {
     (got) => post({ type: "progress", fraction: 0.05 + 0.8 * got, text: "Downloading the game…" }),
     fail,
   );
+  const reading = performance.now();
+  const stored = snapshots.load(); // read while Pyodide's module loads
+  stored.then(() => span("snapshot-read", reading));
   /** @type {Pyodide} */
   let pyodide;
   let boot;
+  const untimeWebAssembly = timeWebAssembly();
   try {
     // A game's zip is not preloaded by the page (which game is the URL's): start them now.
     const zips = urls.map((url) =>
@@ -130,12 +135,18 @@ async function boot({ config, canvas, size, params }) {
       }),
     );
     for (const zip of zips) zip.catch(() => {}); // failures are reported where they are awaited
+    let began = performance.now();
     const { loadPyodide } = await import(config.pyodide.mjs);
+    span("pyodide-module", began);
     mark("lottery-pyodide-module");
+    began = performance.now();
     ({ pyodide, boot } = await startPython(loadPyodide, stored));
+    span("python-start", began);
     mark("lottery-python-started");
     post({ type: "progress", fraction: 0.9, text: "Starting the game…" });
+    began = performance.now();
     const loaded = await Promise.all(zips);
+    span("zips-awaited", began);
     loaded.forEach((bytes, i) => {
       pyodide.FS.writeFile(paths[i], new Uint8Array(bytes));
     });
@@ -144,6 +155,7 @@ async function boot({ config, canvas, size, params }) {
     return;
   } finally {
     globalThis.fetch = plainFetch;
+    untimeWebAssembly();
   }
   try {
     // The shared zip on sys.path; the shared zip's packages that a game's zip adds modules to
@@ -219,12 +231,13 @@ self.onmessage = ({ data }) => {
       if (answers) answers[data.name] = { ok: data.ok === true, body: data.body || {} };
       break;
     case "ready": {
-      // What this worker downloaded (Pyodide and the game), and the modules Python holds at
-      // the first frame, for the load benchmark.
+      // What this worker downloaded (Pyodide and the game), the modules Python holds at the
+      // first frame, and where the worker's start went, for the load benchmark.
       const bytes = performance
         .getEntriesByType("resource")
         .reduce((sum, r) => sum + /** @type {PerformanceResourceTiming} */ (r).transferSize, 0);
       note({ workerBytes: bytes, modules: modules() });
+      post({ type: "timings", ...timings() });
       break;
     }
     case "settled": {
