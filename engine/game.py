@@ -12,7 +12,6 @@ own zip (docs/build.md).
 from __future__ import annotations
 
 import importlib
-import pkgutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -20,6 +19,7 @@ from functools import cached_property
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol
 
+from engine import package_data
 from engine.book import Book, Event
 from engine.outcome import Composition
 
@@ -27,6 +27,10 @@ if TYPE_CHECKING:
     from engine.math.table import PrizeTable
 
 BookBuilder = Callable[[str, Composition, bytes], Book]
+TABLE_FILE = "prize-table.toml"  # each game's prize table, in its package: the one source
+# The same table parsed at build time (tools/dist.py), in the browser's game zip instead of the
+# TOML: reading it needs no TOML parser there (docs/build.md).
+BUILT_TABLE_FILE = "prize-table.json"
 
 
 class Lazy:
@@ -157,10 +161,15 @@ class Game:
 
     def table_text(self) -> str:
         """The TOML text of the game's prize table (engine/<package>/prize-table.toml)."""
-        data = pkgutil.get_data(f"engine.{self.package}", "prize-table.toml")
-        if data is None:  # a loader that cannot read files: none of CPython's or zipimport
-            raise OSError(f"engine.{self.package} cannot read its prize-table.toml")
-        return data.decode("utf-8")
+        return package_data.read(f"engine.{self.package}", TABLE_FILE).decode("utf-8")
+
+    def built_table(self) -> bytes | None:
+        """The prize table as the build parsed it (JSON: BUILT_TABLE_FILE), when the package
+        ships one (the browser's game zip does, instead of the TOML); None in the source tree."""
+        try:
+            return package_data.read(f"engine.{self.package}", BUILT_TABLE_FILE)
+        except OSError:
+            return None
 
     @cached_property
     def table(self) -> PrizeTable:
