@@ -14,7 +14,6 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from fractions import Fraction
 from functools import cached_property
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol
@@ -24,6 +23,8 @@ from engine.book import Book, Event
 from engine.outcome import Composition
 
 if TYPE_CHECKING:
+    from fractions import Fraction
+
     from engine.math.table import PrizeTable
 
 BookBuilder = Callable[[str, Composition, bytes], Book]
@@ -138,6 +139,10 @@ class Game:
     @property
     def published_figures(self) -> tuple[Fraction, Fraction]:
         """The procedure's overall odds (1 in X) and expected payout percentage, exactly."""
+        # Imported here: a game's page shows them only when Rules and Prizes opens (the lobby
+        # on its cards), and fractions' import was a tenth of a game's (docs/build.md).
+        from fractions import Fraction
+
         return Fraction(self.rules.PUBLISHED_ODDS_ONE_IN), Fraction(
             self.rules.PUBLISHED_RTP_PERCENT
         )
