@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.game import Lazy
 from engine.games import GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,9 +52,11 @@ assert out["cmds"] is not None, "the first frame drew nothing"
 print(json.dumps(sorted(set(sys.modules) - before)))
 """
 
-# Never before any page's first frame: the prize tables ship parsed (no TOML parser), and the
-# package data is read by its loader (pkgutil's import compiles a named tuple).
-NEVER = ("tomllib", "pkgutil")
+# Never before any page's first frame: the prize tables ship parsed (no TOML parser), the
+# package data is read by its loader (pkgutil's import compiles a named tuple), and no page
+# builds a book (the screens read a pip's tokens from the game's tokens, not its builder).
+BUILDERS = tuple(g.build_book.module for g in GAMES if isinstance(g.build_book, Lazy))
+NEVER = ("tomllib", "pkgutil", *BUILDERS)
 # Not before a game's first frame: the exact figures of the Rules and Prizes page (fractions,
 # the table) are read when it opens; the lobby's pages are the lobby's.
 NOT_IN_A_GAME = (
@@ -91,5 +94,31 @@ def test_a_games_page_imports_only_what_its_first_frame_needs(game: str) -> None
 def test_the_lobby_imports_only_what_its_first_frame_needs() -> None:
     modules = imported_by({}, tuple(game.id for game in ON_SALE))
     assert "engine.ui.scenes.lobby" in modules
-    for name in NEVER:
+    # Every game's cover (its look on the card), none of its screens: those are imported when
+    # the lobby opens its Rules and Prizes (or its page opens it).
+    screens = ["engine.ui.scenes.play", "engine.ui.player", "engine.ui.scenes.splash"]
+    # Nor the player's pages (My Games, VERIFY and its hashing, Limits, Account): each is
+    # imported when first opened.
+    screens += ["engine.ui.scenes.my_games", "engine.ui.scenes.verify", "engine.math.leaves"]
+    screens += ["engine.ui.scenes.limits", "engine.ui.scenes.account", "hmac"]
+    for game in ON_SALE:
+        assert f"{game.presentation}.cover" in modules
+        screens += [f"{game.presentation}.presentation", f"{game.presentation}.main"]
+    for name in (*NEVER, *screens):
         assert name not in modules, name
+
+
+def test_the_lobby_imports_a_games_screens_when_it_opens_its_rules() -> None:
+    from engine.ui.app import App
+    from engine.ui.games import first_scene
+    from engine.ui.scenes.lobby import LobbyScene
+    from engine.ui.scenes.rules import RulesScene
+
+    lobby = first_scene({})
+    assert isinstance(lobby, LobbyScene)
+    app = App(lobby, 1280, 720)
+    for game in ON_SALE:
+        lobby.open_rules(game.id)
+        assert isinstance(app.scene, RulesScene) and app.scene.flow.game is game
+        shown = lobby.flow.cards[ON_SALE.index(game)].cover
+        assert shown is not None and app.scene.rules_text == shown.rules_text

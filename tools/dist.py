@@ -26,6 +26,7 @@ import brotli
 
 from backends.codecache import CACHE_FILE
 from engine.game import BUILT_TABLE_FILE, TABLE_FILE
+from engine.ui.presentation import EXPORTS
 from tools import webapp
 from tools.pyodide_patch import patched_stdlib
 
@@ -173,7 +174,9 @@ def game_roots() -> tuple[str, ...]:
     named: list[str] = []
     for game in GAMES:
         if game.presentation:
-            named += [game.presentation, *game.lazy_modules()]
+            # the UI package, and the modules its exports are imported from when first read
+            exported = [f"{game.presentation}.{module}" for module in EXPORTS.values()]
+            named += [game.presentation, *exported, *game.lazy_modules()]
     return (*SHARED_ROOTS, *dict.fromkeys(named))
 
 
