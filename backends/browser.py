@@ -25,15 +25,13 @@ from typing import Any
 from backends.canvas import BatchReader, CommandCanvas
 from engine.ui.app import App
 from engine.ui.draw import Font
-from engine.ui.games import first_scene, present, presentation, sounds
+from engine.ui.games import first_scene, sounds
 from engine.ui.input import Event, Resize, event_from_json
 from engine.ui.sound import notes_json
 
-# Import the screens of every game present now, with this module: the shell imports it before
-# it takes the interpreter snapshot, so a returning visit restores them instead of importing
-# them (engine/ui/games.py imports a presentation by its name, which a static import would not
-# do). In the browser that is the opened game's alone: the worker fetches only its zip.
-PRESENTATIONS = tuple(presentation(game) for game in present())
+# A page imports what its first frame shows when `start` makes its first scene: a game's page
+# its game's screens, the lobby every game's cover (engine/ui/games.py). The shell takes the
+# interpreter snapshot once the page is playable, so a returning visit restores them.
 
 _app: App | None = None
 _canvas: CommandCanvas | None = None

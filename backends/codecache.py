@@ -21,11 +21,12 @@ import dataclasses
 import hashlib
 import importlib.util
 import marshal
-import pkgutil
 import sys
 from collections.abc import Callable
 from types import CodeType
 from typing import Any
+
+from engine import package_data
 
 CACHE_FILE = "dataclass_code.bin"
 FORMAT = 1
@@ -111,8 +112,9 @@ def install(data: bytes | None = None) -> Stats:
     if data is None:
         try:
             # The loader's own read (zipimport's in the browser): importlib.resources would
-            # import zipfile, pathlib, tempfile and shutil for it (docs/build.md).
-            data = pkgutil.get_data(__package__ or "backends", CACHE_FILE) or b""
+            # import zipfile, pathlib, tempfile and shutil for it, pkgutil a named tuple
+            # (docs/build.md).
+            data = package_data.read(__package__ or "backends", CACHE_FILE)
         except OSError:
             data = b""
     table = load(data) or {}

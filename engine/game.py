@@ -12,21 +12,26 @@ own zip (docs/build.md).
 from __future__ import annotations
 
 import importlib
-import pkgutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from fractions import Fraction
 from functools import cached_property
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol
 
+from engine import package_data
 from engine.book import Book, Event
 from engine.outcome import Composition
 
 if TYPE_CHECKING:
+    from fractions import Fraction
+
     from engine.math.table import PrizeTable
 
 BookBuilder = Callable[[str, Composition, bytes], Book]
+TABLE_FILE = "prize-table.toml"  # each game's prize table, in its package: the one source
+# The same table parsed at build time (tools/dist.py), in the browser's game zip instead of the
+# TOML: reading it needs no TOML parser there (docs/build.md).
+BUILT_TABLE_FILE = "prize-table.json"
 
 
 class Lazy:
@@ -134,6 +139,10 @@ class Game:
     @property
     def published_figures(self) -> tuple[Fraction, Fraction]:
         """The procedure's overall odds (1 in X) and expected payout percentage, exactly."""
+        # Imported here: a game's page shows them only when Rules and Prizes opens (the lobby
+        # on its cards), and fractions' import was a tenth of a game's (docs/build.md).
+        from fractions import Fraction
+
         return Fraction(self.rules.PUBLISHED_ODDS_ONE_IN), Fraction(
             self.rules.PUBLISHED_RTP_PERCENT
         )
@@ -157,10 +166,15 @@ class Game:
 
     def table_text(self) -> str:
         """The TOML text of the game's prize table (engine/<package>/prize-table.toml)."""
-        data = pkgutil.get_data(f"engine.{self.package}", "prize-table.toml")
-        if data is None:  # a loader that cannot read files: none of CPython's or zipimport
-            raise OSError(f"engine.{self.package} cannot read its prize-table.toml")
-        return data.decode("utf-8")
+        return package_data.read(f"engine.{self.package}", TABLE_FILE).decode("utf-8")
+
+    def built_table(self) -> bytes | None:
+        """The prize table as the build parsed it (JSON: BUILT_TABLE_FILE), when the package
+        ships one (the browser's game zip does, instead of the TOML); None in the source tree."""
+        try:
+            return package_data.read(f"engine.{self.package}", BUILT_TABLE_FILE)
+        except OSError:
+            return None
 
     @cached_property
     def table(self) -> PrizeTable:

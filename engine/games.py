@@ -5,9 +5,13 @@ Adding a game is one line here (see docs/architecture.md, "Adding a game").
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from engine import lab_riches, power_puck_shot
 from engine.game import Game
-from engine.math.table import PrizeTable
+
+if TYPE_CHECKING:
+    from engine.math.table import PrizeTable
 
 GAMES: tuple[Game, ...] = (
     lab_riches.GAME,

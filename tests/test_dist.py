@@ -6,6 +6,9 @@ import gzip
 import hashlib
 import json
 import re
+import subprocess
+import sys
+import tomllib
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -13,17 +16,20 @@ from typing import Any
 import brotli
 import pytest
 
-from engine.game import Lazy
+from engine.game import BUILT_TABLE_FILE, TABLE_FILE, Lazy
 from engine.games import GAMES
 from tools.dist import (
     CODE_CACHE,
     COMPRESSIBLE,
+    ROOT,
     SHARED_ROOTS,
     extended_packages,
+    game_files,
     game_roots,
     game_zip_names,
     import_closure,
     module_path,
+    stored_zip,
     zip_parts,
 )
 
@@ -108,7 +114,9 @@ def test_the_stdlib_ships_nothing_the_start_no_longer_imports(dist_dir: Path) ->
     # paths (the game reads its data with pkgutil.get_data, not importlib.resources).
     gone = ("asyncio/__init__", "ssl", "socket", "subprocess", "selectors", "logging/__init__",
             "concurrent/futures/__init__", "pyodide/webloop", "zipfile/__init__", "shutil",
-            "tempfile", "pathlib/__init__", "importlib/resources/__init__")  # fmt: skip
+            "tempfile", "pathlib/__init__", "importlib/resources/__init__",
+            # the prize tables ship parsed at build time (tools/dist.py, built_table)
+            "tomllib/__init__", "tomllib/_parser")  # fmt: skip
     # Frozen modules are built into the interpreter: their files were never read.
     frozen = ("os", "site", "codecs", "io", "zipimport", "importlib/_bootstrap")
     for name in (*gone, *frozen):
@@ -208,7 +216,7 @@ def test_each_game_zip_holds_only_its_own_screens() -> None:
         )
         # Everything else the screens import is shared, or the game's own.
         assert set(import_closure([game.presentation])) <= shared | set(own)
-        assert f"engine/{game.package}/prize-table.toml" in shared
+        assert f"engine/{game.package}/{BUILT_TABLE_FILE}" in shared
         # Its book builder and replay (engine.game.Lazy) travel in its zip, not the shared one:
         # a page of another game never downloads them
         for part in (game.build_book, game.replay):
@@ -229,7 +237,8 @@ def test_the_game_zip_carries_every_presentation_and_no_tool_of_the_lab() -> Non
             if lab_only:
                 assert module_path(lab_only) not in names, lab_only
         if f"engine/{game.package}/__init__.py" in names:
-            assert f"engine/{game.package}/prize-table.toml" in names
+            assert f"engine/{game.package}/{BUILT_TABLE_FILE}" in names
+            assert f"engine/{game.package}/{TABLE_FILE}" not in names
     native = {"backends/native.py", "backends/pygame_backend.py", "backends/pygame_sound.py"}
     assert sorted(names & native) == []
     assert all(name.startswith(("engine/", "backends/")) for name in names)
@@ -256,3 +265,36 @@ def test_the_import_closure_follows_imports_and_packages() -> None:
         import_closure(["tools.dist"])
     with pytest.raises(ValueError, match="no module file"):
         import_closure(["engine.no_such_module"])
+
+
+# Loads every game's table from a zip of the game's files, as the browser does, and says what
+# it read them with.
+FROM_ZIP = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from engine.games import GAMES
+tables = {game.id: game.table.as_json() for game in GAMES}
+print(json.dumps({"tomllib": "tomllib" in sys.modules, "file": GAMES[0].rules.__file__,
+                  "tables": tables}))
+"""
+
+
+def test_the_prize_tables_ship_parsed_at_build_time(tmp_path: Path) -> None:
+    # The .toml in the game's package is the one source: the zips carry it parsed (JSON), so
+    # the browser reads its tables without tomllib, which the standard library no longer ships.
+    files = game_files()
+    for game in GAMES:
+        source = (ROOT / "engine" / game.package / TABLE_FILE).read_text(encoding="utf-8")
+        assert f"engine/{game.package}/{TABLE_FILE}" not in files
+        assert json.loads(files[f"engine/{game.package}/{BUILT_TABLE_FILE}"]) == tomllib.loads(
+            source
+        )
+    archive = tmp_path / "game.zip"
+    archive.write_bytes(stored_zip(files))
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", FROM_ZIP, str(archive)],
+        capture_output=True, text=True, check=True, cwd=tmp_path,
+    )  # fmt: skip
+    read = json.loads(done.stdout)
+    assert read["file"].startswith(str(archive)) and read["tomllib"] is False
+    assert read["tables"] == {game.id: game.table.as_json() for game in GAMES}

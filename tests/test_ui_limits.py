@@ -22,7 +22,7 @@ def opened(w: int = 390, h: int = 844) -> tuple[App, LimitsScene, CommandCanvas]
     """The Limits page with no limits set, its first frame drawn."""
     visit = lobby()
     LobbyScene(visit)
-    scene = visit._scenes["limits"]
+    scene = visit.scene("limits")
     assert isinstance(scene, LimitsScene)
     app = App(scene, w, h)
     canvas = CommandCanvas(w, h, measure)

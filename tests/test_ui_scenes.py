@@ -148,8 +148,8 @@ def test_power_puck_shot_s_splash_has_how_to_play_in_its_top_right(size: tuple[i
     else is drawn over it or past the screen's top edge (the logo was clipped there), PLAY and
     Rules and Prizes stay at the foot, and WIN UP TO is never smaller than the messages or the
     price (in landscape it was)."""
-    from engine.ui.power_puck_shot import LOOK as PUCK_LOOK
     from engine.ui.power_puck_shot import PRESENTATION as PUCK
+    from engine.ui.power_puck_shot.cover import LOOK as PUCK_LOOK
     from engine.ui.power_puck_shot.words import SPLASH
     from tests.test_ui_power_puck_shot_screens import shapes
 

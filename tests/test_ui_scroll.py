@@ -51,15 +51,15 @@ def test_a_focused_control_scrolls_into_view_whole_and_hidden_ones_take_no_taps(
 
 def lobby() -> Lobby:
     from engine import games
-    from engine.ui.games import presentation
+    from engine.ui.games import cover
 
-    return Lobby(tuple(Card(g, presentation(g)) for g in games.GAMES))
+    return Lobby(tuple(Card(g, cover(g)) for g in games.GAMES))
 
 
 def test_limits_on_a_phone_held_sideways_reach_the_weekly_controls() -> None:
     visit = lobby()
     LobbyScene(visit)
-    scene = visit._scenes["limits"]
+    scene = visit.scene("limits")
     assert isinstance(scene, LimitsScene)
     app = App(scene, 844, 390)
     period = {"limit_pence": None, "spent_pence": 0, "pending": None}

@@ -14,6 +14,7 @@ import json
 import re
 import shutil
 import subprocess
+import tomllib
 import zipfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -24,6 +25,8 @@ from typing import Any
 import brotli
 
 from backends.codecache import CACHE_FILE
+from engine.game import BUILT_TABLE_FILE, TABLE_FILE
+from engine.ui.presentation import EXPORTS
 from tools import webapp
 from tools.pyodide_patch import patched_stdlib
 
@@ -47,7 +50,6 @@ CODE_CACHE = f"backends/{CACHE_FILE}"  # the dataclass code (backends/codecache.
 # What the worker imports by name before the game: the shared zip's roots, with BROWSER_ENTRY
 SHARED_ROOTS = ("backends.codecache", BROWSER_ENTRY)
 SOURCE_MAP_COMMENT = re.compile(rb"\n//# sourceMappingURL=[^\n]*\n?$")
-TABLE_FILE = "prize-table.toml"  # each game's package data: engine/<package>/prize-table.toml
 
 
 @dataclass(frozen=True)
@@ -172,28 +174,41 @@ def game_roots() -> tuple[str, ...]:
     named: list[str] = []
     for game in GAMES:
         if game.presentation:
-            named += [game.presentation, *game.lazy_modules()]
+            # the UI package, and the modules its exports are imported from when first read
+            exported = [f"{game.presentation}.{module}" for module in EXPORTS.values()]
+            named += [game.presentation, *exported, *game.lazy_modules()]
     return (*SHARED_ROOTS, *dict.fromkeys(named))
 
 
 def game_zip_names() -> list[str]:
-    """Every file of the browser's game zip (before compiling), relative to ROOT: the static
-    import closure of game_roots(), plus the prize table of each registered game whose
-    package the closure holds."""
+    """Every file of the browser's game zip (before compiling): the static import closure of
+    game_roots() (relative to ROOT), plus the prize table, as the build parses it
+    (built_table), of each registered game whose package the closure holds."""
     from engine.games import GAMES
 
     modules = import_closure(game_roots())
     tables = [
-        f"engine/{game.package}/{TABLE_FILE}"
+        f"engine/{game.package}/{BUILT_TABLE_FILE}"
         for game in GAMES
         if f"engine/{game.package}/__init__.py" in modules
     ]
     return sorted([*modules, *tables])
 
 
+def built_table(name: str) -> bytes:
+    """A game's prize table (engine/<package>/prize-table.toml, the one source) parsed at build
+    time into JSON, so the browser reads it without a TOML parser (engine.math.table.load); the
+    standard library then ships no tomllib."""
+    source = ROOT / name.removesuffix(BUILT_TABLE_FILE) / TABLE_FILE
+    return json.dumps(tomllib.loads(source.read_text(encoding="utf-8")), sort_keys=True).encode()
+
+
 def game_files() -> dict[str, bytes]:
     """The game zip's files by zip path (see game_zip_names)."""
-    return {name: (ROOT / name).read_bytes() for name in game_zip_names()}
+    return {
+        name: built_table(name) if name.endswith(BUILT_TABLE_FILE) else (ROOT / name).read_bytes()
+        for name in game_zip_names()
+    }
 
 
 def zip_parts() -> dict[str, list[str]]:
@@ -218,7 +233,7 @@ def zip_parts() -> dict[str, list[str]]:
             owner[prefix] = game.id
     for name in names:
         game_id = next((g for prefix, g in owner.items() if name.startswith(prefix)), "")
-        if name in shared or name.endswith(TABLE_FILE):
+        if name in shared or name.endswith(BUILT_TABLE_FILE):
             game_id = ""
         parts[game_id].append(name)
     return parts

@@ -51,8 +51,8 @@ from backends import browser
 browser.start(1280, 720, "{}")
 for i in range(3):
     browser.frame(i * 16.7, "[]")
-# Every prize table, as each game's Rules and Prizes reads it when opened (from the zip,
-# through pkgutil.get_data, as backends.codecache reads its cache)
+# Every prize table, as each game's Rules and Prizes reads it when opened (the copy the build
+# parsed, from the zip, by the zip's own loader: engine.package_data)
 from engine import games
 for game in games.GAMES:
     game.table

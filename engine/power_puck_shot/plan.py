@@ -15,16 +15,11 @@ from typing import Any
 from engine.power_puck_shot import rules
 from engine.power_puck_shot.geometry import MAX_REVEALS
 
-# What a pip reveals (docs/books.md): in the Main Game a coloured square, a Bonus motif or a
-# Prize Game motif; in a Bonus Game an award; in the Prize Game an amount for the PRIZE POT.
-SQUARE = "square:"  # square:<colour>
-BONUS = "bonus"
-PRIZE = "prize"
-BOOSTER = "booster:"  # booster:<colour>
-EXTRA = "extra"
-POWER = "power"
-SQUARES = "squares:"  # squares:<colour>:<n>
-POT = "pot:"  # pot:<pence>
+# What a pip reveals (docs/books.md): tokens.py, re-exported for the builders.
+from engine.power_puck_shot.tokens import BONUS, BOOSTER, EXTRA, POT, POWER, PRIZE, SQUARE, SQUARES
+
+__all__ = ["BONUS", "BOOSTER", "EXTRA", "POT", "POWER", "PRIZE", "SQUARE", "SQUARES"]
+__all__ += ["MOTIFS_FOR_PUCKS", "MainShot", "Plan", "events"]
 
 MOTIFS_FOR_PUCKS = {pucks: motifs for motifs, pucks in rules.BONUS_PUCKS_FOR_MOTIFS.items()}
 

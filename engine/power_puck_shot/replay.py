@@ -13,8 +13,8 @@ from typing import Any
 
 from engine.book import Book
 from engine.power_puck_shot import rules
-from engine.power_puck_shot.generator import BONUS, BOOSTER, EXTRA, POT, POWER, PRIZE, SQUARE
-from engine.power_puck_shot.generator import SQUARES as SQUARES_AWARD
+from engine.power_puck_shot.tokens import BONUS, BOOSTER, EXTRA, POT, POWER, PRIZE, SQUARE
+from engine.power_puck_shot.tokens import SQUARES as SQUARES_AWARD
 from engine.replay import Fold
 
 Counts = tuple[int, ...]  # one number per Prize Table colour, in rules.COLOURS order

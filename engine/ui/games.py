@@ -1,28 +1,43 @@
 """The games the UI can show, from the registry (engine/games.py), and the first scene of a page.
 
-A game's presentation is the module its Game names (engine/ui/<package>/), imported here by
-name: the engine core does not import the UI.
+A game's cover and presentation are exports of the UI package its Game names
+(engine/ui/<package>/: COVER and PRESENTATION), imported here by name: the engine core does not
+import the UI. The cover (its look, rules words and cues) is all the lobby shows of a game; its
+screens are imported when a page opens the game (docs/build.md, "Our part of the start").
 """
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
+from typing import Any
 
 from engine import games
 from engine.game import Game
 from engine.ui.app import Scene
 from engine.ui.flow import Flow
-from engine.ui.presentation import Presentation
+from engine.ui.presentation import Cover, Presentation
 from engine.ui.settings import Settings
 from engine.ui.sound import SHARED, Note, merge
 
 
 def presentation(game: Game) -> Presentation:
-    """The presentation of a game that has one (ValueError otherwise)."""
+    """The presentation of a game that has one (ValueError otherwise): its screens."""
+    found: Presentation = _export(game, "PRESENTATION")
+    return found
+
+
+def cover(game: Game) -> Cover:
+    """The cover of a game that has screens (ValueError otherwise): what the lobby shows of it,
+    without importing its screens."""
+    found: Cover = _export(game, "COVER")
+    return found
+
+
+def _export(game: Game, name: str) -> Any:
     if game.presentation is None:
         raise ValueError(f"{game.name} has no screens yet")
-    found: Presentation = importlib.import_module(game.presentation).PRESENTATION
+    found = getattr(importlib.import_module(game.presentation), name)
     if found.game is not game:
         raise ValueError(f"{game.presentation} presents {found.game.id}, not {game.id}")
     return found
@@ -40,7 +55,7 @@ def present() -> tuple[Game, ...]:
     here = []
     for game in playable():
         try:
-            presentation(game)
+            cover(game)
         except ModuleNotFoundError as error:
             # Only the game's own screens may be missing, never a module they import.
             if not (error.name and (game.presentation or "").startswith(error.name)):
@@ -52,7 +67,7 @@ def present() -> tuple[Game, ...]:
 
 def sounds() -> dict[str, tuple[Note, ...]]:
     """Every cue of every game present and the shared ones (the shell reads them once)."""
-    return merge(SHARED, *(presentation(game).sounds for game in present()))
+    return merge(SHARED, *(cover(game).sounds for game in present()))
 
 
 def first_scene(params: Mapping[str, object]) -> Scene:
@@ -69,13 +84,15 @@ def first_scene(params: Mapping[str, object]) -> Scene:
 
         return CheckScene()
     settings = Settings.from_params(params)
-    here = {game.id: presentation(game) for game in present()}
-    shown = here.get(str(params.get("game") or ""))
-    if shown is None:
+    here = {game.id: game for game in present()}
+    opened = here.get(str(params.get("game") or ""))
+    if opened is None:
         from engine.ui.scenes.lobby import lobby_scene
 
+        covers = {game_id: cover(game) for game_id, game in here.items()}
         page = str(params.get("page") or "")
-        return lobby_scene(here, games.GAMES, settings, utc_offset(params.get("tz")), page)
+        return lobby_scene(covers, games.GAMES, settings, utc_offset(params.get("tz")), page)
+    shown = presentation(opened)
     recall = str(params.get("replay") or "")
     if recall.isdecimal() and len(recall) <= 18:
         return shown.start(Flow(shown, settings, "replay", int(recall)))

@@ -7,6 +7,7 @@ screens, layout, art, narration and cues. Each exports one `PRESENTATION`.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -71,6 +72,38 @@ def ending(event: Event, motion: Motion) -> Timeline:
 def as_is(book: Book, event: Event, choice: int | None) -> Event:
     """An event the screens show as the book has it (no choice changes how it looks)."""
     return event
+
+
+# A game's UI package (engine/ui/<package>/, the module its Game names) exports each of these
+# from its own module, imported when first read (lazy_exports): tools/dist.py ships them.
+EXPORTS = {"COVER": "cover", "PRESENTATION": "presentation"}
+
+
+def lazy_exports(package: str) -> Callable[[str], object]:
+    """A game's UI package's module `__getattr__` (PEP 562): COVER and PRESENTATION, each
+    imported from its module (EXPORTS) when first read, so a page that needs the cover alone
+    (the lobby) does not import the screens."""
+
+    def exported(name: str) -> object:
+        if name not in EXPORTS:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        return getattr(importlib.import_module(f"{package}.{EXPORTS[name]}"), name)
+
+    return exported
+
+
+@dataclass(frozen=True, eq=False)
+class Cover:
+    """What a page shows of a game before it is opened: the lobby draws its card in its look and
+    opens its Rules and Prizes words, and the shell reads its cues' notes as a page starts. A
+    game's UI package exports one COVER (its `cover` module, light to import) beside its
+    PRESENTATION, so the lobby imports the covers and a game's screens only when it opens
+    them (docs/build.md, "Our part of the start")."""
+
+    game: Game
+    look: Look
+    rules_text: tuple[str, ...]  # its Rules and Prizes words
+    sounds: Cues  # the notes of this game's own cues
 
 
 @dataclass(frozen=True, eq=False)

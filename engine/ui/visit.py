@@ -8,6 +8,7 @@ reaches by name. A game's play flow (engine/ui/flow.py) is a visit with a game; 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -29,6 +30,7 @@ class Visit:
         self.busy = ""
         self.error = ""
         self._scenes: dict[str, Any] = {}
+        self._later: dict[str, Callable[[], Scene]] = {}
         # The browser session's play time (the shell's session clock), for the reality check.
         self.session_at: tuple[float, float] | None = None  # (seconds played, app clock then)
         self.session_balance: int | None = None  # the balance when the session began
@@ -58,10 +60,22 @@ class Visit:
         """Make a scene reachable by name through `go`."""
         self._scenes[name] = scene
 
+    def register_later(self, name: str, make: Callable[[], Scene]) -> None:
+        """Make a scene reachable by name through `go`, made (and its module imported) by
+        `make` when it is first needed."""
+        self._later[name] = make
+
+    def scene(self, name: str) -> Scene:
+        """A registered scene (made now if it was registered to be made later)."""
+        if name not in self._scenes:
+            self._scenes[name] = self._later.pop(name)()
+        found: Scene = self._scenes[name]
+        return found
+
     def go(self, name: str) -> None:
         """Switch to a registered scene."""
         if self.app is not None:
-            self.app.switch(self._scenes[name])
+            self.app.switch(self.scene(name))
 
     def open_page(self, **params: str) -> None:
         """Leave this page for another of the site: the lobby (no parameters) or a game

@@ -1,38 +1,17 @@
 """Lab Riches screens: splash, How To Play, Rules and Prizes, Main Game, Bonus Game, outcome.
 
-The package's one export is PRESENTATION: the game, its screens and its per-event tables
-(narration, cues, durations) that the shared machinery of engine/ui/ plays a book through.
-The screens around the play are the shared ones (engine/ui/scenes/) in Lab Riches' LOOK, with
-its How To Play pages and rules text.
+The package exports COVER (cover.py: the game's look, its Rules and Prizes words and its cues'
+notes, what the lobby shows of it) and PRESENTATION (presentation.py: the game, its screens and
+its per-event tables (narration, cues, durations), which the shared machinery of engine/ui/
+plays a book through).
+Each is imported when first read (PEP 562), so a page that shows only the game's card, the
+lobby, does not import its screens (docs/build.md, "Our part of the start").
 """
 
 from __future__ import annotations
 
-from engine.lab_riches import GAME
-from engine.ui.app import Scene
-from engine.ui.flow import Flow
-from engine.ui.lab_riches import cues, narrate
-from engine.ui.lab_riches.look import LOOK
-from engine.ui.lab_riches.main import DURATIONS, MainScene, prompt
-from engine.ui.lab_riches.pages import HOW_TO_PLAY, RULES_TEXT
-from engine.ui.lab_riches.sounds import SOUNDS
-from engine.ui.presentation import Presentation
-from engine.ui.scenes.rooms import open_rooms
+from engine.ui.presentation import Cover, Presentation, lazy_exports
 
-
-def start_scene(flow: Flow) -> Scene:
-    """Register every screen with the flow and return the first one (the splash)."""
-    return open_rooms(flow, LOOK, MainScene(flow), HOW_TO_PLAY, RULES_TEXT)
-
-
-PRESENTATION = Presentation(
-    game=GAME,
-    start=start_scene,
-    narration=narrate.HANDLERS,
-    cues=cues.HANDLERS,
-    durations=DURATIONS,
-    sounds=SOUNDS,
-    prompt=prompt,
-    look=LOOK,
-    rules_text=RULES_TEXT,
-)
+COVER: Cover  # cover.py
+PRESENTATION: Presentation  # presentation.py
+__getattr__ = lazy_exports(__name__)

@@ -15,8 +15,8 @@ import math
 
 from engine.money import format_pounds
 from engine.power_puck_shot import rules
-from engine.power_puck_shot.generator import BONUS, BOOSTER, EXTRA, POT, POWER, PRIZE, SQUARE
-from engine.power_puck_shot.generator import SQUARES as PLUS
+from engine.power_puck_shot.tokens import BONUS, BOOSTER, EXTRA, POT, POWER, PRIZE, SQUARE
+from engine.power_puck_shot.tokens import SQUARES as PLUS
 from engine.ui.draw import Canvas, Font, LinearGradient, fit_text
 from engine.ui.widgets import unit_icon
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from engine.power_puck_shot.generator import BONUS, BOOSTER, EXTRA, POT, POWER, PRIZE
 from engine.power_puck_shot.geometry import POCKETS
+from engine.power_puck_shot.tokens import BONUS, BOOSTER, EXTRA, POT, POWER, PRIZE
 from engine.ui.motion import Motion
 from engine.ui.power_puck_shot.timing import (
     FLIGHT,

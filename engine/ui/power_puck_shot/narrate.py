@@ -15,9 +15,9 @@ from typing import Any
 
 from engine.money import format_pounds
 from engine.power_puck_shot import rules
-from engine.power_puck_shot.generator import BOOSTER, EXTRA, POT, POWER, PRIZE, SQUARE
-from engine.power_puck_shot.generator import SQUARES as SQUARES_AWARD
 from engine.power_puck_shot.replay import State
+from engine.power_puck_shot.tokens import BOOSTER, EXTRA, POT, POWER, PRIZE, SQUARE
+from engine.power_puck_shot.tokens import SQUARES as SQUARES_AWARD
 from engine.ui.power_puck_shot.art import spoken
 from engine.ui.power_puck_shot.timing import FLIGHT, JOIN, ShotClock, words_shown
 from engine.ui.presentation import Said, said_at

@@ -16,11 +16,11 @@ from typing import Any
 
 from engine.money import format_pounds
 from engine.power_puck_shot import rules
-from engine.power_puck_shot.generator import BOOSTER, EXTRA, POT, POWER, PRIZE, SQUARE
-from engine.power_puck_shot.generator import SQUARES as PLUS
 from engine.power_puck_shot.geometry import LAUNCH, POCKETS
 from engine.power_puck_shot.paths import ARROW_DEGREES
 from engine.power_puck_shot.replay import State, apply
+from engine.power_puck_shot.tokens import BOOSTER, EXTRA, POT, POWER, PRIZE, SQUARE
+from engine.power_puck_shot.tokens import SQUARES as PLUS
 from engine.ui import widgets
 from engine.ui.draw import Canvas, Font, LinearGradient, along, fit_text
 from engine.ui.flow import Flow

@@ -16,11 +16,9 @@ from engine.game import Game
 from engine.ui.app import App
 from engine.ui.draw import Canvas, Font, fit_text
 from engine.ui.flow import Flow
+from engine.ui.games import presentation
 from engine.ui.input import Control
-from engine.ui.presentation import Presentation
-from engine.ui.scenes.account import AccountScene
-from engine.ui.scenes.limits import LimitsScene
-from engine.ui.scenes.my_games import MyGamesScene
+from engine.ui.presentation import Cover
 from engine.ui.scenes.rules import RulesScene
 from engine.ui.scenes.site import GAP, HEADER, SITE_NAME, Card, Lobby, backdrop, header
 from engine.ui.screen import Page
@@ -55,16 +53,17 @@ class LobbyScene(Page):
     def __init__(self, lobby: Lobby) -> None:
         super().__init__(lobby)
         lobby.register("lobby", self)
-        lobby.register("my-games", MyGamesScene(lobby))
-        lobby.register("limits", LimitsScene(lobby))
-        lobby.register("account", AccountScene(lobby))
+        # The player's pages are imported when first opened, not before the lobby's first frame
+        lobby.register_later("my-games", lambda: _my_games(lobby))
+        lobby.register_later("limits", lambda: _limits(lobby))
+        lobby.register_later("account", lambda: _account(lobby))
 
     def enter(self, app: App) -> None:
         """Say what the lobby offers."""
         super().enter(app)
         for card in self.flow.cards:
             first, second = card.lines()
-            soon = "" if card.presentation else " Coming soon."
+            soon = "" if card.cover else " Coming soon."
             self.flow.say(f"{card.game.name}: {first}. {second}.{soon}")
 
     def controls(self) -> list[Control]:
@@ -81,7 +80,7 @@ class LobbyScene(Page):
         ):
             name, bh = card.game.name, max(MIN_TARGET, min(52.0, ch * 0.15))
             by, pad = y + ch - bh - 12, 10.0
-            if card.presentation is None:
+            if card.cover is None:
                 out.append(
                     Control(
                         f"soon:{card.game.id}",
@@ -129,15 +128,16 @@ class LobbyScene(Page):
             self.open_rules(game_id)
 
     def open_rules(self, game_id: str) -> None:
-        """The game's Rules and Prizes in its look; closing comes back here."""
+        """The game's Rules and Prizes in its look; closing comes back here. The game's screens
+        are imported now (its flow's), not with the lobby."""
         card = next(c for c in self.flow.cards if c.game.id == game_id)
-        if card.presentation is None or card.look is None or self.app is None:
+        if card.cover is None or self.app is None:
             return
-        flow = Flow(card.presentation, self.flow.settings)
+        flow = Flow(presentation(card.game), self.flow.settings)
         flow.attach(self.app, connect=False)  # the lobby's session; no play to look for
         flow.balance = self.flow.balance
         flow.register("splash", self)  # Close: back to the lobby
-        rules = RulesScene(flow, card.look, card.presentation.rules_text)
+        rules = RulesScene(flow, card.cover.look, card.cover.rules_text)
         self.app.switch(rules)
 
     def draw(self, canvas: Canvas) -> None:
@@ -187,8 +187,26 @@ def draw_card(canvas: Canvas, card: Card, x: float, y: float, w: float, h: float
     )
 
 
+def _my_games(lobby: Lobby) -> Page:
+    from engine.ui.scenes.my_games import MyGamesScene  # and VERIFY, with its hashing
+
+    return MyGamesScene(lobby)
+
+
+def _limits(lobby: Lobby) -> Page:
+    from engine.ui.scenes.limits import LimitsScene
+
+    return LimitsScene(lobby)
+
+
+def _account(lobby: Lobby) -> Page:
+    from engine.ui.scenes.account import AccountScene
+
+    return AccountScene(lobby)
+
+
 def lobby_scene(
-    presentations: dict[str, Presentation],
+    covers: dict[str, Cover],
     games: tuple[Game, ...],
     settings: Settings,
     utc_offset_minutes: int = 0,
@@ -196,8 +214,8 @@ def lobby_scene(
 ) -> Page:
     """The lobby of the registered games; those with screens here can be played. `page` opens
     one of its pages at once (`?page=limits`: a refused purchase sends the player there)."""
-    cards = tuple(Card(game, presentations.get(game.id)) for game in games)
+    cards = tuple(Card(game, covers.get(game.id)) for game in games)
     visit = Lobby(cards, settings, utc_offset_minutes)
     lobby = LobbyScene(visit)
-    shown = visit._scenes.get(page) if page in dict(PAGES) else None
+    shown = visit.scene(page) if page in dict(PAGES) else None
     return shown if isinstance(shown, Page) else lobby

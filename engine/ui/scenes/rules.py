@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from functools import cached_property
 
-from engine.math.figures import show2, tier_odds
 from engine.money import format_pounds
 from engine.ui.app import App
 from engine.ui.draw import Canvas, Font, fit_text
@@ -32,10 +31,13 @@ class RulesScene(PagedScreen):
         self.rules_text = rules_text
 
     # Read from the prize table when the screen is first shown, not when a game's page starts:
-    # parsing and checking the table was most of a page's first frame in Pyodide.
+    # parsing and checking the table was most of a page's first frame in Pyodide, and its
+    # exact figures (engine.math.figures, fractions) are imported then too.
     @cached_property
     def rows(self) -> list[tuple[str, str]]:
         """Each prize, top first, with its odds: ("£500", "1 in 60,000.00")."""
+        from engine.math.figures import show2, tier_odds  # exact figures: fractions (see above)
+
         table = self.flow.game.table
         odds = tier_odds(table)
         return [
@@ -47,6 +49,8 @@ class RulesScene(PagedScreen):
     @cached_property
     def summary(self) -> str:
         """The overall odds of winning and the expected payout."""
+        from engine.math.figures import show2
+
         table = self.flow.game.table
         return (
             f"Overall odds of winning: 1 in {show2(table.odds_one_in)}. "

@@ -11,7 +11,7 @@ from engine.math.figures import show2
 from engine.money import format_pounds
 from engine.ui.draw import Canvas, Font, LinearGradient, fit_text
 from engine.ui.look import Look
-from engine.ui.presentation import Presentation
+from engine.ui.presentation import Cover
 from engine.ui.screen import status_line
 from engine.ui.settings import Settings
 from engine.ui.visit import Visit
@@ -24,15 +24,15 @@ GAP = 14.0
 
 @dataclass(frozen=True)
 class Card:
-    """A game in the lobby: its facts, and its screens when this page has them."""
+    """A game in the lobby: its facts, and its cover when this page has its screens."""
 
     game: Game
-    presentation: Presentation | None  # None: not on sale ("Coming soon")
+    cover: Cover | None  # None: not on sale ("Coming soon")
 
     @property
     def look(self) -> Look | None:
         """The game's look, when its screens are here."""
-        return None if self.presentation is None else self.presentation.look
+        return None if self.cover is None else self.cover.look
 
     def lines(self) -> tuple[str, str]:
         """The card's two lines of figures. The odds and payout are the game's published ones,

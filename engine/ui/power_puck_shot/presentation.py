@@ -1,0 +1,37 @@
+"""£500K Power Puck Shot's PRESENTATION: the game, its screens and its per-event tables
+(narration, cues, durations, and `prepare`, which gives a shot the path of the arrow picked)
+that the shared machinery of engine/ui/ plays a book through. The screens around the play are
+the shared ones (engine/ui/scenes/) in this game's LOOK (its COVER, cover.py), with its own
+words (words.py).
+"""
+
+from __future__ import annotations
+
+from engine.ui.app import Scene
+from engine.ui.flow import Flow
+from engine.ui.power_puck_shot import cues, narrate
+from engine.ui.power_puck_shot.cover import COVER
+from engine.ui.power_puck_shot.main import MainScene
+from engine.ui.power_puck_shot.timing import DURATIONS, prepare
+from engine.ui.power_puck_shot.words import HOW_TO_PLAY, SPLASH
+from engine.ui.presentation import Presentation
+from engine.ui.scenes.rooms import open_rooms
+
+
+def start_scene(flow: Flow) -> Scene:
+    """Register every screen with the flow and return the first one (the splash)."""
+    return open_rooms(flow, COVER.look, MainScene(flow), HOW_TO_PLAY, COVER.rules_text, SPLASH)
+
+
+PRESENTATION = Presentation(
+    game=COVER.game,
+    start=start_scene,
+    narration=narrate.HANDLERS,
+    cues=cues.HANDLERS,
+    durations=DURATIONS,
+    sounds=COVER.sounds,
+    prompt=narrate.prompt,
+    prepare=prepare,
+    look=COVER.look,
+    rules_text=COVER.rules_text,
+)
