@@ -7,16 +7,14 @@ from __future__ import annotations
 import json
 import math
 import re
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from backends import canvas as batch_format
 from backends.canvas import NAMES, BatchReader, CommandCanvas
 from engine.ui.draw import Canvas, Font, LinearGradient
+from tests.node import node as node_binary
 
 ROOT = Path(__file__).resolve().parent.parent
 SHELL_CANVAS = ROOT / "web" / "shell" / "js" / "canvas.js"
@@ -106,9 +104,7 @@ def font_seen(value: str) -> list[str]:
 
 def replay_in_the_shell(numbers: list[float], table: dict[str, Any]) -> dict[str, Any]:
     """Run canvas.js's drawFrame on the batch in Node; its context's calls, and any error."""
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("Node.js is not installed")
+    node = node_binary()
     request = {"width": 320, "height": 200, "table": table, "numbers": numbers}
     done = subprocess.run(
         [node, str(ROOT / "tests" / "canvas_replay.mjs")],

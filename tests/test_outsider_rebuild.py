@@ -19,7 +19,6 @@ import hashlib
 import itertools
 import json
 import random
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -30,6 +29,7 @@ from engine.lab_riches import compositions, rules, simulate
 from engine.lab_riches.generator import build_book
 from engine.outcome import Composition, Part
 from engine.rng import Stream
+from tests.node import node as node_binary
 from tests.test_game_conformance import GOLDEN as CURRENT_GOLDEN
 from tests.test_lab_riches_golden import GOLDEN, GOLDEN_2
 
@@ -215,9 +215,7 @@ def _engine_bytes(model: str, parts: Parts, seed: str) -> str:
 
 def _outsider(requests: list[Request]) -> list[str]:
     """The outsider's books, one node process for them all."""
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is not installed")
+    node = node_binary()
     lines = "".join(
         json.dumps({"model": model, "composition": parts, "seed": seed}) + "\n"
         for model, parts, seed in requests
@@ -315,9 +313,7 @@ def test_the_outsider_rebuilds_every_composition_of_model_2_byte_for_byte() -> N
 
 
 def test_the_outsider_refuses_what_the_document_does_not_describe() -> None:
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is not installed")
+    node = node_binary()
     result = subprocess.run(
         [node, str(OUTSIDER), "lab-riches/4", "[]", "00" * 16],
         capture_output=True, text=True, timeout=60, check=False,

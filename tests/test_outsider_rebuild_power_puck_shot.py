@@ -16,18 +16,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from engine.games import load_table
 from engine.outcome import Composition
 from engine.power_puck_shot import stats
 from engine.power_puck_shot.generator import build_book
 from engine.power_puck_shot.paths import shot_path
+from tests.node import node
 from tests.test_game_conformance import GOLDEN
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,14 +36,12 @@ MODEL = "power-puck-shot/3"
 SEEDS_PER_TABLE_COMPOSITION = 8
 LOSING_SEEDS = 1_000
 
-pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
-
 
 def outsider(requests: list[dict[str, Any]], script: Path = OUTSIDER) -> list[str]:
     """The outsider's books (or paths) for these requests, one JSON text each."""
     lines = "".join(json.dumps(r) + "\n" for r in requests)
     done = subprocess.run(
-        ["node", str(script)], input=lines, capture_output=True, text=True, check=True
+        [node(), str(script)], input=lines, capture_output=True, text=True, check=True
     )
     return done.stdout.splitlines()
 

@@ -8,7 +8,6 @@ for a play this device has none of)."""
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from collections.abc import Callable, Iterator, MutableMapping
 from pathlib import Path
@@ -22,6 +21,7 @@ from backends.native import EndpointShell, HttpResponse
 from engine import games
 from engine.ui.input import Reply
 from tests.endpoint.conftest import serve
+from tests.node import node as node_binary
 
 HERE = Path(__file__).resolve().parent
 GAME = games.on_sale()[0].table.game
@@ -191,9 +191,7 @@ def run_native(api: str, steps: list[Step]) -> list[dict[str, Any]]:
 
 def run_page(api: str, cases: list[list[Step]]) -> list[list[dict[str, Any]]]:
     """The cases through web/shell/js/bridge.js, in Node (tests/endpoint/bridge_cases.mjs)."""
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("Node.js is not installed")
+    node = node_binary()
     done = subprocess.run(
         [node, str(HERE / "bridge_cases.mjs")],
         input=json.dumps({"api": api, "cases": cases}),
