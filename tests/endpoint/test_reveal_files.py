@@ -84,6 +84,7 @@ def test_reveals_have_a_rate_limit_of_their_own(make_app: Callable[..., FastAPI]
     assert statuses == [200] * reveal_files.REVEAL_BURST + [429] * 5, statuses
     refused = client.get(url)
     assert refused.json()["error"]["code"] == "rate_limited"
+    assert int(refused.headers["retry-after"]) >= 1  # when the address's next reveal is taken
     assert client.get(f"/api/pools/{GAME}").status_code == 200  # the address's own limit
 
 
@@ -113,6 +114,7 @@ def test_reveals_sent_at_once_and_their_bytes_a_second_are_bounded(
         second = httpx2.get(base + path, headers=gz, timeout=60)
         sending.join()
     assert second.status_code == 429 and second.json()["error"]["code"] == "rate_limited"
+    assert second.headers["retry-after"] == "1"  # a reveal being sent: try again in a moment
     answer = found["answer"]
     assert answer.status_code == 200 and answer.content == written.content
     size = int(answer.headers["content-length"])

@@ -4,6 +4,7 @@ middleware), and a per-caller rate limit."""
 from __future__ import annotations
 
 import json
+import math
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
@@ -198,3 +199,12 @@ class RateLimit:
                     break
                 buckets.popitem(last=False)
             return allowed
+
+    def retry_after(self, caller: str) -> int:
+        """Whole seconds (rounded up) until the caller's bucket holds a token again: 0 when it
+        does now. What a 429's Retry-After says (RFC 9110, 10.2.3)."""
+        now = self.clock()
+        with self._lock:
+            tokens, then = self._buckets.get(caller, (self.burst, now))
+        short = 1.0 - min(self.burst, tokens + (now - then) * self.rate)
+        return max(0, math.ceil(short / self.rate))

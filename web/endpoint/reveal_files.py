@@ -36,7 +36,7 @@ import brotli
 from starlette.responses import Response
 
 from web.endpoint import pool_store
-from web.endpoint.errors import ApiError
+from web.endpoint.errors import rate_limited
 from web.endpoint.guards import RateLimit
 from web.endpoint.settings import Settings
 
@@ -169,14 +169,13 @@ class RevealLimits:
     def admit(self, host: str) -> None:
         """Count a reveal request of this address; 429 when the address is over its limit."""
         if not self.addresses.allow("reveal:" + host):
-            raise ApiError(429, "rate_limited", "Too many reveals from this address; slow down.")
+            wait = self.addresses.retry_after("reveal:" + host)
+            raise rate_limited("Too many reveals from this address; slow down.", wait)
 
     def start(self) -> None:
         """Take one of the reveals that may be sent at once; 429 when none is free."""
         if self.sending >= self.concurrency:
-            raise ApiError(
-                429, "rate_limited", "Too many reveals are being sent; try again in a moment."
-            )
+            raise rate_limited("Too many reveals are being sent; try again in a moment.", 1)
         self.sending += 1
 
     def done(self) -> None:

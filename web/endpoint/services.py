@@ -24,7 +24,7 @@ from starlette.requests import HTTPConnection, Request
 from engine import games as registry
 from web.endpoint import codes, cookies, handlers, hashes, plays, sessions
 from web.endpoint.checkout import Checkout, open_checkout
-from web.endpoint.errors import ApiError
+from web.endpoint.errors import ApiError, rate_limited
 from web.endpoint.guards import RateLimit
 from web.endpoint.hashing_process import HashingProcess
 from web.endpoint.keys import write_secret_once
@@ -105,7 +105,8 @@ class Services:
             raise ApiError(401, "unauthenticated", "Start a session first (POST /api/session).")
         account = await self.sessions.check(credential)  # forged, expired, ended or idle: 401
         if not self.limiter.allow(account.public_id):
-            raise ApiError(429, "rate_limited", "Too many requests; slow down.")
+            wait = self.limiter.retry_after(account.public_id)
+            raise rate_limited("Too many requests; slow down.", wait)
         await self.sweep.maybe()
         return account
 
@@ -113,7 +114,8 @@ class Services:
         """429 when the request's client address is over its rate (routes without a caller)."""
         host = request.client.host if request.client else "unknown"
         if not self.limiter.allow("ip:" + host):
-            raise ApiError(429, "rate_limited", message or "Too many requests; slow down.")
+            wait = self.limiter.retry_after("ip:" + host)
+            raise rate_limited(message or "Too many requests; slow down.", wait)
 
     def refuse(self, error: ApiError) -> JSONResponse:
         """The answer for an ApiError, counted by its status and code."""
