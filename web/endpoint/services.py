@@ -46,12 +46,14 @@ def session_secret(settings: Settings) -> bytes:
 
 
 class Sweep:
-    """Pays overdue plays and prunes old sessions, at most once a sweep interval."""
+    """Pays overdue plays and prunes old sessions and expired sign-in codes, at most once a
+    sweep interval."""
 
-    def __init__(self, ledger: Ledger, devices: sessions.Sessions, settings: Settings,
-                 clock: Callable[[], float]) -> None:  # fmt: skip
+    def __init__(self, ledger: Ledger, devices: sessions.Sessions, codes: codes.SignInCodes,
+                 settings: Settings, clock: Callable[[], float]) -> None:  # fmt: skip
         self.ledger = ledger
         self.devices = devices
+        self.codes = codes
         self.interval = settings.sweep_interval_seconds
         self.clock = clock
         self.last = clock()
@@ -66,6 +68,7 @@ class Sweep:
             self.last = now
             await anyio.to_thread.run_sync(plays.finish_expired, self.ledger)
             await anyio.to_thread.run_sync(self.devices.prune)  # sessions past their lifetime
+            await anyio.to_thread.run_sync(self.codes.prune)  # sign-in codes past their expiry
         finally:
             self._lock.release()
 
@@ -143,6 +146,7 @@ def build(ledger: Ledger, settings: Settings, clock: Callable[[], float] = time.
         "games": [{**game.table.as_json(), "on_sale": game.on_sale} for game in registry.GAMES]
     }
     playing = PlayTimes(ledger, settings)
+    sign_in = codes.SignInCodes(ledger, codes.code_key(secret))
     return Services(
         settings=settings,
         clock=clock,
@@ -152,9 +156,9 @@ def build(ledger: Ledger, settings: Settings, clock: Callable[[], float] = time.
         ),
         limiter=RateLimit(settings.rate_per_second, settings.rate_burst, clock),
         sessions=devices,
-        codes=codes.SignInCodes(ledger, codes.code_key(secret)),
+        codes=sign_in,
         metrics=metrics,
-        sweep=Sweep(ledger, devices, settings, clock),
+        sweep=Sweep(ledger, devices, sign_in, settings, clock),
         reveals=Reveals(ledger),
         reveal_limits=reveal_limits(settings, clock),
         playtime=playing,
