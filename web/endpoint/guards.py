@@ -66,11 +66,16 @@ class BodyLimit:
                 await too_large(send, self.max_bytes)
 
 
+# The scope key HeadAsGet sets on the GET it runs for a HEAD: an answer costly to send (a
+# reveal's file) reads it and sends its headers only.
+HEAD_SCOPE_KEY = "lottery.head"
+
+
 class HeadAsGet:
     """HEAD answers wherever GET does: the same status and headers, no body (RFC 9110 9.3.2).
 
     FastAPI's routes take only the methods they are declared with, so a HEAD is run as the GET
-    it asks about and its body is dropped on the way out."""
+    it asks about (marked with HEAD_SCOPE_KEY) and its body is dropped on the way out."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
@@ -88,7 +93,7 @@ class HeadAsGet:
                 message = {"type": "http.response.body", "body": b""}
             await send(message)
 
-        await self.app({**scope, "method": "GET"}, receive, headers_only)
+        await self.app({**scope, "method": "GET", HEAD_SCOPE_KEY: True}, receive, headers_only)
 
 
 NOSNIFF = (b"x-content-type-options", b"nosniff")

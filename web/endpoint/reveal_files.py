@@ -37,7 +37,7 @@ from starlette.responses import Response
 
 from web.endpoint import pool_store
 from web.endpoint.errors import rate_limited
-from web.endpoint.guards import RateLimit
+from web.endpoint.guards import HEAD_SCOPE_KEY, RateLimit
 from web.endpoint.settings import Settings
 
 ENCODINGS = (("br", ".br"), ("gzip", ".gz"))  # the order preferred, when a client takes both
@@ -202,8 +202,8 @@ async def send_file(path: Path, send: Send, pace: Pace) -> None:
 
 class RevealFile(Response):
     """The answer of a reveal: its file (in the negotiated coding) with its headers, the body
-    sent by `send_file`; the reveal taken by `RevealLimits.start` is given back at its end,
-    however it ends."""
+    sent by `send_file` (none for a HEAD); the reveal taken by `RevealLimits.start` is given
+    back at its end, however it ends."""
 
     def __init__(self, path: Path, headers: dict[str, str], limits: RevealLimits) -> None:
         self.path = path
@@ -219,7 +219,10 @@ class RevealFile(Response):
             length = (b"content-length", str(size).encode())
             start = {"type": "http.response.start", "status": 200}
             await send({**start, "headers": [*self.raw_headers, length]})
-            await send_file(self.path, send, self.limits.pace)
+            if scope.get(HEAD_SCOPE_KEY):  # a HEAD: the headers say it all, no byte is read
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+            else:
+                await send_file(self.path, send, self.limits.pace)
         finally:
             self.limits.done()
 
