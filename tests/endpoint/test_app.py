@@ -93,8 +93,9 @@ def test_rate_limit_is_per_account(make_app: Callable[..., FastAPI]) -> None:
     app = make_app(rate_per_second=0.001, rate_burst=3)
     client, other = TestClient(app), TestClient(app)
     session(client)
-    statuses = [client.get("/api/wallet").status_code for _ in range(4)]
-    assert statuses == [200, 200, 200, 429]
+    answers = [client.get("/api/wallet") for _ in range(4)]
+    assert [answer.status_code for answer in answers] == [200, 200, 200, 429]
+    assert int(answers[-1].headers["retry-after"]) >= 999  # a request every 1,000 s (RFC 9110)
     other.post("/api/session")
     assert other.get("/api/wallet").status_code == 200
 

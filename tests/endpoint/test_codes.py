@@ -19,8 +19,8 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import func, insert, select
 
-from tests.endpoint.conftest import bearer, serve, session
-from web.endpoint.codes import CODE_ALPHABET, MAX_WRONG_TRIES
+from tests.endpoint.conftest import Clock, bearer, serve, session
+from web.endpoint.codes import CODE_ALPHABET, CODE_TTL_MS, MAX_WRONG_TRIES
 from web.endpoint.database import MIGRATIONS, Database
 from web.endpoint.schema import accounts, sign_in_codes
 from web.endpoint.settings import Settings
@@ -162,3 +162,24 @@ def test_concurrent_code_requests_leave_exactly_one_valid_code(app: FastAPI) -> 
         assert unused == 1
         signed = [http.post("/api/session", json={"code": c}).status_code for c in made]
         assert sorted(signed) == [201] + [401] * 19
+
+
+def test_codes_past_their_expiry_are_deleted_by_the_sweep(
+    make_app: Callable[..., FastAPI], clock: Clock
+) -> None:
+    """Used and unused alike, once expired a code can sign nobody in: its row goes (before,
+    every code ever made stayed in the table)."""
+    app = make_app(sweep_interval_seconds=1)
+    used, unused, live = TestClient(app), TestClient(app), TestClient(app)
+    for client in (used, unused, live):
+        session(client)
+    code = used.post("/api/account/code").json()["code"]
+    assert TestClient(app).post("/api/session", json={"code": code}).status_code == 201
+    unused.post("/api/account/code")
+    clock.advance(CODE_TTL_MS / 1000 - 60)
+    kept = live.post("/api/account/code").json()["code"]
+    clock.advance(120)  # the first two expired, the third has 8 minutes left
+    assert len(stored_hashes(app)) == 3
+    assert live.get("/api/wallet").status_code == 200  # a request that sweeps
+    assert len(stored_hashes(app)) == 1
+    assert TestClient(app).post("/api/session", json={"code": kept}).status_code == 201

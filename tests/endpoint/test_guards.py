@@ -49,6 +49,18 @@ def test_a_caller_gets_its_burst_then_the_rate() -> None:
     assert [limiter.allow("a") for _ in range(4)] == [True, True, True, False]
 
 
+def test_a_refused_caller_is_told_how_long_until_its_next_request_is_taken() -> None:
+    clock = Clock()
+    limiter = RateLimit(rate=0.25, burst=2, clock=clock)
+    assert limiter.allow("a") and limiter.allow("a") and not limiter.allow("a")
+    assert limiter.retry_after("a") == 4  # a token every 4 s, the bucket empty
+    clock.advance(2.5)
+    assert limiter.retry_after("a") == 2  # 1.5 s to go, said in whole seconds, rounded up
+    clock.advance(1.5)
+    assert limiter.retry_after("a") == 0 and limiter.allow("a")
+    assert limiter.retry_after("never-seen") == 0
+
+
 def test_a_refused_caller_stays_refused_however_many_others_call() -> None:
     clock = Clock()
     limiter = RateLimit(rate=1.0, burst=2, clock=clock)

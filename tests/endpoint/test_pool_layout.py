@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.endpoint.test_batch import free_port
+from web.endpoint import pool_layout
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -85,3 +86,20 @@ def test_an_endpoint_stopped_or_killed_while_laying_out_pools_leaves_no_process(
             server.wait(timeout=10)
         for pid in marked(mark):  # (the test's own leftovers, before the fix)
             os.kill(pid, signal.SIGKILL)
+
+
+def test_a_save_cut_short_leaves_no_partial_directory_behind(tmp_path: Path) -> None:
+    """A pool's save is written to a partial directory named after its process, then renamed:
+    one left by a process that has ended (killed mid-save: the endpoint, or its lay-out process)
+    holds a never-committed pool's secrets, and is deleted when a pool cache opens the
+    directory; a save still running in a live process is left alone."""
+    directory = tmp_path / "pools"
+    directory.mkdir(mode=0o700)
+    ended = subprocess.Popen([sys.executable, "-c", "pass"])
+    ended.wait()
+    left = directory / f".{'ab' * 16}.{ended.pid}.partial"
+    running = directory / f".{'cd' * 16}.{os.getpid()}.partial"
+    for path in (left, running):
+        (path / "entries").mkdir(parents=True)
+    pool_layout.clear_partials(directory)
+    assert not left.exists() and running.exists()

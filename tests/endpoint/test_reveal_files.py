@@ -84,6 +84,7 @@ def test_reveals_have_a_rate_limit_of_their_own(make_app: Callable[..., FastAPI]
     assert statuses == [200] * reveal_files.REVEAL_BURST + [429] * 5, statuses
     refused = client.get(url)
     assert refused.json()["error"]["code"] == "rate_limited"
+    assert int(refused.headers["retry-after"]) >= 1  # when the address's next reveal is taken
     assert client.get(f"/api/pools/{GAME}").status_code == 200  # the address's own limit
 
 
@@ -113,8 +114,30 @@ def test_reveals_sent_at_once_and_their_bytes_a_second_are_bounded(
         second = httpx2.get(base + path, headers=gz, timeout=60)
         sending.join()
     assert second.status_code == 429 and second.json()["error"]["code"] == "rate_limited"
+    assert second.headers["retry-after"] == "1"  # a reveal being sent: try again in a moment
     answer = found["answer"]
     assert answer.status_code == 200 and answer.content == written.content
     size = int(answer.headers["content-length"])
     assert size > 2 * rate
     assert found["seconds"] >= (size - rate) / rate * 0.9, (size, found["seconds"])
+
+
+def test_a_head_of_a_reveal_says_its_headers_without_reading_or_pacing_its_bytes(
+    make_app: Callable[..., FastAPI],
+) -> None:
+    """HEAD answers what GET would (status, length, ETag, coding) and sends no byte, so it
+    spends none of the reveals' bytes a second; before, it read and paced the whole file (a
+    5 MB reveal at the default rate) to drop it on the way out."""
+    app = make_app()
+    pool_id = closed_pool(app)
+    url = f"/api/pools/{GAME}/{pool_id}/reveal"
+    client = TestClient(app)
+    got = client.get(url, headers={"Accept-Encoding": "br"})
+    pace = app.state.services.reveal_limits.pace
+    spent = pace._due  # when the bytes granted so far will have been sent
+    head = client.head(url, headers={"Accept-Encoding": "br"})
+    assert head.status_code == 200 and head.content == b""
+    for name in ("content-length", "etag", "content-encoding", "cache-control", "vary"):
+        assert head.headers[name] == got.headers[name], name
+    assert pace._due == spent  # no byte of the file went through the pace
+    assert app.state.services.reveal_limits.sending == 0  # its slot given back

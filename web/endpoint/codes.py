@@ -96,6 +96,14 @@ class SignInCodes:
             return {"code": f"{plain[:4]}-{plain[4:]}", "expires_at": iso(now + CODE_TTL_MS)}
         raise ApiError(503, "code_unavailable", "No code could be made; try again.")
 
+    def prune(self) -> int:
+        """Delete the codes past their expiry, used or not: none can sign anybody in again (the
+        table holds the live codes only, so the sweep's scan is short); returns how many."""
+        now = self.ledger.now_ms()
+        with self.ledger.db.begin() as conn:
+            gone = conn.execute(delete(sign_in_codes).where(sign_in_codes.c.expires_at <= now))
+        return int(gone.rowcount)
+
     def use(self, code: str) -> tuple[Account, int]:
         """Consume a sign-in code: its account and balance; 401 invalid_code for a code that is
         unknown, expired, used or ended by wrong tries (a wrong one counts against the codes

@@ -11,13 +11,19 @@ class ApiError(Exception):
     """An error the API reports to the caller with a status, a code and a sentence."""
 
     def __init__(
-        self, status: int, code: str, message: str, extra: dict[str, Any] | None = None
+        self,
+        status: int,
+        code: str,
+        message: str,
+        extra: dict[str, Any] | None = None,
+        headers: dict[str, str] | None = None,
     ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
         self.extra = extra or {}  # more keys inside "error" (e.g. limit_reached's period)
+        self.headers = headers or {}  # HTTP headers of the answer (e.g. a 429's Retry-After)
 
     def body(self) -> dict[str, dict[str, Any]]:
         """The JSON error object."""
@@ -37,6 +43,11 @@ def database_unavailable(error: BaseException) -> ApiError:
     log too."""
     logging.getLogger("web.endpoint").warning("database unavailable: %s", error)
     return ApiError(503, "database_unavailable", DATABASE_UNAVAILABLE)
+
+
+def rate_limited(message: str, seconds: int) -> ApiError:
+    """The 429 answer, with a Retry-After of at least a second: when the caller may ask again."""
+    return ApiError(429, "rate_limited", message, headers={"Retry-After": str(max(1, seconds))})
 
 
 def not_found_play() -> ApiError:

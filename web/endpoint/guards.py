@@ -4,6 +4,7 @@ middleware), and a per-caller rate limit."""
 from __future__ import annotations
 
 import json
+import math
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
@@ -65,11 +66,16 @@ class BodyLimit:
                 await too_large(send, self.max_bytes)
 
 
+# The scope key HeadAsGet sets on the GET it runs for a HEAD: an answer costly to send (a
+# reveal's file) reads it and sends its headers only.
+HEAD_SCOPE_KEY = "lottery.head"
+
+
 class HeadAsGet:
     """HEAD answers wherever GET does: the same status and headers, no body (RFC 9110 9.3.2).
 
     FastAPI's routes take only the methods they are declared with, so a HEAD is run as the GET
-    it asks about and its body is dropped on the way out."""
+    it asks about (marked with HEAD_SCOPE_KEY) and its body is dropped on the way out."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
@@ -87,7 +93,7 @@ class HeadAsGet:
                 message = {"type": "http.response.body", "body": b""}
             await send(message)
 
-        await self.app({**scope, "method": "GET"}, receive, headers_only)
+        await self.app({**scope, "method": "GET", HEAD_SCOPE_KEY: True}, receive, headers_only)
 
 
 NOSNIFF = (b"x-content-type-options", b"nosniff")
@@ -198,3 +204,12 @@ class RateLimit:
                     break
                 buckets.popitem(last=False)
             return allowed
+
+    def retry_after(self, caller: str) -> int:
+        """Whole seconds (rounded up) until the caller's bucket holds a token again: 0 when it
+        does now. What a 429's Retry-After says (RFC 9110, 10.2.3)."""
+        now = self.clock()
+        with self._lock:
+            tokens, then = self._buckets.get(caller, (self.burst, now))
+        short = 1.0 - min(self.burst, tokens + (now - then) * self.rate)
+        return max(0, math.ceil(short / self.rate))

@@ -41,7 +41,8 @@ def refuse(
 ) -> JSONResponse:
     """The answer for an ApiError, counted by its status and code."""
     metrics.errors.labels(str(error.status), error.code).inc()
-    return JSONResponse(error.body(), status_code=error.status, headers=headers)
+    headers = {**error.headers, **(headers or {})}
+    return JSONResponse(error.body(), status_code=error.status, headers=headers or None)
 
 
 def install(app: FastAPI, metrics: Metrics, recover: Callable[[], None]) -> None:

@@ -26,7 +26,7 @@ from engine.math.pool import Pool
 from engine.math.table import PrizeTable
 from engine.outcome import Composition
 from web.endpoint import pool_store
-from web.endpoint.pool_layout import LayOut, LayOuts, default_lay_out, save_new
+from web.endpoint.pool_layout import LayOut, LayOuts, clear_partials, default_lay_out, save_new
 from web.endpoint.pool_vault import PoolVault
 
 
@@ -48,6 +48,7 @@ class PoolCache:
         self, directory: Path, vault: PoolVault, size: int = 0, lay_out: LayOut | None = None
     ) -> None:
         pool_store.check_private(directory)  # refuse to start on a directory others can read
+        clear_partials(directory)  # saves cut short by a process killed before this start
         self.directory = directory
         self.vault = vault
         self.size = size

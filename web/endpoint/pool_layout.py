@@ -19,7 +19,9 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import shutil
 import threading
+import time
 from collections.abc import Callable
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -38,15 +40,47 @@ def default_lay_out(table: PrizeTable, size: int) -> Pool:
     return pool_store.lay_out(table, size)
 
 
+PID_MAX = 4_194_304  # the largest process id Linux gives (its pid_max's ceiling)
+OLD_PARTIAL_S = (
+    3_600  # a partial directory without a process id (before they had one) left this long is dead
+)
+
+
 def save_new(pool: Pool, directory: Path) -> None:
     """Save a newly laid-out pool under the pool directory, unless it is there already: written
-    to a partial directory first, so a pool's directory is always whole."""
+    to a partial directory first (named after this process), so a pool's directory is always
+    whole."""
     target = directory / pool.pool_id
     if not target.exists():
         directory.mkdir(parents=True, exist_ok=True, mode=0o700)  # future outcomes
-        partial = directory / f".{pool.pool_id}.partial"
+        partial = directory / f".{pool.pool_id}.{os.getpid()}.partial"
         pool_store.save(pool, partial)
         partial.rename(target)
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process of this id runs on this host."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's
+        return True
+    return True
+
+
+def clear_partials(directory: Path) -> None:
+    """Delete the partial directories of saves cut short: their process ended before the
+    rename (killed mid-save: the endpoint, or its lay-out process). Each holds the secrets of
+    a pool never committed, which nothing will read. A save still running is left alone."""
+    for path in directory.glob(".*.partial"):
+        pid = path.name.split(".")[-2]  # ".{pool id}.{process id}.partial"
+        if pid.isdigit() and int(pid) <= PID_MAX:
+            cut_short = not _alive(int(pid))
+        else:  # ".{pool id}.partial", from before the process id was in the name
+            cut_short = time.time() - path.stat().st_mtime > OLD_PARTIAL_S
+        if cut_short:
+            shutil.rmtree(path, ignore_errors=True)
 
 
 def lay_out_and_save(game: str, size: int, directory: str, parent: int, result: Connection) -> None:
@@ -102,6 +136,7 @@ class LayOuts:
                 return str(receive.recv())
             except EOFError:
                 process.join()
+                clear_partials(directory)  # (killed mid-save: its partial directory)
                 if self.stopped:
                     raise LayOutStopped(f"a {game} pool's lay-out, at a stop") from None
                 raise LayOutFailed(

@@ -36,8 +36,8 @@ import brotli
 from starlette.responses import Response
 
 from web.endpoint import pool_store
-from web.endpoint.errors import ApiError
-from web.endpoint.guards import RateLimit
+from web.endpoint.errors import rate_limited
+from web.endpoint.guards import HEAD_SCOPE_KEY, RateLimit
 from web.endpoint.settings import Settings
 
 ENCODINGS = (("br", ".br"), ("gzip", ".gz"))  # the order preferred, when a client takes both
@@ -169,14 +169,13 @@ class RevealLimits:
     def admit(self, host: str) -> None:
         """Count a reveal request of this address; 429 when the address is over its limit."""
         if not self.addresses.allow("reveal:" + host):
-            raise ApiError(429, "rate_limited", "Too many reveals from this address; slow down.")
+            wait = self.addresses.retry_after("reveal:" + host)
+            raise rate_limited("Too many reveals from this address; slow down.", wait)
 
     def start(self) -> None:
         """Take one of the reveals that may be sent at once; 429 when none is free."""
         if self.sending >= self.concurrency:
-            raise ApiError(
-                429, "rate_limited", "Too many reveals are being sent; try again in a moment."
-            )
+            raise rate_limited("Too many reveals are being sent; try again in a moment.", 1)
         self.sending += 1
 
     def done(self) -> None:
@@ -203,8 +202,8 @@ async def send_file(path: Path, send: Send, pace: Pace) -> None:
 
 class RevealFile(Response):
     """The answer of a reveal: its file (in the negotiated coding) with its headers, the body
-    sent by `send_file`; the reveal taken by `RevealLimits.start` is given back at its end,
-    however it ends."""
+    sent by `send_file` (none for a HEAD); the reveal taken by `RevealLimits.start` is given
+    back at its end, however it ends."""
 
     def __init__(self, path: Path, headers: dict[str, str], limits: RevealLimits) -> None:
         self.path = path
@@ -220,7 +219,10 @@ class RevealFile(Response):
             length = (b"content-length", str(size).encode())
             start = {"type": "http.response.start", "status": 200}
             await send({**start, "headers": [*self.raw_headers, length]})
-            await send_file(self.path, send, self.limits.pace)
+            if scope.get(HEAD_SCOPE_KEY):  # a HEAD: the headers say it all, no byte is read
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+            else:
+                await send_file(self.path, send, self.limits.pace)
         finally:
             self.limits.done()
 

@@ -24,7 +24,7 @@ from starlette.requests import HTTPConnection, Request
 from engine import games as registry
 from web.endpoint import codes, cookies, handlers, hashes, plays, sessions
 from web.endpoint.checkout import Checkout, open_checkout
-from web.endpoint.errors import ApiError
+from web.endpoint.errors import ApiError, rate_limited
 from web.endpoint.guards import RateLimit
 from web.endpoint.hashing_process import HashingProcess
 from web.endpoint.keys import write_secret_once
@@ -46,12 +46,14 @@ def session_secret(settings: Settings) -> bytes:
 
 
 class Sweep:
-    """Pays overdue plays and prunes old sessions, at most once a sweep interval."""
+    """Pays overdue plays and prunes old sessions and expired sign-in codes, at most once a
+    sweep interval."""
 
-    def __init__(self, ledger: Ledger, devices: sessions.Sessions, settings: Settings,
-                 clock: Callable[[], float]) -> None:  # fmt: skip
+    def __init__(self, ledger: Ledger, devices: sessions.Sessions, codes: codes.SignInCodes,
+                 settings: Settings, clock: Callable[[], float]) -> None:  # fmt: skip
         self.ledger = ledger
         self.devices = devices
+        self.codes = codes
         self.interval = settings.sweep_interval_seconds
         self.clock = clock
         self.last = clock()
@@ -66,6 +68,7 @@ class Sweep:
             self.last = now
             await anyio.to_thread.run_sync(plays.finish_expired, self.ledger)
             await anyio.to_thread.run_sync(self.devices.prune)  # sessions past their lifetime
+            await anyio.to_thread.run_sync(self.codes.prune)  # sign-in codes past their expiry
         finally:
             self._lock.release()
 
@@ -105,7 +108,8 @@ class Services:
             raise ApiError(401, "unauthenticated", "Start a session first (POST /api/session).")
         account = await self.sessions.check(credential)  # forged, expired, ended or idle: 401
         if not self.limiter.allow(account.public_id):
-            raise ApiError(429, "rate_limited", "Too many requests; slow down.")
+            wait = self.limiter.retry_after(account.public_id)
+            raise rate_limited("Too many requests; slow down.", wait)
         await self.sweep.maybe()
         return account
 
@@ -113,7 +117,8 @@ class Services:
         """429 when the request's client address is over its rate (routes without a caller)."""
         host = request.client.host if request.client else "unknown"
         if not self.limiter.allow("ip:" + host):
-            raise ApiError(429, "rate_limited", message or "Too many requests; slow down.")
+            wait = self.limiter.retry_after("ip:" + host)
+            raise rate_limited(message or "Too many requests; slow down.", wait)
 
     def refuse(self, error: ApiError) -> JSONResponse:
         """The answer for an ApiError, counted by its status and code."""
@@ -141,6 +146,7 @@ def build(ledger: Ledger, settings: Settings, clock: Callable[[], float] = time.
         "games": [{**game.table.as_json(), "on_sale": game.on_sale} for game in registry.GAMES]
     }
     playing = PlayTimes(ledger, settings)
+    sign_in = codes.SignInCodes(ledger, codes.code_key(secret))
     return Services(
         settings=settings,
         clock=clock,
@@ -150,9 +156,9 @@ def build(ledger: Ledger, settings: Settings, clock: Callable[[], float] = time.
         ),
         limiter=RateLimit(settings.rate_per_second, settings.rate_burst, clock),
         sessions=devices,
-        codes=codes.SignInCodes(ledger, codes.code_key(secret)),
+        codes=sign_in,
         metrics=metrics,
-        sweep=Sweep(ledger, devices, settings, clock),
+        sweep=Sweep(ledger, devices, sign_in, settings, clock),
         reveals=Reveals(ledger),
         reveal_limits=reveal_limits(settings, clock),
         playtime=playing,
