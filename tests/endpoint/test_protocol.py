@@ -207,3 +207,27 @@ def test_a_kept_alive_connection_s_next_head_has_its_own_timeout(
         took = time.monotonic() - started
     assert error_code(answer, 408) == "request_timeout"
     assert HEADER_TIMEOUT - 0.5 < took < HEADER_TIMEOUT + 4
+
+
+def test_a_body_sent_a_byte_at_a_time_is_cut_off_within_the_header_timeout(
+    endpoint: tuple[int, int],
+) -> None:
+    """A request's body must be whole within the header timeout of its head (before, a client
+    sending a body's bytes one now and then held the connection and a route for good)."""
+    port, _ = endpoint
+    with socket.create_connection(("127.0.0.1", port), timeout=HEADER_TIMEOUT + 8) as raw:
+        head = b"POST /api/session HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+        raw.sendall(head + b"Content-Length: 100\r\n\r\n{")
+        started = time.monotonic()
+        answer = b""
+        while time.monotonic() - started < HEADER_TIMEOUT + 6:
+            with contextlib.suppress(OSError):
+                raw.send(b" ")  # a byte of the body every half second, never all 100
+            readable, _, _ = select.select([raw], [], [], 0.5)
+            if readable:
+                answer = read_answer(raw)
+                break
+        took = time.monotonic() - started
+    assert error_code(answer, 408) == "request_timeout", answer[:200]
+    assert HEADER_TIMEOUT - 0.5 < took < HEADER_TIMEOUT + 4
+    assert ask(port, b"GET /api/games HTTP/1.1\r\nHost: t\r\n\r\n").startswith(b"HTTP/1.1 200")

@@ -6,7 +6,9 @@ httptools (its h11 limit is h11's alone, and it has no header timeout: uvicorn i
 a 64 MiB header was read into memory and a client sending a byte now and then held its
 connection for good. Here the head (request line and headers) has at most `max_header_bytes`
 bytes (431), `max_headers` header lines (431), and must be whole within `header_timeout_seconds`
-of the connection opening or of its first byte (408); docs/endpoint.md.
+of the connection opening or of its first byte (408); and its body (16 KiB at most) within as
+long again of the head (408: a client dripping a body's bytes held a route for good before);
+docs/endpoint.md.
 """
 
 from __future__ import annotations
@@ -47,6 +49,8 @@ class JsonErrorsProtocol(HttpToolsProtocol):
         self.refusal: tuple[int, str, str] | None = None
         self.head_started: float | None = None  # when the head now awaited began (loop time)
         self.head_timer: asyncio.TimerHandle | None = None
+        self.body_timer: asyncio.TimerHandle | None = None
+        self.body_started = 0.0  # when the body now awaited began (loop time)
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         """Start the clock: a connection that sends no whole head in time is closed."""
@@ -55,8 +59,9 @@ class JsonErrorsProtocol(HttpToolsProtocol):
         self._arm_head_timer()
 
     def connection_lost(self, exc: Exception | None) -> None:
-        """Stop the head's clock with the connection."""
+        """Stop the head's and the body's clocks with the connection."""
         self._disarm_head_timer()
+        self._disarm_body_timer()
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
@@ -82,6 +87,10 @@ class JsonErrorsProtocol(HttpToolsProtocol):
             # A head split over reads (most come whole in one: no timer for those)
             when = self.head_started + self.header_timeout
             self.head_timer = self.loop.call_at(when, self._head_timed_out)
+        if not self.awaiting_head and self.body_timer is None and not self.transport.is_closing():
+            # A body split over reads (most come whole with their head: no timer for those)
+            when = self.body_started + self.header_timeout
+            self.body_timer = self.loop.call_at(when, self._body_timed_out)
 
     def _feed(self, data: bytes) -> None:
         if self.awaiting_head:
@@ -105,15 +114,18 @@ class JsonErrorsProtocol(HttpToolsProtocol):
         super().on_header(name, value)
 
     def on_headers_complete(self) -> None:
-        """The head is whole: stop its clock and count the body no more."""
+        """The head is whole: stop its clock, count the body no more, and note when the body
+        began (its clock starts if it is not whole in this read)."""
         self._disarm_head_timer()
         self.head_started = None
         self.awaiting_head = False
         self.head_bytes = 0
+        self.body_started = self.loop.time()
         super().on_headers_complete()
 
     def on_message_complete(self) -> None:
         """The request is whole: what comes next is the next request's head."""
+        self._disarm_body_timer()
         super().on_message_complete()
         self.awaiting_head = True
         self.head_bytes = 0
@@ -141,6 +153,10 @@ class JsonErrorsProtocol(HttpToolsProtocol):
             self.cycle.keep_alive = False
             self.flow.pause_reading()
             return
+        self._write_error(status, code, message)
+
+    def _write_error(self, status: int, code: str, message: str) -> None:
+        """Write an error answer in the API's shape and close the connection."""
         error = {"code": code, "message": message}
         body = json.dumps({"error": error}, separators=(",", ":")).encode()
         content = [STATUS_LINE[status]]
@@ -168,6 +184,29 @@ class JsonErrorsProtocol(HttpToolsProtocol):
         if self.head_timer is not None:
             self.head_timer.cancel()
             self.head_timer = None
+
+    def _disarm_body_timer(self) -> None:
+        if self.body_timer is not None:
+            self.body_timer.cancel()
+            self.body_timer = None
+
+    def _body_timed_out(self) -> None:
+        """The body did not arrive in time: 408 and close, unless the route has begun its
+        answer without it (then the connection closes when that answer ends)."""
+        self.body_timer = None
+        if self.transport.is_closing():
+            return
+        message = f"The request's body must arrive within {self.header_timeout:g} seconds."
+        self.logger.info("Closed a connection: %s", message)
+        self.refusal = (408, "request_timeout", message)  # what else comes is dropped
+        if self.cycle is not None and self.cycle.response_started:
+            self.cycle.keep_alive = False
+            self.flow.pause_reading()
+            return
+        if self.cycle is not None:  # the route waiting for its body is told the client left
+            self.cycle.disconnected = True  # (so its answer, should it make one, goes nowhere)
+            self.cycle.message_event.set()
+        self._write_error(408, "request_timeout", message)
 
     def _head_timed_out(self) -> None:
         self.head_timer = None
