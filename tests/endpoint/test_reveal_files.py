@@ -141,3 +141,28 @@ def test_a_head_of_a_reveal_says_its_headers_without_reading_or_pacing_its_bytes
         assert head.headers[name] == got.headers[name], name
     assert pace._due == spent  # no byte of the file went through the pace
     assert app.state.services.reveal_limits.sending == 0  # its slot given back
+
+
+def test_a_reveal_left_by_its_client_gives_its_slot_back_at_once(
+    make_app: Callable[..., FastAPI],
+) -> None:
+    """A client that goes away in the middle of a reveal frees its slot then, not when the
+    rest of the file has been paced out to nobody (before: 20 s here, a slot held all along)."""
+    rate = 100_000
+    app = make_app(reveal_concurrency=1, reveal_bytes_per_second=rate)
+    pool_id = closed_pool(app)
+    path = f"/api/pools/{GAME}/{pool_id}/reveal"
+    written = TestClient(make_app()).get(path, headers={"Accept-Encoding": "identity"})
+    assert int(written.headers["content-length"]) > 20 * rate  # 20 s of pacing at least
+    limits = app.state.services.reveal_limits
+    with serve(app) as base:
+        plain = {"Accept-Encoding": "identity"}
+        with httpx2.stream("GET", base + path, headers=plain, timeout=60) as answer:
+            assert answer.status_code == 200
+            next(answer.iter_raw())  # the first bytes, then the client goes
+        deadline = time.monotonic() + 5
+        while limits.sending and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert limits.sending == 0, "the slot is still held by a reveal nobody reads"
+        again = httpx2.head(base + path, headers=plain, timeout=60)
+        assert again.status_code == 200  # the one slot is free

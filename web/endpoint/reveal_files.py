@@ -32,6 +32,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import anyio
 import brotli
 from starlette.responses import Response
 
@@ -200,10 +201,18 @@ async def send_file(path: Path, send: Send, pace: Pace) -> None:
             await send({"type": "http.response.body", "body": b"", "more_body": False})
 
 
+async def _stop_when_gone(receive: Any, sending: anyio.CancelScope) -> None:
+    """Cancel the sending when the client goes away (a server's `send` to a gone client
+    returns as if sent: the rest of the file would be paced out to nobody, its slot held)."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
+    sending.cancel()
+
+
 class RevealFile(Response):
     """The answer of a reveal: its file (in the negotiated coding) with its headers, the body
-    sent by `send_file` (none for a HEAD); the reveal taken by `RevealLimits.start` is given
-    back at its end, however it ends."""
+    sent by `send_file` (none for a HEAD) until it ends or its client goes; the reveal taken by
+    `RevealLimits.start` is given back at its end, however it ends."""
 
     def __init__(self, path: Path, headers: dict[str, str], limits: RevealLimits) -> None:
         self.path = path
@@ -222,7 +231,10 @@ class RevealFile(Response):
             if scope.get(HEAD_SCOPE_KEY):  # a HEAD: the headers say it all, no byte is read
                 await send({"type": "http.response.body", "body": b"", "more_body": False})
             else:
-                await send_file(self.path, send, self.limits.pace)
+                async with anyio.create_task_group() as sending:
+                    sending.start_soon(_stop_when_gone, receive, sending.cancel_scope)
+                    await send_file(self.path, send, self.limits.pace)
+                    sending.cancel_scope.cancel()
         finally:
             self.limits.done()
 
