@@ -11,7 +11,7 @@ from playwright.sync_api import Browser, Playwright, sync_playwright
 
 from engine import games
 from tools.dist import build
-from tools.localserver import CHROMIUM_ARGS, chromium_path
+from tools.localserver import CHROMIUM_ARGS, chromium_path, local_server
 
 
 @pytest.fixture(scope="session")
@@ -20,6 +20,15 @@ def dist_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("dist")
     build(out)
     return out
+
+
+@pytest.fixture(scope="session")
+def server(dist_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The real dev server (site + endpoint, test mode, SQLite) in a subprocess; its URL: one
+    for the session, shared by the Chromium tests (tests/browser) and the other browsers'
+    (tests/browsers), each of whose pages is a new player."""
+    with local_server(dist_dir, tmp_path_factory.mktemp("var")) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -2,23 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from playwright.sync_api import Browser, Page, ViewportSize
 
 from tools.dist import ROOT
-from tools.localserver import local_server
 
 ARTIFACTS = ROOT / "test-artifacts"
-
-
-@pytest.fixture(scope="session")
-def server(dist_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The real dev server (site + endpoint, test mode, SQLite) in a subprocess; its URL."""
-    with local_server(dist_dir, tmp_path_factory.mktemp("var")) as url:
-        yield url
 
 
 # Reports every Content-Security-Policy violation of the page to the test (window.lotteryCsp).

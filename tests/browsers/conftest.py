@@ -1,5 +1,5 @@
 """Fixtures of the smoke suite in Firefox ESR and WebKitGTK: one browser per engine for the
-module, the real dev server (tests/browser's `server`). A machine without an engine skips its
+module, the real dev server (tests/conftest.py's `server`). A machine without an engine skips its
 tests, except on CI (CI=true), where that fails: build.py installs them there."""
 
 from __future__ import annotations
@@ -9,7 +9,6 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from tests.browser.conftest import server  # noqa: F401  (the same dev server fixture)
 from tools.browsers import ENGINES, Tab, missing
 
 
