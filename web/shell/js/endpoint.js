@@ -1,7 +1,7 @@
 // One request to the endpoint and what its answer means for the page: the credential sent, a
 // refusal turned into an ApiFailure with the player's sentence (a spend limit's or a cooling-off's
-// facts too), and the outcome token checked against the keys /api/keys publishes. The
-// operations that use it: js/bridge.js; the session: js/session.js.
+// facts too), and the outcome token checked against the keys /api/keys publishes. Used by
+// js/bridge.js (the operations), js/session.js and js/progress.js.
 import { verifyEd25519 } from "./signature.js";
 import { config } from "./state.js";
 import { store } from "./store.js";
