@@ -9,7 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from backends.canvas import CommandCanvas
-from backends.native import EndpointShell
+from backends.endpoint_shell import EndpointShell
 from engine.ui.app import App
 from engine.ui.games import first_scene
 from engine.ui.input import Activate, Event, Key

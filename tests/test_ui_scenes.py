@@ -84,7 +84,7 @@ def test_how_to_play_counts_the_game_s_own_pages() -> None:
 def test_signing_in_to_another_account_keeps_the_session_s_net_spend() -> None:
     """The reality check's net spend counts from the balance the browser session began with;
     signing in to another account sends the balance then, and the shell's clock comes back
-    moved by the change (web/shell/js/bridge.js), so the net spend carries on."""
+    moved by the change (web/shell/js/session.js), so the net spend carries on."""
     from engine.ui.games import first_scene
     from engine.ui.input import Activate, Reply
 

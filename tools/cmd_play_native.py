@@ -12,7 +12,8 @@ import sys
 
 import httpx
 
-from backends.native import EndpointShell, run_window
+from backends.endpoint_shell import EndpointShell
+from backends.native import run_window
 from engine.ui.games import first_scene
 
 

@@ -68,7 +68,8 @@ async function quiet() {
 // The page's modules, typed in their own scope (web/shell/tsconfig.json), not Node's.
 const shellModule = (/** @type {string} */ name) =>
   import(new URL(`../../web/shell/js/${name}`, import.meta.url).href);
-const { perform, store } = await shellModule("bridge.js");
+const { perform } = await shellModule("bridge.js");
+const { store } = await shellModule("store.js");
 const { queue } = await shellModule("state.js");
 
 let id = 0;

@@ -1,6 +1,6 @@
 """The shell's request operations, written twice (web/shell/js/bridge.js for the page,
-backends/native.py's EndpointShell for play-native), held together: one table of cases run
-through both against a real endpoint. Pinned: the Idempotency-Key's life (made once per
+backends/endpoint_shell.py's EndpointShell for play-native), held together: one table of cases
+run through both against a real endpoint. Pinned: the Idempotency-Key's life (made once per
 purchase intent, reused on every retry until an answer, then dropped) and resume precedence
 (this device's progress for the same play over the endpoint's kept progress; the endpoint's
 for a play this device has none of)."""
@@ -17,7 +17,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
-from backends.native import EndpointShell, HttpResponse
+from backends.endpoint_shell import EndpointShell, HttpResponse
 from engine import games
 from engine.ui.input import Reply
 from tests.endpoint.conftest import serve
@@ -159,7 +159,7 @@ class LossyClient:
 
 
 def run_native(api: str, steps: list[Step]) -> list[dict[str, Any]]:
-    """One case through backends/native.py's EndpointShell (play-native's shell)."""
+    """One case through backends/endpoint_shell.py's EndpointShell (play-native's shell)."""
     transcript: list[dict[str, Any]] = []
     last: int | None = None
     with httpx.Client(base_url=api) as inner:
@@ -215,4 +215,4 @@ def test_the_page_and_play_native_do_the_same_requests(api: str) -> None:
     for name, (_, steps, expected), transcript in zip(names, CASES, page, strict=True):
         assert seen(steps, transcript) == expected, f"bridge.js: {name}"
     for name, steps, expected in CASES:
-        assert seen(steps, run_native(api, steps)) == expected, f"native.py: {name}"
+        assert seen(steps, run_native(api, steps)) == expected, f"endpoint_shell.py: {name}"

@@ -19,11 +19,12 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import func, insert, select
 
-from tests.endpoint.conftest import Clock, bearer, serve, session
+from tests.endpoint.conftest import Clock, bearer, buy, serve, session
 from web.endpoint.codes import CODE_ALPHABET, CODE_TTL_MS, MAX_WRONG_TRIES
 from web.endpoint.database import MIGRATIONS, Database
 from web.endpoint.schema import accounts, sign_in_codes
 from web.endpoint.settings import Settings
+from web.endpoint.times import iso
 
 
 def stored_hashes(app: FastAPI) -> list[str]:
@@ -183,3 +184,43 @@ def test_codes_past_their_expiry_are_deleted_by_the_sweep(
     assert live.get("/api/wallet").status_code == 200  # a request that sweeps
     assert len(stored_hashes(app)) == 1
     assert TestClient(app).post("/api/session", json={"code": kept}).status_code == 201
+
+
+def test_a_code_signs_the_account_in_once(app: FastAPI, clock: Clock) -> None:
+    phone, laptop = TestClient(app), TestClient(app)
+    me = session(phone)
+    buy(phone, me["token"])
+    made = phone.post("/api/account/code")
+    assert made.status_code == 201
+    code = made.json()["code"]
+    assert len(code) == 9 and code[4] == "-"
+    assert all(c in "ABCDEFGHJKLMNPQRSTUVWXYZ23456789" for c in code.replace("-", ""))
+    assert made.json()["expires_at"] == iso(int(clock() * 1000) + 600_000)
+    signed = laptop.post("/api/session", json={"code": code.lower()})
+    assert signed.status_code == 201
+    assert signed.json()["account"] == me["account"] and signed.json()["balance_pence"] == 4_700
+    assert laptop.get("/api/wallet").json()["balance_pence"] == 4_700  # the cookie works
+    assert [p["play_number"] for p in laptop.get("/api/plays").json()["plays"]]
+    used = TestClient(app).post("/api/session", json={"code": code})
+    assert used.status_code == 401 and used.json()["error"]["code"] == "invalid_code"
+    with app.state.services.ledger.db.begin() as conn:
+        stored = conn.execute(select(func.count()).select_from(accounts)).scalar_one()
+        assert stored == 1
+    late = phone.post("/api/account/code").json()["code"]
+    clock.advance(601)
+    assert TestClient(app).post("/api/session", json={"code": late}).status_code == 401
+    for junk in ("", "AAAA-AAAA", "x" * 32):
+        assert TestClient(app).post("/api/session", json={"code": junk}).status_code == 401
+    assert TestClient(app).post("/api/session", json={"cod": "x"}).status_code == 422
+    fresh = TestClient(app).post("/api/session")
+    assert fresh.status_code == 201 and fresh.json()["account"] != me["account"]
+    assert TestClient(app).post("/api/account/code").status_code == 401
+
+
+def test_code_attempts_are_rate_limited(make_app: Callable[..., FastAPI]) -> None:
+    app = make_app(rate_per_second=0.001, rate_burst=3)
+    client = TestClient(app)
+    answers = [
+        client.post("/api/session", json={"code": "AAAA-AAAA"}).status_code for _ in range(4)
+    ]
+    assert answers == [401, 401, 401, 429]

@@ -1,21 +1,31 @@
-"""After purchase (plays.py): each game's choice range from its declared contract, on progress
-and finish; test mode steering an account's next purchase to a chosen entry of the pool."""
+"""After purchase (web/endpoint/plays.py): each game's choice range from its declared contract,
+on progress and finish; the settle command (`build.py settle`) crediting each overdue play
+once, two settlers at once. (The routes: tests/endpoint/routes/test_plays.py; test mode's
+steering of a purchase: tests/endpoint/routes/test_testing.py.)"""
 
 from __future__ import annotations
 
 import dataclasses
+import json
+import os
+import subprocess
+import sys
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from sqlalchemy import func, select
 
 from engine import games
 from engine.game import Action, Game
-from engine.games import load_table
 from tests.endpoint.conftest import buy, session
 from web.endpoint import plays
 from web.endpoint.errors import ApiError
+from web.endpoint.schema import transactions
+
+DAY = 24 * 3600
 
 
 def test_a_games_choices_are_the_range_its_contract_declares(
@@ -55,33 +65,53 @@ def test_the_endpoint_takes_each_games_whole_choice_range_and_refuses_one_past_i
     assert client.get(f"/api/plays/{number}/recall").json()["choices"] == every
 
 
-def test_next_entry_is_refused_outside_test_mode(client: TestClient) -> None:
-    session(client)
-    response = client.post("/api/test/next-entry", json={"game": "lab-riches", "prize_pence": 0})
-    assert response.status_code == 404
+ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_next_entry_steers_one_purchase_to_a_matching_unsold_entry(
-    make_app: Callable[..., FastAPI],
-) -> None:
-    client = TestClient(make_app(test_mode=True))
-    token = session(client)["token"]
-    tiers = [t for t in load_table("lab-riches").tiers if t.count > 0 and t.prize_pence <= 5_000]
-    top = max(tiers, key=lambda t: t.prize_pence)
-    composition = top.compositions[0][0].to_json()
-    steer = client.post(
-        "/api/test/next-entry", json={"game": "lab-riches", "composition": composition}
+def settle_command(url: str, env: dict[str, str]) -> subprocess.Popen[str]:
+    command = [sys.executable, "build.py", "settle", "--database-url", url, "--json"]
+    return subprocess.Popen(
+        command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
-    assert steer.status_code == 200, steer.text
-    index = steer.json()["index"]
-    play = buy(client, token).json()
-    detail = client.get(f"/api/plays/{play['play_number']}").json()
-    assert detail["entry"]["index"] == index
-    assert detail["composition"] == composition and detail["prize_pence"] == top.prize_pence
-    # the steered entry is sold once: the next purchase draws in order, skipping nothing sold
-    after = client.get(f"/api/plays/{buy(client, token).json()['play_number']}").json()
-    assert after["entry"]["index"] != index
-    pool = client.get("/api/pools/lab-riches").json()
-    assert pool["sold"] == 2
-    bad = client.post("/api/test/next-entry", json={"game": "lab-riches", "prize_pence": 1})
-    assert bad.status_code == 404 and bad.json()["error"]["code"] == "no_matching_entry"
+
+
+def test_settle_command_credits_each_overdue_play_once(
+    make_app: Callable[..., FastAPI], tmp_path: Path
+) -> None:
+    app = make_app(test_mode=True)
+    client = TestClient(app)
+    token = session(client)["token"]
+    numbers = [buy(client, token).json()["play_number"] for _ in range(4)]
+    prizes = {n: client.get(f"/api/plays/{n}").json()["prize_pence"] for n in numbers}
+    client.post(f"/api/plays/{numbers[0]}/finish")
+    env = {**os.environ, "LOTTERY_TEST_MODE": "1", "PYTHONPATH": str(ROOT)}
+    url = app.state.services.ledger.db.url
+    early = settle_command(url, env)
+    out, err = early.communicate(timeout=120)
+    assert early.returncode == 0, err
+    assert json.loads(out.strip().splitlines()[-1])["settled"] == 0  # nothing overdue yet
+    moved = client.post("/api/test/clock", json={"advance_ms": DAY * 1000 + 60_000})
+    assert moved.status_code == 200 and moved.json()["offset_ms"] == DAY * 1000 + 60_000
+    runs = [settle_command(url, env) for _ in range(2)]  # two settlers at once
+    counts = []
+    for run in runs:
+        out, err = run.communicate(timeout=120)
+        assert run.returncode == 0, err
+        counts.append(json.loads(out.strip().splitlines()[-1])["settled"])
+    assert sum(counts) == 3
+    with app.state.services.ledger.db.begin() as conn:
+        credited = conn.execute(
+            select(transactions.c.play_number, func.count())
+            .where(transactions.c.kind == "prize")
+            .group_by(transactions.c.play_number)
+        ).all()
+    assert {n: c for n, c in credited} == {n: 1 for n in numbers if prizes[n] > 0}
+    listed = client.get("/api/plays").json()["plays"]
+    by = {p["play_number"]: p["finished_by"] for p in listed}
+    assert by == {numbers[0]: "player", **{n: "auto" for n in numbers[1:]}}
+    assert all(p["status"] == "finished" and p["price_pence"] == 300 for p in listed)
+    balance = client.get("/api/wallet").json()["balance_pence"]
+    assert balance == 5_000 - 4 * 300 + sum(prizes.values())
+    again = settle_command(url, env)
+    out, _ = again.communicate(timeout=120)
+    assert json.loads(out.strip().splitlines()[-1])["settled"] == 0

@@ -1,5 +1,6 @@
-"""Commit, then reveal: closing pools (retired, sold out), their public commitment and reveal,
-and the auditors' tools (`build.py audit-pool`, `build.py verify`) against a real endpoint.
+"""Commit, then reveal (web/endpoint/reveal.py): closing pools (retired, sold out), their public
+commitment and reveal (through web/endpoint/routes/pools.py), `build.py audit-pool` and
+`build.py retire-pool` against a real endpoint. (`build.py verify`: test_verify.py.)
 
 Real endpoint (uvicorn on a loopback port, or the in-process client), real database (SQLite and
 PostgreSQL), real pools and signatures; the tools are run as they are run by hand (their main,
@@ -24,7 +25,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 
 from tests.endpoint.conftest import Clock, bearer, buy, serve, session
-from tools import cmd_audit_pool, cmd_retire_pool, cmd_verify
+from tools import cmd_audit_pool, cmd_retire_pool
 from web.endpoint import reveal, tokens
 from web.endpoint.ledger import Ledger
 from web.endpoint.schema import pools
@@ -181,97 +182,6 @@ def test_a_sold_out_pool_is_closed_when_the_next_is_committed(
     assert shown["closed_at"] <= iso(created)  # type: ignore[operator]
     fresh = client.get(f"/api/pools/{GAME}/{detail['pool']['id']}/reveal")
     assert fresh.status_code == 409
-
-
-def test_verify_passes_for_a_real_play_and_names_the_tampered_step(
-    make_app: Callable[..., FastAPI], tmp_path: Path, capsys: Any
-) -> None:
-    app = make_app()
-    client = TestClient(app)
-    token = session(client)["token"]
-    number = buy(client, token).json()["play_number"]
-    play = client.get(f"/api/plays/{number}", headers=bearer(token)).json()
-
-    def tampered(name: str, change: Callable[[dict[str, Any]], None]) -> list[str]:
-        copy = json.loads(json.dumps(play))
-        change(copy)
-        path = tmp_path / f"{name}.json"
-        path.write_text(json.dumps(copy))
-        return ["--play", str(number), "--api", url, "--proof", str(path)]
-
-    def flip_sibling(p: dict[str, Any]) -> None:
-        sibling = bytearray(bytes.fromhex(p["proof"][3]))
-        sibling[0] ^= 1
-        p["proof"][3] = sibling.hex()
-
-    def flip_signature(p: dict[str, Any]) -> None:
-        head, body, sig = p["token"].split(".")
-        middle = len(sig) // 2
-        swapped = "B" if sig[middle] == "A" else "A"
-        p["token"] = f"{head}.{body}.{sig[:middle]}{swapped}{sig[middle + 1 :]}"
-
-    def change_seed(p: dict[str, Any]) -> None:
-        p["entry"]["seed"] = "0" * 32
-
-    with serve(app) as url:
-        base = ["--play", str(number), "--api", url]
-        code, verdict = run_tool(cmd_verify.main, [*base, "--session-token", token], capsys)
-        assert code == 0, verdict
-        assert [s["name"] for s in verdict["steps"]] == [
-            "signature",
-            "payload",
-            "leaf",
-            "merkle",
-            "published",
-        ]
-        assert all(s["ok"] for s in verdict["steps"])
-
-        code, verdict = run_tool(cmd_verify.main, tampered("path", flip_sibling), capsys)
-        assert code == 1 and verdict["failed"] == "merkle"
-        assert [s["name"] for s in verdict["steps"] if not s["ok"]] == ["merkle"]
-
-        code, verdict = run_tool(cmd_verify.main, tampered("sig", flip_signature), capsys)
-        assert code == 1 and verdict["failed"] == "signature"
-        assert [s["name"] for s in verdict["steps"] if not s["ok"]] == ["signature"]
-
-        code, verdict = run_tool(cmd_verify.main, tampered("seed", change_seed), capsys)
-        assert code == 1 and verdict["failed"] == "payload"
-
-        # without the player's credential the play cannot be fetched
-        assert run_tool(cmd_verify.main, base, capsys)[0] == 1
-
-        # once the pool is retired and revealed, step 3 also derives the seed and salt
-        reveal.retire(app.state.services.ledger, GAME)
-        code, verdict = run_tool(cmd_verify.main, [*base, "--session-token", token], capsys)
-        assert code == 0, verdict
-        assert "derive from the revealed key" in verdict["steps"][2]["detail"]
-        capsys.readouterr()
-        assert cmd_verify.main([*base, "--session-token", token]) == 0
-        assert "every step passes" in capsys.readouterr().out
-
-        # offline: the answers saved, no endpoint (the reveal too, now the pool is closed)
-        pool_id = play["pool"]["id"]
-        saved = {
-            "proof": play,
-            "keys": client.get("/api/keys").json(),
-            "commitment": client.get(f"/api/pools/{GAME}/{pool_id}").json(),
-            "reveal": client.get(f"/api/pools/{GAME}/{pool_id}/reveal").json(),
-        }
-    offline = ["--play", str(number)]
-    for name, answer in saved.items():
-        (tmp_path / f"{name}.json").write_text(json.dumps(answer))
-        offline += [f"--{name}", str(tmp_path / f"{name}.json")]
-    code, verdict = run_tool(cmd_verify.main, offline, capsys)
-    assert code == 0, verdict
-    assert "derive from the revealed key" in verdict["steps"][2]["detail"]
-    assert "saved commitment" in verdict["steps"][4]["detail"]
-    (tmp_path / "other.json").write_text(json.dumps({**saved["commitment"], "root": "0" * 64}))
-    code, verdict = run_tool(
-        cmd_verify.main, [*offline, "--commitment", str(tmp_path / "other.json")], capsys
-    )
-    assert code == 1 and verdict["failed"] == "published"
-    with pytest.raises(SystemExit):  # offline, the keys and the commitment are needed too
-        cmd_verify.main(["--play", str(number), "--proof", str(tmp_path / "proof.json")])
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)

@@ -1,5 +1,6 @@
-"""`build.py verify` (tools/cmd_verify.py) against a real endpoint: it says what kind of play
-and pool it checked, and a free TRY play's proof is refused as a paid play's.
+"""`build.py verify` (tools/cmd_verify.py) against a real endpoint: it passes for a real play
+and names the step a tampered proof or token fails, it says what kind of play and pool it
+checked, and a free TRY play's proof is refused as a paid play's.
 
 The attack of issue 30: take free plays until one wins, retire the pool of free plays with the
 real retire-pool command, rebuild the entry's Merkle proof from the public reveal and offer it
@@ -28,6 +29,7 @@ from engine.outcome import Composition
 from tests.endpoint.conftest import bearer, buy, serve, session
 from tests.endpoint.test_reveal import run_tool
 from tools import cmd_retire_pool, cmd_verify
+from web.endpoint import reveal
 from web.endpoint.schema import pools
 
 GAME = "lab-riches"
@@ -197,3 +199,94 @@ def test_a_paid_play_says_its_kinds_and_is_refused_against_a_try_pool(
         other.write_text(json.dumps({**saved["commitment"], **changed}))
         code, verdict = run_tool(cmd_verify.main, [*offline, "--commitment", str(other)], capsys)
         assert code == 1 and verdict["failed"] == "published", (changed, verdict)
+
+
+def test_verify_passes_for_a_real_play_and_names_the_tampered_step(
+    make_app: Callable[..., FastAPI], tmp_path: Path, capsys: Any
+) -> None:
+    app = make_app()
+    client = TestClient(app)
+    token = session(client)["token"]
+    number = buy(client, token).json()["play_number"]
+    play = client.get(f"/api/plays/{number}", headers=bearer(token)).json()
+
+    def tampered(name: str, change: Callable[[dict[str, Any]], None]) -> list[str]:
+        copy = json.loads(json.dumps(play))
+        change(copy)
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(copy))
+        return ["--play", str(number), "--api", url, "--proof", str(path)]
+
+    def flip_sibling(p: dict[str, Any]) -> None:
+        sibling = bytearray(bytes.fromhex(p["proof"][3]))
+        sibling[0] ^= 1
+        p["proof"][3] = sibling.hex()
+
+    def flip_signature(p: dict[str, Any]) -> None:
+        head, body, sig = p["token"].split(".")
+        middle = len(sig) // 2
+        swapped = "B" if sig[middle] == "A" else "A"
+        p["token"] = f"{head}.{body}.{sig[:middle]}{swapped}{sig[middle + 1 :]}"
+
+    def change_seed(p: dict[str, Any]) -> None:
+        p["entry"]["seed"] = "0" * 32
+
+    with serve(app) as url:
+        base = ["--play", str(number), "--api", url]
+        code, verdict = run_tool(cmd_verify.main, [*base, "--session-token", token], capsys)
+        assert code == 0, verdict
+        assert [s["name"] for s in verdict["steps"]] == [
+            "signature",
+            "payload",
+            "leaf",
+            "merkle",
+            "published",
+        ]
+        assert all(s["ok"] for s in verdict["steps"])
+
+        code, verdict = run_tool(cmd_verify.main, tampered("path", flip_sibling), capsys)
+        assert code == 1 and verdict["failed"] == "merkle"
+        assert [s["name"] for s in verdict["steps"] if not s["ok"]] == ["merkle"]
+
+        code, verdict = run_tool(cmd_verify.main, tampered("sig", flip_signature), capsys)
+        assert code == 1 and verdict["failed"] == "signature"
+        assert [s["name"] for s in verdict["steps"] if not s["ok"]] == ["signature"]
+
+        code, verdict = run_tool(cmd_verify.main, tampered("seed", change_seed), capsys)
+        assert code == 1 and verdict["failed"] == "payload"
+
+        # without the player's credential the play cannot be fetched
+        assert run_tool(cmd_verify.main, base, capsys)[0] == 1
+
+        # once the pool is retired and revealed, step 3 also derives the seed and salt
+        reveal.retire(app.state.services.ledger, GAME)
+        code, verdict = run_tool(cmd_verify.main, [*base, "--session-token", token], capsys)
+        assert code == 0, verdict
+        assert "derive from the revealed key" in verdict["steps"][2]["detail"]
+        capsys.readouterr()
+        assert cmd_verify.main([*base, "--session-token", token]) == 0
+        assert "every step passes" in capsys.readouterr().out
+
+        # offline: the answers saved, no endpoint (the reveal too, now the pool is closed)
+        pool_id = play["pool"]["id"]
+        saved = {
+            "proof": play,
+            "keys": client.get("/api/keys").json(),
+            "commitment": client.get(f"/api/pools/{GAME}/{pool_id}").json(),
+            "reveal": client.get(f"/api/pools/{GAME}/{pool_id}/reveal").json(),
+        }
+    offline = ["--play", str(number)]
+    for name, answer in saved.items():
+        (tmp_path / f"{name}.json").write_text(json.dumps(answer))
+        offline += [f"--{name}", str(tmp_path / f"{name}.json")]
+    code, verdict = run_tool(cmd_verify.main, offline, capsys)
+    assert code == 0, verdict
+    assert "derive from the revealed key" in verdict["steps"][2]["detail"]
+    assert "saved commitment" in verdict["steps"][4]["detail"]
+    (tmp_path / "other.json").write_text(json.dumps({**saved["commitment"], "root": "0" * 64}))
+    code, verdict = run_tool(
+        cmd_verify.main, [*offline, "--commitment", str(tmp_path / "other.json")], capsys
+    )
+    assert code == 1 and verdict["failed"] == "published"
+    with pytest.raises(SystemExit):  # offline, the keys and the commitment are needed too
+        cmd_verify.main(["--play", str(number), "--proof", str(tmp_path / "proof.json")])

@@ -1,6 +1,7 @@
-"""The ledger: accounts and their balances, the ledger's clock, the games' pools (laid out,
-committed, their status) and TRY mode's free plays; each operation in one transaction. A
-purchase is sold by the database's seller (web/endpoint/checkout.py, web/endpoint/seller.py)."""
+"""The ledger: accounts and their balances, the ledger's clock and the games' pools (laid out,
+committed, their status); each operation in one transaction. A purchase is sold by the
+database's seller (web/endpoint/checkout.py, web/endpoint/seller.py); TRY mode's free plays
+draw from the pools of free plays it commits (web/endpoint/try_mode.py)."""
 
 from __future__ import annotations
 
@@ -16,15 +17,13 @@ from sqlalchemy import Connection, func, insert, select, update
 
 from engine import games
 from engine.game import Game
-from web.endpoint import tokens
 from web.endpoint.database import Database, private_dir
 from web.endpoint.errors import ApiError, not_on_sale, unknown_game
 from web.endpoint.keys import KeyRing, load_keyring
 from web.endpoint.pool_cache import PoolCache
 from web.endpoint.pool_layout import LayOut, LayOutStopped
 from web.endpoint.pool_vault import open_vault
-from web.endpoint.sale import outcome
-from web.endpoint.schema import accounts, meta, plays, pools, transactions, try_plays
+from web.endpoint.schema import accounts, meta, plays, pools, transactions
 from web.endpoint.seller import Selling
 from web.endpoint.settings import Settings
 from web.endpoint.statements import PoolRow, Statements, unspent
@@ -44,8 +43,8 @@ class Account:
 
 
 class Ledger:
-    """Accounts, the ledger's clock, the games' pools and TRY mode's free plays (a purchase:
-    web/endpoint/checkout.py)."""
+    """Accounts, the ledger's clock and the games' pools (a purchase: web/endpoint/checkout.py;
+    a free play: web/endpoint/try_mode.py)."""
 
     def __init__(
         self,
@@ -205,51 +204,10 @@ class Ledger:
         self._status[game] = (now, status)
         return status
 
-    # -- TRY mode ----------------------------------------------------------------------------
-
-    def try_play(self, account: Account | None, game: str) -> dict[str, Any]:
-        """A free play: the next entry of the game's pool of free plays, signed as a try play
-        (payload mode "try"); no money moves and it is no play of the account's."""
-        check_game(game)
-        exhausted: int | None = None
-        for _ in range(MAX_DRAW_ATTEMPTS):
-            self.ensure_pool(game, exhausted, kind="try")  # (loads the current pool)
-            with self.db.begin() as conn:
-                pool = self.current_pool(conn, game, "try")
-                loaded = pool is not None and self.pool_cache.is_loaded(pool.pool_id)
-                if pool is not None and loaded:
-                    taken = self.sql.next_index.value(conn, pool=pool.id)
-                    if taken is not None:
-                        return self._try_sale(conn, account, pool, int(taken) - 1)
-            # spent, or another process's new pool not loaded yet (ensure_pool loads it)
-            exhausted = pool.id if pool is not None and loaded else None
-        raise ApiError(503, "pool_unavailable", NO_POOL)
-
-    def _try_sale(
-        self, conn: Connection, account: Account | None, pool: PoolRow, index: int
-    ) -> dict[str, Any]:
-        now = self.now_ms()
-        holder = account.public_id if account is not None else ANONYMOUS
-        entry, play_number, payload = outcome(self.pool_cache, holder, pool, index, now, "try")
-        conn.execute(
-            insert(try_plays).values(
-                play_number=play_number,
-                account_id=None if account is None else account.pk,
-                game=pool.game,
-                model=pool.model,
-                pool_ref=pool.id,
-                pool_index=index,
-                prize_pence=entry.prize_pence,
-                created_at=now,
-            )
-        )
-        return {"play_number": play_number, "token": tokens.sign(self.ring, payload)}
-
 
 NO_POOL = "No pool could be laid out; try again in a moment."
 
 
-ANONYMOUS = "anonymous"  # the account claim of a try play's token without a session
 CLOCK_LOCK = 74_280_002  # PostgreSQL advisory lock id: one mover of the test clock at a time
 
 

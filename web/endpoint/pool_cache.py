@@ -8,7 +8,9 @@ The pool modules, one concept each:
   on any host, opens a committed pool from;
 - pool_cache.py (this one): `PoolCache`, the pools this process has laid out or opened, kept in
   memory (a sale reads its pool from there only: `loaded`) and saved under its own
-  LOTTERY_POOL_DIR, a cache its hashing process and its reveal files read.
+  LOTTERY_POOL_DIR, a cache its hashing process and its reveal files read. In memory it keeps
+  every pool that may still sell, and of the closed ones (retired, sold out: no entry of them
+  is ever sold again) only the `keep_closed` used last, for recalls.
 
 The database records each pool (id, game, model, size, Merkle root, next index) before its
 first sale, and, in the same transaction, its commitment, chunk roots and its key and entries
@@ -18,6 +20,7 @@ sealed; a process loads a committed pool when it first learns of it, outside any
 
 from __future__ import annotations
 
+import itertools
 import threading
 from pathlib import Path
 
@@ -28,6 +31,8 @@ from engine.outcome import Composition
 from web.endpoint import pool_store
 from web.endpoint.pool_layout import LayOut, LayOuts, clear_partials, default_lay_out, save_new
 from web.endpoint.pool_vault import PoolVault
+
+KEEP_CLOSED = 4  # closed pools kept in memory (the ones used last): a recall of a play of one
 
 
 class PoolNotLoaded(Exception):
@@ -42,18 +47,28 @@ class PoolNotLoaded(Exception):
 
 class PoolCache:
     """The pools this process has laid out or opened, by pool id (the database's, `vault`):
-    in memory, and saved under its pool directory (`directory`)."""
+    in memory, and saved under its pool directory (`directory`). In memory: every pool not
+    closed, and the `keep_closed` closed ones used last (`get`); a closed pool dropped from
+    memory opens again from the directory."""
 
     def __init__(
-        self, directory: Path, vault: PoolVault, size: int = 0, lay_out: LayOut | None = None
+        self,
+        directory: Path,
+        vault: PoolVault,
+        size: int = 0,
+        lay_out: LayOut | None = None,
+        keep_closed: int = KEEP_CLOSED,
     ) -> None:
         pool_store.check_private(directory)  # refuse to start on a directory others can read
         clear_partials(directory)  # saves cut short by a process killed before this start
         self.directory = directory
         self.vault = vault
         self.size = size
+        self.keep_closed = keep_closed
         self._lay_out = lay_out or default_lay_out
         self._pools: dict[str, Pool] = {}
+        self._used: dict[str, int] = {}  # pool id -> when `get` last gave it (a count)
+        self._uses = itertools.count()
         self._spares: dict[str, Pool] = {}
         self._preparing: set[str] = set()
         self._lock = threading.Lock()
@@ -78,6 +93,8 @@ class PoolCache:
             pool = self._make(game)
         with self._lock:
             self._pools[pool.pool_id] = pool
+            self._used[pool.pool_id] = next(self._uses)
+            self._drop_closed()
         return pool
 
     def prepare_spare(self, game: str) -> None:
@@ -129,6 +146,7 @@ class PoolCache:
         pool: when this process first learns of it (web/endpoint/ledger.py, `ensure_pool`)."""
         pool = self._pools.get(pool_id)
         if pool is not None:
+            self._used[pool_id] = next(self._uses)
             return pool
         with self._lock:
             pool = self._pools.get(pool_id)
@@ -146,7 +164,23 @@ class PoolCache:
                         )
                     save_new(pool, self.directory)
                 self._pools[pool_id] = pool
+                self._used[pool_id] = next(self._uses)
+                self._drop_closed()
         return pool
+
+    def _drop_closed(self) -> None:
+        """Drop from memory the closed pools but the `keep_closed` used last (with the lock
+        held, as a pool is laid out or opened: when memory grows). Closed is the database's
+        word (any instance, or the retire-pool command, closes a pool), and a closed pool sells
+        nothing more: no sale reads it from memory again. Every other pool stays, whether it
+        sells now or soon."""
+        if len(self._pools) <= self.keep_closed:
+            return
+        closed = self.vault.closed(list(self._pools))
+        last_used = sorted(closed, key=lambda pool_id: self._used.get(pool_id, -1), reverse=True)
+        for pool_id in last_used[max(self.keep_closed, 1) :]:
+            del self._pools[pool_id]
+            self._used.pop(pool_id, None)
 
     def matching(
         self, pool_id: str, prize_pence: int | None, composition: Composition | None

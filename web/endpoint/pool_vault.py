@@ -42,7 +42,7 @@ from engine.math.pool import Pool
 from web.endpoint import pool_store
 from web.endpoint.database import Database
 from web.endpoint.keys import write_secret_once
-from web.endpoint.schema import meta, pool_data, pools
+from web.endpoint.schema import meta, pool_closings, pool_data, pools
 
 DEV_KEY_NAME = "pool-key"
 NONCE_BYTES = 12
@@ -144,6 +144,17 @@ class PoolVault:
                 sealed=self.seal.seal(pool.pool_id, pool.key + pool_store.codes_bytes(pool.codes)),
             )
         )
+
+    def closed(self, pool_ids: list[str]) -> set[str]:
+        """Those of these pools that are closed (retired or sold out: web/endpoint/reveal.py),
+        read on a connection of its own as `get` is."""
+        query = (
+            select(pools.c.pool_id)
+            .join(pool_closings, pool_closings.c.pool_ref == pools.c.id)
+            .where(pools.c.pool_id.in_(pool_ids))
+        )
+        with self.db.engine.connect() as conn:
+            return set(conn.execute(query).scalars())
 
     def get(self, pool_id: str) -> Pool | None:
         """A stored pool, opened and checked against its commitment; None if not stored.

@@ -6,9 +6,10 @@
 // tools/dist.py bundles this file and its imports into one module with esbuild.
 import { config, $, stats, queue, record } from "./js/state.js";
 import { mirror, narrate } from "./js/controls.js";
-import { answering, askEarly, earlyAnswers, perform, store, usedEarly } from "./js/bridge.js";
+import { answering, askEarly, earlyAnswers, perform, usedEarly } from "./js/bridge.js";
 import { audioAvailable, play, setNotes, want } from "./js/sound.js";
 import { explain, fail, setProgress } from "./js/splash.js";
+import { store } from "./js/store.js";
 
 const canvas = /** @type {HTMLCanvasElement} */ ($("screen"));
 /** @type {Worker} */

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
-from web.endpoint import cookies, limits
+from web.endpoint import cookies, limits, try_mode
 from web.endpoint.checkout import MAX_GAME_LENGTH
 from web.endpoint.errors import LIMITED, UNAUTHENTICATED
 from web.endpoint.errors import documented as errors
@@ -95,7 +95,7 @@ def routes(services: Services) -> APIRouter:
             account = await services.caller(request)
         else:
             services.limit_address(request)
-        result = await services.slow(ledger.try_play, account, body.game)
+        result = await services.slow(try_mode.try_play, ledger, account, body.game)
         return JSONResponse(result, status_code=201)
 
     return router

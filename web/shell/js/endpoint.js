@@ -1,0 +1,156 @@
+// One request to the endpoint and what its answer means for the page: the credential sent, a
+// refusal turned into an ApiFailure with the player's sentence (a spend limit's or a cooling-off's
+// facts too), and the outcome token checked against the keys /api/keys publishes. Used by
+// js/bridge.js (the operations), js/session.js and js/progress.js.
+import { verifyEd25519 } from "./signature.js";
+import { config } from "./state.js";
+import { store } from "./store.js";
+
+const api = (/** @type {string} */ path) => (config.api || "") + path;
+
+export class ApiFailure extends Error {
+  /**
+   * @param {string} code
+   * @param {string} message
+   * @param {Record<string, unknown>} [detail]
+   */
+  constructor(code, message, detail = {}) {
+    super(message);
+    this.code = code;
+    this.detail = detail; // what a refusal carries for the page to show (a spend limit's)
+  }
+}
+
+// The facts of a spend-limit refusal the page shows large (engine/ui/scenes/refusal.py): which
+// limit, what is left, when it resets in the player's local time; or the limits still missing.
+/**
+ * @param {ApiError} err
+ * @returns {Record<string, unknown>}
+ */
+function limitDetail(err) {
+  if (err.code === "limits_required") return { missing: err.missing || [] };
+  if (err.code !== "limit_reached") return {};
+  return { period: err.period, left_pence: err.left_pence, resets_local: localTime(err.resets_at) };
+}
+
+// The endpoint sends a time with every refusal that names one ("Invalid Date" if not).
+const localTime = (/** @type {string | undefined} */ iso) =>
+  new Date(/** @type {string} */ (iso)).toLocaleString(undefined, {
+    dateStyle: "medium",
+    timeStyle: "short",
+  });
+
+// The session credential. On the site's own origin it is the HttpOnly cookie. When the endpoint
+// is on another origin (config.api), the cookie may never reach it (another site's cookies are
+// not sent), so the token POST /api/session returns is kept here and sent as a bearer token.
+/** @returns {Record<string, string>} */
+function credential() {
+  const token = config.api ? store.get("bearer") : null;
+  return typeof token === "string" && token ? { Authorization: "Bearer " + token } : {};
+}
+
+/**
+ * One request to the endpoint; a refusal or a lost connection throws an ApiFailure.
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body] sent as JSON
+ * @param {Record<string, string>} [headers]
+ * @returns {Promise<unknown>} the answer's JSON (each caller names the shape docs/api.md gives it)
+ */
+export async function call(method, path, body, headers = {}) {
+  let response;
+  const sent = { ...credential(), ...headers };
+  try {
+    response = await fetch(api(path), {
+      method,
+      credentials: "include",
+      headers: body === undefined ? sent : { "Content-Type": "application/json", ...sent },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiFailure(
+      "network",
+      "The connection failed. Check your connection and try again: you will not be charged twice.",
+    );
+  }
+  // A refusal's JSON is {error: {code, message, ...}} (docs/api.md); a proxy's may be anything.
+  /** @type {{error?: ApiError} & ApiError} */
+  let data = {};
+  try {
+    data = await response.json();
+  } catch {
+    data = {};
+  }
+  if (!response.ok) {
+    const err = data.error || data;
+    const message =
+      response.status === 402
+        ? "Insufficient funds: your balance does not cover this play."
+        : err.code === "limit_reached"
+          ? limitMessage(err)
+          : err.code === "cooling_off"
+            ? coolingMessage(err)
+            : err.message || `The server answered ${response.status}.`;
+    throw new ApiFailure(err.code || `http_${response.status}`, message, limitDetail(err));
+  }
+  return data;
+}
+
+// A purchase over a spend limit, in plain words: which limit, what is left, when it resets.
+/** @param {ApiError} err */
+function limitMessage(err) {
+  const pounds = (/** @type {number} */ p) => "£" + (p / 100).toFixed(2);
+  const when = localTime(err.resets_at);
+  const left = Number.isInteger(err.left_pence)
+    ? `${pounds(/** @type {number} */ (err.left_pence))} left`
+    : "nothing left";
+  return `Your ${err.period || "spend"} limit is reached: ${left} until ${when}. Nothing was charged.`;
+}
+
+// A purchase refused after the account's play session (every device's), in plain words: when
+// play can resume, in the player's own time; an unfinished play can still be finished.
+/** @param {ApiError} err */
+function coolingMessage(err) {
+  const when = new Date(/** @type {string} */ (err.resumes_at)).toLocaleTimeString(undefined, {
+    timeStyle: "short",
+  });
+  return `Your play session has ended: take a break. You can buy plays again at ${when}. Nothing was charged; an unfinished play can still be finished.`;
+}
+
+/** @param {string} text base64url */
+export function b64urlBytes(text) {
+  const b64 = text.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((text.length + 3) % 4);
+  return Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0));
+}
+
+/** @type {PublicKey[] | null} */
+let keySet = null;
+// The outcome token is a JWS signed with Ed25519; its key must be one /api/keys publishes
+// (WebCrypto's Ed25519, or the fallback where the browser has none: js/signature.js).
+/**
+ * @param {string} token
+ * @returns {Promise<unknown>} the token's payload (JSON that Python reads: engine/payload.py)
+ */
+export async function verifyToken(token) {
+  const parts = String(token).split(".");
+  if (parts.length !== 3)
+    throw new ApiFailure("bad_token", "This play could not be verified, so it cannot be shown.");
+  try {
+    /** @type {{alg?: string, kid?: string}} */
+    const header = JSON.parse(new TextDecoder().decode(b64urlBytes(parts[0])));
+    if (!keySet) keySet = /** @type {KeySet} */ (await call("GET", "/api/keys")).keys || [];
+    const jwk = keySet.find((k) => k.kid === header.kid);
+    if (header.alg !== "EdDSA" || !jwk) throw new Error("unknown key");
+    const ok = await verifyEd25519(
+      jwk.x,
+      b64urlBytes(jwk.x),
+      b64urlBytes(parts[2]),
+      new TextEncoder().encode(parts[0] + "." + parts[1]),
+    );
+    if (!ok) throw new Error("bad signature");
+    return JSON.parse(new TextDecoder().decode(b64urlBytes(parts[1])));
+  } catch (error) {
+    if (error instanceof ApiFailure && error.code === "network") throw error;
+    throw new ApiFailure("bad_token", "This play could not be verified, so it cannot be shown.");
+  }
+}
