@@ -88,11 +88,11 @@ class Checkout:
                 self._admitted[account.pk] = (now, seen)
             result = await self._sell(account, game, key)
             after = self.ledger.now_ms()
-            if times.writes(seen, after):
+            # the run goes on, its last play recent: nothing to write, no thread hop
+            playing = times.going(seen, after)
+            if playing is None:
                 self._admitted.pop(account.pk, None)  # the run moves: read it again next time
                 playing = await db.run_again(times.played, account, seen)
-            else:  # the run goes on, its last play recent: nothing to write, no thread hop
-                playing = times.going(seen, after)
         except UNAVAILABLE as error:
             raise database_unavailable(error) from error
         return {**result, "play_time": playing}
