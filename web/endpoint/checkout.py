@@ -102,7 +102,7 @@ class Checkout:
         unless it is a retry of a purchase made (answered as that purchase); returns the
         account's play_time row as read, which `PlayTimes.played` goes on from."""
         now = self.ledger.now_ms()
-        with self.ledger.db.begin() as conn:
+        with self.ledger.db.read() as conn:  # reads only: one round trip each on PostgreSQL
             seen = self.playtime.row(conn, account)
             refused = self.playtime.refused(seen, now)
             if refused is None and self.limits_required:
