@@ -1,4 +1,5 @@
-"""The database (web/endpoint/database.py): a SQLite ledger only its owner can read."""
+"""The database (web/endpoint/database.py): a SQLite ledger only its owner can read, and reads
+that cost PostgreSQL one round trip each."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from tests.endpoint.conftest import buy, session
+from web.endpoint.database import Database
+from web.endpoint.settings import Settings
 
 
 def mode(path: Path) -> int:
@@ -47,3 +50,37 @@ def test_the_sqlite_ledger_is_owner_only(make_app: Callable[..., FastAPI], tmp_p
     assert TestClient(again).get("/api/games").status_code == 200
     assert mode(var) == 0o700
     assert {f.name: mode(f) for f in files} == {f.name: 0o600 for f in files}
+
+
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+def test_reads_on_postgresql_are_statements_of_their_own_and_leave_transactions_as_they_were(
+    database_url: str,
+) -> None:
+    """Database.read: each statement its own transaction (no BEGIN, no COMMIT: one round trip),
+    and the connection, back in the pool, begins transactions as before (two statements of
+    one see the same transaction start)."""
+    db = Database(Settings(database_url=database_url).db_url, pool_size=1)
+    try:
+        for _ in range(2):  # the pool's one connection, read with and used again
+            with db.read() as conn:
+                first, second = (conn.exec_driver_sql(STARTED).scalar() for _ in range(2))
+            assert first != second
+            with db.begin() as conn:
+                first, second = (conn.exec_driver_sql(STARTED).scalar() for _ in range(2))
+            assert first == second
+    finally:
+        db.dispose()
+
+
+STARTED = "SELECT transaction_timestamp()"
+
+
+def test_reads_on_sqlite_are_in_a_transaction(tmp_path: Path) -> None:
+    """Database.read on SQLite: begin()'s transaction (SQLite has no round trip to save)."""
+    db = Database(f"sqlite:///{tmp_path / 'ledger.sqlite3'}")
+    try:
+        with db.read() as conn:
+            assert conn.exec_driver_sql("SELECT 1").scalar() == 1
+            assert conn.connection.driver_connection.in_transaction  # type: ignore[union-attr]
+    finally:
+        db.dispose()

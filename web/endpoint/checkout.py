@@ -88,11 +88,11 @@ class Checkout:
                 self._admitted[account.pk] = (now, seen)
             result = await self._sell(account, game, key)
             after = self.ledger.now_ms()
-            if times.writes(seen, after):
+            # the run goes on, its last play recent: nothing to write, no thread hop
+            playing = times.going(seen, after)
+            if playing is None:
                 self._admitted.pop(account.pk, None)  # the run moves: read it again next time
                 playing = await db.run_again(times.played, account, seen)
-            else:  # the run goes on, its last play recent: nothing to write, no thread hop
-                playing = times.going(seen, after)
         except UNAVAILABLE as error:
             raise database_unavailable(error) from error
         return {**result, "play_time": playing}
@@ -102,7 +102,7 @@ class Checkout:
         unless it is a retry of a purchase made (answered as that purchase); returns the
         account's play_time row as read, which `PlayTimes.played` goes on from."""
         now = self.ledger.now_ms()
-        with self.ledger.db.begin() as conn:
+        with self.ledger.db.read() as conn:  # reads only: one round trip each on PostgreSQL
             seen = self.playtime.row(conn, account)
             refused = self.playtime.refused(seen, now)
             if refused is None and self.limits_required:

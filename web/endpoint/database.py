@@ -93,6 +93,30 @@ class Database:
         with self._lock, self.engine.begin() as conn:
             yield conn
 
+    @contextmanager
+    def read(self) -> Iterator[Connection]:
+        """A connection for reads only. PostgreSQL's is in autocommit: each statement one round
+        trip, no BEGIN and no COMMIT (each sees the database as of its start, as each
+        statement of a READ COMMITTED transaction does); SQLite's is `begin()`'s transaction.
+        The once-a-second checks of a session and of a purchase's admission read with it."""
+        if self._lock is not None:
+            with self.begin() as conn:
+                yield conn
+            return
+        with self.engine.connect() as conn:
+            # psycopg's own switch, not SQLAlchemy's isolation level: that one, reset when the
+            # connection goes back to the pool, made every later BEGIN name READ COMMITTED
+            raw = conn.connection.driver_connection
+            assert raw is not None
+            raw.autocommit = True
+            try:
+                yield conn
+            finally:
+                if raw.closed or raw.broken:  # lost: not handed out again
+                    conn.invalidate()
+                else:
+                    raw.autocommit = False
+
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
         """Run database work from the event loop: inline for SQLite (short, serialized), in a
         thread for PostgreSQL (at most pool_size threads at once)."""

@@ -153,16 +153,14 @@ class PlayTimes:
         run = run_at(seen, self.rules, now)
         return refusal(run) if run is not None and run.cooling_off(now) else None
 
-    def writes(self, seen: Any, now: int) -> bool:
-        """True when a paid purchase now writes the run: it begins one (`seen`, the row as the
-        purchase's admission read it, has none going), or the last play written is TOUCH_MS
-        old."""
-        going = run_at(seen, self.rules, now)
-        return going is None or now - int(seen.last_play_at) >= TOUCH_MS
-
-    def going(self, seen: Any, now: int) -> dict[str, Any]:
-        """The play time after a paid purchase that writes nothing (`writes` is False)."""
-        return as_json(run_at(seen, self.rules, now), self.rules, now)
+    def going(self, seen: Any, now: int) -> dict[str, Any] | None:
+        """The play time after a paid purchase made now that writes nothing; None when it
+        writes the run (`played`): it begins one (`seen`, the row as the purchase's admission
+        read it, has none going), or the last play written is TOUCH_MS old."""
+        run = run_at(seen, self.rules, now)
+        if run is None or now - int(seen.last_play_at) >= TOUCH_MS:
+            return None
+        return as_json(run, self.rules, now)
 
     def played(self, account: Account, seen: Any) -> dict[str, Any]:
         """A paid purchase was made now: it goes on the account's run, or begins one; returns
@@ -170,9 +168,9 @@ class PlayTimes:
         purchase's admission read it: a run going on whose last play is under TOUCH_MS old is
         left as it is, so a player buying play after play writes it only so often."""
         now = self.ledger.now_ms()
-        going = run_at(seen, self.rules, now)
-        if going is not None and not self.writes(seen, now):
-            return as_json(going, self.rules, now)
+        kept = self.going(seen, now)
+        if kept is not None:
+            return kept
         first = {
             "run_started_at": now,
             "last_play_at": now,

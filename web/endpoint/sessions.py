@@ -94,21 +94,25 @@ class Sessions:
         return account
 
     def _still_open(self, sid: str, pk: int, now: int, text: str) -> bool:
+        """True when the session's row says it is open (adopted when it has none); its last use
+        written when TOUCH_MS old, its end when idle too long. The row is read on its own (one
+        round trip on PostgreSQL: `Database.read`); a write, rare, in a transaction of its own."""
         s = sessions.c
-        with self.db.begin() as conn:
+        with self.db.read() as conn:
             row = conn.execute(
                 select(s.account_id, s.ended_at, s.last_used_at).where(s.session_id == sid)
             ).first()
-            if row is None:
+        if row is None:
+            with self.db.begin() as conn:
                 return self._adopt(conn, sid, pk, now, text)
-            if row.ended_at is not None or row.account_id != pk:
-                return False
-            if now - row.last_used_at > self.idle_ms:
-                conn.execute(update(sessions).where(s.session_id == sid).values(ended_at=now))
-                return False
-            if now - row.last_used_at >= TOUCH_MS:
-                conn.execute(update(sessions).where(s.session_id == sid).values(last_used_at=now))
-        return True
+        if row.ended_at is not None or row.account_id != pk:
+            return False
+        idle = now - row.last_used_at > self.idle_ms
+        if idle or now - row.last_used_at >= TOUCH_MS:
+            with self.db.begin() as conn:
+                written = {"ended_at": now} if idle else {"last_used_at": now}
+                conn.execute(update(sessions).where(s.session_id == sid).values(**written))
+        return not idle
 
     def _adopt(self, conn: Any, sid: str, pk: int, now: int, text: str) -> bool:
         """A credential from before sessions had rows: its row now, unless its account has

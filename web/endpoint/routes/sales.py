@@ -9,11 +9,11 @@ as its own statements on a small machine (docs/endpoint-benchmarks.md).
 
 from __future__ import annotations
 
-import json
 import time
 from typing import Annotated, Any, Literal, TypeVar
 
 import anyio
+import orjson
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -264,7 +264,9 @@ class PurchaseFastPath:
             await refuse(failed)(scope, receive, send)
             raise
         else:
-            answer = json.dumps(result, ensure_ascii=False, separators=(",", ":")).encode()
+            # the bytes json.dumps(result, ensure_ascii=False, separators=(",", ":")) wrote,
+            # in a twentieth of its time (test_sales.py)
+            answer = orjson.dumps(result)
             headers = [(b"content-length", str(len(answer)).encode()), JSON_TYPE]
             await send({"type": "http.response.start", "status": 201, "headers": headers})
             await send({"type": "http.response.body", "body": answer})
