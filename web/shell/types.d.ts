@@ -309,7 +309,7 @@ type LoadPyodide = (options: {
   stdLibURL: string;
   lockFileContents: string;
   env: Record<string, string>;
-  _loadSnapshot?: Uint8Array<ArrayBuffer> | Promise<Uint8Array<ArrayBuffer>>;
+  _loadSnapshot?: Uint8Array<ArrayBuffer>;
   _makeSnapshot?: boolean;
   createPyodideModule?: CreatePyodideModule;
 }) => Promise<Pyodide>;

@@ -120,8 +120,8 @@ async function boot({ config, canvas, size, params }) {
     fail,
   );
   const reading = performance.now();
-  const stored = snapshots.load(); // looked up while Pyodide's modules load
-  stored.then(() => span("snapshot-found", reading));
+  const stored = snapshots.load(); // read while Pyodide's module loads
+  stored.then(() => span("snapshot-read", reading));
   /** @type {Pyodide} */
   let pyodide;
   let boot;

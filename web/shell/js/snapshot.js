@@ -87,22 +87,11 @@ function unpackSnapshot(packed) {
 
 export const snapshots = {
   usable: false,
-  // Whether a snapshot is kept, known as soon as Cache Storage finds its entry, and its bytes
-  // (13 MB read and unpacked), which Pyodide awaits only when it sizes the memory: Python's
-  // start need not wait for the read. A read that fails fails the restore (startPython).
-  /** @returns {Promise<{bytes: Promise<Uint8Array<ArrayBuffer>>} | null>} */
   async load() {
     if (!this.usable) return null;
     try {
       const hit = await (await caches.open(SNAPSHOT_CACHE)).match(snapshotKey);
-      if (!hit) return null;
-      const began = performance.now();
-      const bytes = hit.arrayBuffer().then((body) => {
-        span("snapshot-read", began);
-        return unpackSnapshot(new Uint8Array(body));
-      });
-      bytes.catch(() => {}); // reported where it is awaited
-      return { bytes };
+      return hit ? unpackSnapshot(new Uint8Array(await hit.arrayBuffer())) : null;
     } catch (error) {
       console.warn("snapshot read:", error);
       await this.drop();
@@ -138,8 +127,7 @@ export const snapshots = {
 
 /**
  * @param {LoadPyodide} loadPyodide pyodide.mjs's
- * @param {Promise<{bytes: Promise<Uint8Array<ArrayBuffer>>} | null>} stored the snapshot kept, if
- *   any (snapshots.load)
+ * @param {Promise<Uint8Array<ArrayBuffer> | null>} stored the snapshot kept, if any (snapshots.load)
  * @param {Promise<{default: CreatePyodideModule}>} runtime pyodide.asm.mjs, imported already
  * @returns {Promise<{pyodide: Pyodide, boot: "snapshot" | "fresh"}>}
  */
@@ -165,7 +153,7 @@ export async function startPython(loadPyodide, stored, runtime) {
   span("snapshot-awaited", began);
   if (snapshot) {
     try {
-      const pyodide = await loadPyodide({ ...options, _loadSnapshot: snapshot.bytes });
+      const pyodide = await loadPyodide({ ...options, _loadSnapshot: snapshot });
       note({ boot: "snapshot" });
       return { pyodide, boot: "snapshot" };
     } catch (error) {
