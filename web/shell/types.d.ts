@@ -311,7 +311,4 @@ type LoadPyodide = (options: {
   env: Record<string, string>;
   _loadSnapshot?: Uint8Array<ArrayBuffer>;
   _makeSnapshot?: boolean;
-  createPyodideModule?: CreatePyodideModule;
 }) => Promise<Pyodide>;
-/** pyodide.asm.mjs's default export: makes the Emscripten module from loadPyodide's settings. */
-type CreatePyodideModule = (settings: object) => Promise<object>;

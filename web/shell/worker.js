@@ -135,18 +135,12 @@ async function boot({ config, canvas, size, params }) {
       }),
     );
     for (const zip of zips) zip.catch(() => {}); // failures are reported where they are awaited
-    // Pyodide's runtime module (1.2 MB of JavaScript) is imported beside its loader and the
-    // snapshot's read, not after them as loadPyodide would (it is handed over as
-    // createPyodideModule): on a returning visit it was the longest of the three.
     let began = performance.now();
-    const importing = began;
-    const runtime = import(`${config.pyodide.index}pyodide.asm.mjs`);
-    runtime.then(() => span("pyodide-runtime-module", importing)).catch(() => {});
     const { loadPyodide } = await import(config.pyodide.mjs);
     span("pyodide-module", began);
     mark("lottery-pyodide-module");
     began = performance.now();
-    ({ pyodide, boot } = await startPython(loadPyodide, stored, runtime));
+    ({ pyodide, boot } = await startPython(loadPyodide, stored));
     span("python-start", began);
     mark("lottery-python-started");
     post({ type: "progress", fraction: 0.9, text: "Starting the game…" });

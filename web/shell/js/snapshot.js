@@ -6,8 +6,6 @@
 // dropped and Python starts the long way. All of it runs in the worker, off the page's thread
 // (packing 31 MB blocked the page for 0.3-0.6 s when it ran there); `note` tells the page how
 // the boot went (window.lottery.stats.boot and .snapshot).
-import { span } from "./timings.js";
-
 const SNAPSHOT_CACHE = "lottery-python-snapshot";
 /** @type {ShellConfig} */
 let config; // configure() sets it and the key before any other use
@@ -128,29 +126,16 @@ export const snapshots = {
 /**
  * @param {LoadPyodide} loadPyodide pyodide.mjs's
  * @param {Promise<Uint8Array<ArrayBuffer> | null>} stored the snapshot kept, if any (snapshots.load)
- * @param {Promise<{default: CreatePyodideModule}>} runtime pyodide.asm.mjs, imported already
  * @returns {Promise<{pyodide: Pyodide, boot: "snapshot" | "fresh"}>}
  */
-export async function startPython(loadPyodide, stored, runtime) {
-  const create = (await runtime).default;
+export async function startPython(loadPyodide, stored) {
   const options = {
     indexURL: config.pyodide.index,
     stdLibURL: config.pyodide.stdlib,
     lockFileContents: JSON.stringify({ info: config.pyodide.lockInfo, packages: {} }),
     env: { HOME: "/home/pyodide" },
-    // The Emscripten module: its WebAssembly's instantiation and its file system's set-up.
-    /** @type {CreatePyodideModule} */
-    createPyodideModule: (settings) => {
-      const began = performance.now();
-      return create(settings).then((module) => {
-        span("emscripten-module", began);
-        return module;
-      });
-    },
   };
-  const began = performance.now();
   const snapshot = await stored;
-  span("snapshot-awaited", began);
   if (snapshot) {
     try {
       const pyodide = await loadPyodide({ ...options, _loadSnapshot: snapshot });
