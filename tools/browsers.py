@@ -114,8 +114,13 @@ class WebKitTab:
         options = WebKitOptions()
         options.binary_location = str(MINIBROWSER)
         options.add_argument("--automation")
+        # What WebKitWebDriver and its MiniBrowser print (a web process's crash among it), kept
+        # for the tab's life and added to any error a script meets.
+        self.log = Path(tempfile.mkstemp(prefix="lottery-webkit-", suffix=".log")[1])
         service = WebKitService(
-            executable_path=shutil.which(WEBKIT_DRIVER), env={**os.environ, "DISPLAY": display}
+            executable_path=shutil.which(WEBKIT_DRIVER),
+            env={**os.environ, "DISPLAY": display},
+            log_output=str(self.log),
         )
         # Selenium's commands wait for the socket's default timeout (none): bound them.
         before = socket.getdefaulttimeout()
@@ -145,6 +150,7 @@ class WebKitTab:
                 break
             except WebDriverException as error:
                 if error.msg or not tries_left:
+                    error.add_note(self.printed())
                     raise
                 print(f"WebKitWebDriver answered a script with no message ({error!r}): again")
                 time.sleep(1)
@@ -157,8 +163,18 @@ class WebKitTab:
         actions.pointer_action.move_to_location(round(x), round(y)).click()
         actions.perform()
 
+    def printed(self, lines: int = 60) -> str:
+        """The last lines WebKitWebDriver and MiniBrowser printed."""
+        tail = self.log.read_text(errors="replace").splitlines()[-lines:]
+        return "WebKitWebDriver and MiniBrowser printed:\n" + "\n".join(tail)
+
     def close(self) -> None:
-        self.driver.quit()
+        try:
+            self.driver.quit()  # stops WebKitWebDriver even when its session was lost
+        except WebDriverException as lost:
+            print(f"WebKitWebDriver's session ended with {lost!r}")
+        finally:
+            self.log.unlink(missing_ok=True)
 
 
 def _reader(stream: Any, found: list[str], ready: threading.Event) -> None:

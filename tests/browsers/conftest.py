@@ -24,3 +24,19 @@ def engine(request: pytest.FixtureRequest) -> Iterator[Callable[[], Tab]]:
         pytest.skip(why)
     with ENGINES[name]() as new_tab:
         yield new_tab
+
+
+# Tests run again after a browser lost its page (test_smoke.WEBKIT_LOSSES): what the lost run
+# met, with what MiniBrowser printed, is shown at the end, where a passing rerun would hide it.
+RERUNS: list[pytest.TestReport] = []
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.outcome == "rerun":  # type: ignore[comparison-overlap]  # pytest-rerunfailures'
+        RERUNS.append(report)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    for report in RERUNS:
+        terminalreporter.write_sep("-", f"lost and run again: {report.nodeid}")
+        terminalreporter.write_line(report.longreprtext[-8000:])

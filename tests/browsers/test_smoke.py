@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from selenium.common.exceptions import InvalidSessionIdException
+from selenium.common.exceptions import InvalidSessionIdException, WebDriverException
 
 from engine import games
 from tests.browser.test_lab_riches import pence_of
@@ -23,15 +23,21 @@ WINS: dict[str, list[dict[str, Any]]] = {
     "lab-riches": [{"feature": "row", "pence": 300}],
     "power-puck-shot": CASES["row"],
 }
-# WebKitWebDriver's word for a page whose web process crashed or hung, and what is known of it:
-# the one failure of this suite left, reported (xfail, not strict) rather than hidden, and any
-# other failure of the same test still fails it.
-WEBKIT_LOST_PAGE = "session deleted because of page crash or hang"
-KNOWN_WEBKIT_LOSS = (
-    "WebKitGTK's web process crashed or hung in the middle of a Power Puck Shot play in 2 of 2 "
-    "runs of the whole test command on 2026-12-03 (CI and a fresh clone), and in none of 6 runs "
-    "of this suite alone or after the Chromium suite's Power Puck Shot tests; cause not known"
-)
+# What WebKitWebDriver answers when WebKitGTK's web process crashed or hung in the middle of a
+# play: "session deleted because of page crash or hang", "Could not parse script result", or an
+# "unknown error" with no message (which tools/browsers.py asks again first). It happened in 3 of
+# 3 runs of the whole test command on 2026-12-03 (CI twice, a fresh clone once), once in a Lab
+# Riches play and twice in Power Puck Shot's, and in none of 20 plays of each game in this
+# suite alone, 12 of them with the machine's two cores kept busy; no sound was playing (the
+# page makes no AudioContext here). The cause is not known. Such a test runs once more in a new
+# MiniBrowser (pytest-rerunfailures, shown as a rerun in the summary, with what MiniBrowser
+# printed in the error): a second loss, or any other failure, fails it.
+WEBKIT_LOSSES = [
+    "page crash or hang",
+    "Could not parse script result",
+    "^WebDriverException: Message: $",  # with no message
+]
+webkit_may_lose_the_page = pytest.mark.flaky(reruns=1, only_rerun=WEBKIT_LOSSES)
 # The centre of the enabled button of this accessible name (or null), brought into view.
 BUTTON = """(name) => {
   const b = [...document.querySelectorAll("button")].find((b) =>
@@ -132,6 +138,22 @@ def test_every_game_on_sale_has_a_winning_entry_here() -> None:
     assert set(WINS) == {game.id for game in games.on_sale()}
 
 
+@pytest.mark.parametrize(
+    ("error", "runs_again"),
+    [
+        (InvalidSessionIdException("session deleted because of page crash or hang"), True),
+        (WebDriverException("Could not parse script result"), True),
+        (WebDriverException(""), True),
+        (WebDriverException("no such element"), False),
+        (AssertionError("the play did not reach FINISH in time"), False),
+    ],
+)
+def test_only_a_lost_page_runs_again(error: Exception, runs_again: bool) -> None:
+    said = f"{type(error).__name__}: {error}"  # as pytest-rerunfailures matches it
+    assert any(re.search(lost, said) for lost in WEBKIT_LOSSES) is runs_again
+
+
+@webkit_may_lose_the_page
 @pytest.mark.parametrize("game_id", sorted(WINS))
 def test_a_paid_play_narrates_the_ledgers_prize(
     engine: Callable[[], Tab], server: str, game_id: str
@@ -142,12 +164,7 @@ def test_a_paid_play_narrates_the_ledgers_prize(
         before = api(tab, "GET", "/api/wallet")["balance_pence"]
         choose(tab, game.id)
         click(tab, "PLAY")
-        try:
-            play_to_finish(tab)
-        except InvalidSessionIdException as lost:
-            if WEBKIT_LOST_PAGE not in str(lost):
-                raise
-            pytest.xfail(f"{KNOWN_WEBKIT_LOSS} ({lost.msg})")
+        play_to_finish(tab)
         number, narrated = finish(tab)
         prize = int(api(tab, "GET", f"/api/plays/{number}")["prize_pence"])
         after = api(tab, "GET", "/api/wallet")["balance_pence"]
@@ -157,6 +174,7 @@ def test_a_paid_play_narrates_the_ledgers_prize(
         tab.close()
 
 
+@webkit_may_lose_the_page
 def test_a_reload_resumes_at_the_same_go_and_verify_passes(
     engine: Callable[[], Tab], server: str
 ) -> None:
