@@ -8,6 +8,7 @@ type it can write; a game not on sale must be refused by every door that sells o
 
 import hashlib
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ from engine.game import Game
 from engine.payload import Payload, PayloadError
 from engine.ui.app import App
 from engine.ui.flow import book_from_payload
-from engine.ui.games import first_scene, playable, presentation
+from engine.ui.games import cover, first_scene, playable, presentation
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS_PER_COMPOSITION = 12
@@ -190,7 +191,7 @@ def test_every_event_type_is_handled_by_replay_narration_cues_and_timing(game: G
     assert set(shown.narration) == types
     assert set(shown.cues) == types
     assert set(shown.durations) == types
-    sounds = {**shown.sounds, **dict.fromkeys(("press", "win", "nowin"))}
+    sounds = {**shown.cover.sounds, **dict.fromkeys(("press", "win", "nowin"))}
     seen: set[str] = set()
     for book in books(game)[::3]:
         assert game.replay is not None
@@ -205,6 +206,17 @@ def test_every_event_type_is_handled_by_replay_narration_cues_and_timing(game: G
                 assert 0.0 <= at <= 1.0 and cue in sounds, (event["type"], cue)
             seen.add(str(event["type"]))
     assert seen == types, f"no book exercised {sorted(types - seen)}"
+
+
+@pytest.mark.parametrize("game", ON_SALE, ids=ids)
+def test_a_game_s_cover_and_screens_are_its_own(game: Game) -> None:
+    """The presentation carries the game's cover itself (the one home of its game, look, words
+    and cues), and both are refused for any other Game, even a copy of this one."""
+    assert presentation(game).cover is cover(game)
+    other = replace(game)
+    for export in (presentation, cover):
+        with pytest.raises(ValueError, match=f"presents {game.id}, not {game.id}"):
+            export(other)
 
 
 def _payload(game: Game, parts: list[dict[str, Any]], seed: str) -> dict[str, Any]:

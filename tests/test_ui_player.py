@@ -19,11 +19,12 @@ from engine.ui.player import BookPlayer
 from tests.test_ui_lab_riches import payload
 
 ARROWS = replace(GAME, waits={"go": Action("arrow", choices=6), "bonus_row": Action("go")})
+WITH_ARROWS = replace(PRESENTATION, cover=replace(PRESENTATION.cover, game=ARROWS))
 
 
 def flow_with_play(index: int = 0, choices: object = None) -> tuple[Flow, list[dict[str, Any]]]:
     """A flow attached to an app, with a bought (or resumed) play; the requests it made."""
-    flow = Flow(replace(PRESENTATION, game=ARROWS))
+    flow = Flow(WITH_ARROWS)
     app = App(PRESENTATION.start(flow), 1280, 720)
     app.frame(0.0, [], CommandCanvas(1280, 720, lambda s, px, f, b: len(s) * px * 0.55))
     flow._begin({"play_number": 9, "payload": payload([]), "choices": choices}, index)
@@ -66,7 +67,7 @@ def test_choices_recorded_as_a_list_belong_to_the_events_that_wait_for_one() -> 
 
 
 def test_a_replay_takes_no_press_but_its_own_with_the_recorded_choices() -> None:
-    flow = Flow(replace(PRESENTATION, game=ARROWS), mode="replay", recall=9)
+    flow = Flow(WITH_ARROWS, mode="replay", recall=9)
     app = App(PRESENTATION.start(flow), 1280, 720)
     canvas = CommandCanvas(1280, 720, lambda s, px, f, b: len(s) * px * 0.55)
     app.frame(0.0, [], canvas)

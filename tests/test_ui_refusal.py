@@ -58,7 +58,7 @@ def refused_purchase(
     raise AssertionError("no purchase was asked for")
 
 
-@pytest.mark.parametrize("shown", GAMES, ids=lambda p: p.game.id)
+@pytest.mark.parametrize("shown", GAMES, ids=lambda p: p.cover.game.id)
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_a_limit_reached_says_which_what_is_left_and_when_large(
     shown: Presentation, size: tuple[int, int]
@@ -83,7 +83,7 @@ def test_a_limit_reached_says_which_what_is_left_and_when_large(
         assert c.w >= 44 and c.h >= 44 and c.x >= 0 and c.y + c.h <= h and c.x + c.w <= w
 
 
-@pytest.mark.parametrize("shown", GAMES, ids=lambda p: p.game.id)
+@pytest.mark.parametrize("shown", GAMES, ids=lambda p: p.cover.game.id)
 def test_limits_opens_the_limits_page_and_back_returns(shown: Presentation) -> None:
     app, _flow = refused_purchase(shown, REACHED)
     before = app.scene.back  # type: ignore[attr-defined]
@@ -93,7 +93,7 @@ def test_limits_opens_the_limits_page_and_back_returns(shown: Presentation) -> N
     assert app.scene is before
 
 
-@pytest.mark.parametrize("shown", GAMES, ids=lambda p: p.game.id)
+@pytest.mark.parametrize("shown", GAMES, ids=lambda p: p.cover.game.id)
 def test_limits_not_chosen_say_so_and_lead_to_limits(shown: Presentation) -> None:
     app, _flow = refused_purchase(shown, REQUIRED)
     _, texts = frame(app)
@@ -119,7 +119,7 @@ COOLING = {
 }
 
 
-@pytest.mark.parametrize("shown", GAMES, ids=lambda p: p.game.id)
+@pytest.mark.parametrize("shown", GAMES, ids=lambda p: p.cover.game.id)
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_a_cooling_off_says_when_play_resumes_large_with_only_back(
     shown: Presentation, size: tuple[int, int]

@@ -101,9 +101,9 @@ class Flow(Visit):
         mode: Mode = "play",
         recall: int | None = None,
     ) -> None:
-        super().__init__(settings, merge(SHARED, presentation.sounds))
+        super().__init__(settings, merge(SHARED, presentation.cover.sounds))
         self.presentation = presentation
-        self.game = presentation.game
+        self.game = presentation.cover.game
         self.mode: Mode = mode
         self.recall = recall  # the play number a replay recalls
         self.resumable: dict[str, Any] | None = None

@@ -24,6 +24,7 @@ from engine.ui.sound import SHARED, Note, merge
 def presentation(game: Game) -> Presentation:
     """The presentation of a game that has one (ValueError otherwise): its screens."""
     found: Presentation = _export(game, "PRESENTATION")
+    _presents(game, found.cover)
     return found
 
 
@@ -31,16 +32,20 @@ def cover(game: Game) -> Cover:
     """The cover of a game that has screens (ValueError otherwise): what the lobby shows of it,
     without importing its screens."""
     found: Cover = _export(game, "COVER")
+    _presents(game, found)
     return found
 
 
 def _export(game: Game, name: str) -> Any:
     if game.presentation is None:
         raise ValueError(f"{game.name} has no screens yet")
-    found = getattr(importlib.import_module(game.presentation), name)
-    if found.game is not game:
-        raise ValueError(f"{game.presentation} presents {found.game.id}, not {game.id}")
-    return found
+    return getattr(importlib.import_module(game.presentation), name)
+
+
+def _presents(game: Game, shown: Cover) -> None:
+    """ValueError unless the cover (a PRESENTATION's own, or the COVER) is of this game."""
+    if shown.game is not game:
+        raise ValueError(f"{game.presentation} presents {shown.game.id}, not {game.id}")
 
 
 def playable() -> tuple[Game, ...]:

@@ -108,22 +108,20 @@ class Cover:
 
 @dataclass(frozen=True, eq=False)
 class Presentation:
-    """A game's screens and the per-event tables the book player reads."""
+    """A game's screens and the per-event tables the book player reads, with its cover (the
+    game, its look, its Rules and Prizes words and its cues' notes: their one home)."""
 
-    game: Game
+    cover: Cover
     start: Callable[[Flow], Scene]  # register every screen with the flow; return the first
     narration: Mapping[str, Narrator]  # event type -> its timed sentences for the aria-live log
     cues: Mapping[str, CueTimer]  # event type -> when its sound cues play
     durations: Mapping[str, Duration]  # event type -> seconds its animation lasts
-    sounds: Cues  # the notes of this game's own cues
     prompt: Callable[[Event | None], str] = field(default=lambda _next: "")
     # what to say at a rest: the next event waits for the player (None: the play is over)
     prepare: Preparer = field(default=as_is)
     # the event as the screens play it: the book's, plus what the player's choice makes of it
     # (Power Puck Shot: the path of the arrow picked). Durations, cues, narration and drawing
     # all read the prepared event; it never changes what the book reveals.
-    look: Look | None = None  # the game's look: the lobby draws its card in it
-    rules_text: tuple[str, ...] = ()  # its Rules and Prizes words (the lobby opens them too)
 
     def narrate(self, event: Event, state: Any) -> Said:
         """The sentences for one event, given the state after it, each with the progress of

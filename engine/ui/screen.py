@@ -93,7 +93,7 @@ class Screen(Page):
     def game_backdrop(self, canvas: Canvas) -> Look | None:
         """The game's backdrop over the whole screen (night blue for a game without a look);
         the look, for the panel drawn on it."""
-        look = self.flow.presentation.look
+        look = self.flow.presentation.cover.look
         if look is not None:
             look.backdrop(canvas, canvas.width, canvas.height)
         else:

@@ -134,7 +134,7 @@ def make_app(
             "rate_burst": 10_000,
             "metrics_token": METRICS_TOKEN,
             "status_cache_seconds": 0.0,  # (each answer fresh; test_metrics.py caches)
-            # off unless a test is about it (test_limits.py turns it on): the tests that buy
+            # off unless a test is about it (routes/test_sales.py turns it on): the tests that buy
             # on a fresh account are about something else
             "limits_required": False,
         }

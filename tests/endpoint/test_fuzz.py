@@ -55,7 +55,7 @@ def fuzzed_app(
         pool_dir=pool_dir,
         rate_per_second=100_000.0,
         rate_burst=100_000,
-        limits_required=False,  # (test_limits.py is about it)
+        limits_required=False,  # (routes/test_sales.py is about it)
     )
     app = create_app(config, lay_out=reuse(laid_pools))
     yield app

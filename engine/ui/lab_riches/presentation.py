@@ -22,13 +22,10 @@ def start_scene(flow: Flow) -> Scene:
 
 
 PRESENTATION = Presentation(
-    game=COVER.game,
+    cover=COVER,
     start=start_scene,
     narration=narrate.HANDLERS,
     cues=cues.HANDLERS,
     durations=DURATIONS,
-    sounds=COVER.sounds,
     prompt=prompt,
-    look=COVER.look,
-    rules_text=COVER.rules_text,
 )

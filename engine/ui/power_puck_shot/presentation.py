@@ -24,14 +24,11 @@ def start_scene(flow: Flow) -> Scene:
 
 
 PRESENTATION = Presentation(
-    game=COVER.game,
+    cover=COVER,
     start=start_scene,
     narration=narrate.HANDLERS,
     cues=cues.HANDLERS,
     durations=DURATIONS,
-    sounds=COVER.sounds,
     prompt=narrate.prompt,
     prepare=prepare,
-    look=COVER.look,
-    rules_text=COVER.rules_text,
 )

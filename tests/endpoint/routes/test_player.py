@@ -1,14 +1,14 @@
 """web/endpoint/routes/player.py: the player's own settings and free plays, end to end in
 process, on SQLite and PostgreSQL: spend limits (GET and PUT /api/limits: a raise waits a day,
-a lowering is at once, refused before charging, held under concurrent purchases), the limits a
-new account must choose before a paid play (LOTTERY_LIMITS_REQUIRED), and TRY mode's free plays
-(POST /api/try). (limits.py's own periods and two clocks: tests/endpoint/test_limits.py.)"""
+a lowering is at once, refused before charging, held under concurrent purchases) and TRY mode's
+free plays (POST /api/try). (limits.py's own periods and two clocks: tests/endpoint/test_limits.py;
+the limits a new account must choose before a paid play, LOTTERY_LIMITS_REQUIRED, refuse the
+purchase: tests/endpoint/routes/test_sales.py.)"""
 
 from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -18,7 +18,6 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
-from engine import games
 from engine.payload import Payload
 from tests.endpoint.conftest import Clock, bearer, buy, serve, session
 from web.endpoint import limits, tokens
@@ -210,100 +209,6 @@ def test_a_try_play_is_free_and_no_play_of_the_ledger(app: FastAPI) -> None:
     assert client.post("/api/try", json={"game": PPS, "x": 1}).status_code == 422
     forged = client.post("/api/try", json={"game": PPS}, headers={"Authorization": "Bearer x"})
     assert forged.status_code == 401
-
-
-def test_paid_tokens_carry_no_mode(client: TestClient, app: FastAPI) -> None:
-    token = session(client)["token"]
-    bought = buy(client, token).json()
-    payload = tokens.verify(app.state.services.ledger.ring, bought["token"])
-    assert "mode" not in payload and Payload.from_json(payload).mode is None
-    assert Payload.from_json(payload).to_json() == payload
-
-
-def refused(response: object) -> dict[str, object]:
-    """The error of a 403 limits_required answer."""
-    assert getattr(response, "status_code", None) == 403, getattr(response, "text", response)
-    error: dict[str, object] = response.json()["error"]  # type: ignore[attr-defined]
-    assert error["code"] == "limits_required"
-    return error
-
-
-def test_a_new_account_buys_no_paid_play_until_it_has_chosen_both_limits(
-    make_app: Callable[..., FastAPI],
-) -> None:
-    """LOTTERY_LIMITS_REQUIRED: refused with its own code, naming the periods still missing,
-    nothing charged; one limit is not enough; both, and the purchase goes through."""
-    client = TestClient(make_app(limits_required=True))
-    token = session(client)["token"]
-    assert refused(buy(client, token))["missing"] == ["daily", "weekly"]
-    assert client.get("/api/wallet", headers=bearer(token)).json()["balance_pence"] == 5_000
-    assert client.put("/api/limits", json={"daily_pence": 2_000}, headers=bearer(token)).is_success
-    assert refused(buy(client, token))["missing"] == ["weekly"]
-    assert client.put("/api/limits", json={"weekly_pence": 123}, headers=bearer(token)).is_success
-    over = buy(client, token)  # both chosen: now the limits themselves are what refuse
-    assert over.status_code == 403 and over.json()["error"]["code"] == "limit_reached"
-    fresh = session(client)["token"]
-    client.put("/api/limits", json={"daily_pence": 500, "weekly_pence": 700}, headers=bearer(fresh))
-    assert buy(client, fresh).status_code == 201
-    price = games.get("lab-riches").price_pence
-    assert client.get("/api/wallet", headers=bearer(fresh)).json()["balance_pence"] == 5_000 - price
-
-
-def test_try_stays_open_and_the_setting_off_sells_as_before(
-    make_app: Callable[..., FastAPI],
-) -> None:
-    """A free play needs no limit; with LOTTERY_LIMITS_REQUIRED=0 a fresh account buys."""
-    required = TestClient(make_app(limits_required=True))
-    token = session(required)["token"]
-    refused(buy(required, token))
-    assert required.post("/api/try", json={"game": "lab-riches"}).status_code == 201
-    optional = TestClient(make_app(limits_required=False))
-    assert buy(optional, session(optional)["token"]).status_code == 201
-
-
-def test_a_removal_coming_into_force_closes_paid_play_again(
-    make_app: Callable[..., FastAPI], clock: Clock
-) -> None:
-    """Removing a limit waits 24 hours like any raise; then the account has none in force
-    and must choose one again before its next paid play (as an account from before the
-    setting, with no limits, must before its first)."""
-    client = TestClient(make_app(limits_required=True))
-    token = session(client)["token"]
-    both = {"daily_pence": 1_000, "weekly_pence": 5_000}
-    client.put("/api/limits", json=both, headers=bearer(token))
-    assert buy(client, token).status_code == 201
-    client.put("/api/limits", json={"daily_pence": None}, headers=bearer(token))
-    assert buy(client, token).status_code == 201  # the removal is pending: still in force
-    clock.advance(24 * 3600 + 1)
-    assert refused(buy(client, token))["missing"] == ["daily"]
-
-
-def test_a_retry_of_a_purchase_made_is_answered_with_that_play(
-    make_app: Callable[..., FastAPI], clock: Clock
-) -> None:
-    """The Idempotency-Key of a purchase made before the limits went out of force still
-    answers that purchase, not limits_required."""
-    client = TestClient(make_app(limits_required=True))
-    token = session(client)["token"]
-    client.put(
-        "/api/limits", json={"daily_pence": 1_000, "weekly_pence": 1_000}, headers=bearer(token)
-    )
-    first = buy(client, token, key="once")
-    client.put("/api/limits", json={"daily_pence": None}, headers=bearer(token))
-    clock.advance(24 * 3600 + 1)
-    again = buy(client, token, key="once")
-    assert again.status_code == 201  # (its balance now the one after the play was settled)
-    assert [again.json()[k] for k in ("play_number", "token")] == [
-        first.json()[k] for k in ("play_number", "token")
-    ]
-
-
-def test_the_api_document_describes_limits_required(make_app: Callable[..., FastAPI]) -> None:
-    document = TestClient(make_app()).get("/api/openapi.json").json()
-    answer = document["paths"]["/api/plays"]["post"]["responses"]["403"]["description"]
-    assert "limits_required" in answer and "missing" in answer
-    error = document["components"]["schemas"]["ApiError"]["properties"]["error"]
-    assert error["properties"]["missing"]["items"]["enum"] == ["daily", "weekly"]
 
 
 def ms(text: str) -> int:
