@@ -114,6 +114,11 @@ class WebKitTab:
         options = WebKitOptions()
         options.binary_location = str(MINIBROWSER)
         options.add_argument("--automation")
+        # The worker's OffscreenCanvas drawn on the processor, not through GL (Mesa's llvmpipe on
+        # Xvfb here): a worker thread that had drawn through GL aborted its web process as it
+        # ended (libglvnd's "dispatch->currentThreads >= 0", from a core dump), one of the web
+        # process's crashes this suite met; docs/build.md, "Every browser a player has".
+        options.add_argument("--enable-2d-canvas-acceleration=false")
         # What WebKitWebDriver and its MiniBrowser print (a web process's crash among it), kept
         # for the tab's life and added to any error a script meets.
         self.log = Path(tempfile.mkstemp(prefix="lottery-webkit-", suffix=".log")[1])
