@@ -90,14 +90,10 @@ class Screen(Page):
     def __init__(self, flow: Flow) -> None:
         super().__init__(flow)
 
-    def game_backdrop(self, canvas: Canvas) -> Look | None:
-        """The game's backdrop over the whole screen (night blue for a game without a look);
-        the look, for the panel drawn on it."""
+    def game_backdrop(self, canvas: Canvas) -> Look:
+        """The game's backdrop over the whole screen; its look, for the panel drawn on it."""
         look = self.flow.presentation.cover.look
-        if look is not None:
-            look.backdrop(canvas, canvas.width, canvas.height)
-        else:
-            canvas.rect(0, 0, canvas.width, canvas.height, fill="#05081a")
+        look.backdrop(canvas, canvas.width, canvas.height)
         return look
 
     def at_rest(self) -> bool:

@@ -80,11 +80,10 @@ class RealityScene(Screen):
         look = self.game_backdrop(canvas)
         pw, ph = min(w - 24, 560.0), min(h * 0.4, 260.0)
         x, y = (w - pw) / 2, h * 0.14
-        if look is not None:
-            look.panel(canvas, x, y, pw, ph)
+        look.panel(canvas, x, y, pw, ph)
         title = "REALITY CHECK"
         big = fit_text(canvas, title, Font(min(36.0, pw * 0.08), "display", True), pw - 30)
-        canvas.text(title, w / 2, y + ph * 0.22, big, fill=look.gold if look else "#ffd54a")
+        canvas.text(title, w / 2, y + ph * 0.22, big, fill=look.gold)
         body = Font(min(20.0, pw * 0.045), "body", True)
         for k, line in enumerate(self.lines):
             canvas.text(

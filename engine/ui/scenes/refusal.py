@@ -109,12 +109,8 @@ class RefusalScene(Screen):
         w = canvas.width
         look = self.game_backdrop(canvas)
         (x, y, pw, ph), big, body, rows = self.panel(canvas)
-        if look is not None:
-            look.panel(canvas, x, y, pw, ph)
-        else:
-            canvas.rect(x, y, pw, ph, fill="#1d2647", radius=18)
-        gold = look.gold if look is not None else "#ffd54a"
-        canvas.text(self.title, w / 2, y + big.size * 1.2, big, fill=gold)
+        look.panel(canvas, x, y, pw, ph)
+        canvas.text(self.title, w / 2, y + big.size * 1.2, big, fill=look.gold)
         for k, row in enumerate(rows):
             ty = y + big.size * 2.2 + body.size * 1.35 * (k + 0.5)
             canvas.text(row, w / 2, ty, body, fill="#ffffff")
