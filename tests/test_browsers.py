@@ -30,8 +30,8 @@ class Driver:
 
 
 @pytest.fixture
-def printed(tmp_path: Path) -> Path:
-    """Where the tab's MiniBrowser would have printed."""
+def log(tmp_path: Path) -> Path:
+    """Where the tab's WebKitWebDriver and MiniBrowser would have printed."""
     return tmp_path / "webkit.log"
 
 
@@ -45,35 +45,35 @@ def tab(driver: Driver, monkeypatch: pytest.MonkeyPatch, log: Path, printed: str
 
 
 def test_a_script_answered_with_no_message_is_asked_again(
-    monkeypatch: pytest.MonkeyPatch, printed: Path
+    monkeypatch: pytest.MonkeyPatch, log: Path
 ) -> None:
     driver = Driver(WebDriverException(""), '["GO"]')
-    assert tab(driver, monkeypatch, printed).js("() => 1") == ["GO"]
+    assert tab(driver, monkeypatch, log).js("() => 1") == ["GO"]
     assert driver.calls == 2
 
 
 def test_a_driver_that_keeps_failing_fails_the_test(
-    monkeypatch: pytest.MonkeyPatch, printed: Path
+    monkeypatch: pytest.MonkeyPatch, log: Path
 ) -> None:
     driver = Driver(*[WebDriverException("")] * WEBKIT_SCRIPT_TRIES)
     with pytest.raises(WebDriverException):
-        tab(driver, monkeypatch, printed).js("() => 1")
+        tab(driver, monkeypatch, log).js("() => 1")
     assert driver.calls == WEBKIT_SCRIPT_TRIES
 
 
 def test_an_error_that_says_what_went_wrong_is_not_asked_again(
-    monkeypatch: pytest.MonkeyPatch, printed: Path
+    monkeypatch: pytest.MonkeyPatch, log: Path
 ) -> None:
     driver = Driver(WebDriverException("no such window"), '"never"')
     with pytest.raises(WebDriverException, match="no such window"):
-        tab(driver, monkeypatch, printed).js("() => 1")
+        tab(driver, monkeypatch, log).js("() => 1")
     assert driver.calls == 1
 
 
 def test_a_failure_carries_what_minibrowser_printed(
-    monkeypatch: pytest.MonkeyPatch, printed: Path
+    monkeypatch: pytest.MonkeyPatch, log: Path
 ) -> None:
-    log, lines = printed, "".join(f"line {n}\n" for n in range(100)) + "WebProcess CRASHED\n"
+    lines = "".join(f"line {n}\n" for n in range(100)) + "WebProcess CRASHED\n"
     driver = Driver(WebDriverException("Could not parse script result"))
     with pytest.raises(WebDriverException) as failed:
         tab(driver, monkeypatch, log, lines).js("() => 1")
@@ -83,8 +83,8 @@ def test_a_failure_carries_what_minibrowser_printed(
 
 
 def test_an_error_thrown_in_the_page_is_reported_as_the_pages(
-    monkeypatch: pytest.MonkeyPatch, printed: Path
+    monkeypatch: pytest.MonkeyPatch, log: Path
 ) -> None:
     driver = Driver('{"page_error": "TypeError: x is undefined"}')
     with pytest.raises(AssertionError, match="in the page: TypeError"):
-        tab(driver, monkeypatch, printed).js("() => x.y")
+        tab(driver, monkeypatch, log).js("() => x.y")

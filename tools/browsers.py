@@ -121,7 +121,9 @@ class WebKitTab:
         options.add_argument("--enable-2d-canvas-acceleration=false")
         # What WebKitWebDriver and its MiniBrowser print (a web process's crash among it), kept
         # for the tab's life and added to any error a script meets.
-        self.log = Path(tempfile.mkstemp(prefix="lottery-webkit-", suffix=".log")[1])
+        made, name = tempfile.mkstemp(prefix="lottery-webkit-", suffix=".log")
+        os.close(made)  # Selenium opens it by name
+        self.log = Path(name)
         service = WebKitService(
             executable_path=shutil.which(WEBKIT_DRIVER),
             env={**os.environ, "DISPLAY": display},

@@ -25,12 +25,11 @@ WINS: dict[str, list[dict[str, Any]]] = {
 }
 # What WebKitWebDriver answers when WebKitGTK's web process crashed or hung in the middle of a
 # play: "session deleted because of page crash or hang", "Could not parse script result", or an
-# "unknown error" with no message (which tools/browsers.py asks again first). It happened in 3 of
-# 3 runs of the whole test command on 2026-12-03 (CI twice, a fresh clone once), once in a Lab
-# Riches play and twice in Power Puck Shot's, and in none of 20 plays of each game in this
-# suite alone, 12 of them with the machine's two cores kept busy; no sound was playing (the
-# page makes no AudioContext here). The cause is not known. Such a test runs once more in a new
-# MiniBrowser (pytest-rerunfailures, shown as a rerun in the summary, with what MiniBrowser
+# "unknown error" with no message (which tools/browsers.py asks again first). It failed 3 of 3
+# runs of the whole test command on 2026-12-03; the crashes were WebKitGTK's worker threads
+# drawing our canvas through GL, which tools/browsers.py now turns off (docs/build.md, "Every
+# browser a player has"). In case that was not the only cause, such a test runs once more in a
+# new MiniBrowser (pytest-rerunfailures, shown as a rerun in the summary, with what MiniBrowser
 # printed in the error): a second loss, or any other failure, fails it.
 WEBKIT_LOSSES = [
     "page crash or hang",
