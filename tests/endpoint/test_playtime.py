@@ -14,7 +14,7 @@ import httpx2
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from sqlalchemy import event, select
+from sqlalchemy import Connection, select
 
 from tests.endpoint.conftest import Clock
 from tests.endpoint.test_sessions import two_devices
@@ -131,19 +131,21 @@ def test_play_after_play_writes_the_run_s_last_play_only_once_it_is_a_while_old(
 
 
 def test_play_after_play_is_admitted_by_one_read_a_second_and_still_logged_out_on_time(
-    app: FastAPI, clock: Clock
+    app: FastAPI, clock: Clock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The admission (cooling-off, required limits) read for a purchase admits the account's
     purchases in the next ADMIT_MS without reading again; the log-out still comes at its
     minute, judged from the row read and the clock at each purchase."""
     phone, _, _ = two_devices(app)
-    reads: list[str] = []
+    reads: list[dict[str, object]] = []
+    admission = app.state.services.ledger.sql.admission  # the real statement, its reads counted
+    read = admission.row
 
-    def seen(_conn: object, _cursor: object, statement: str, *_rest: object) -> None:
-        if "FROM play_time" in statement and "FOR UPDATE" not in statement:
-            reads.append(statement)
+    def counted(conn: Connection, **values: object) -> object:
+        reads.append(values)
+        return read(conn, **values)
 
-    event.listen(app.state.services.ledger.db.engine, "before_cursor_execute", seen)
+    monkeypatch.setattr(admission, "row", counted)
     for _ in range(2):  # the first begins the run (written); the second reads it
         assert purchase(phone).status_code == 201
         clock.advance(0.1)

@@ -15,7 +15,7 @@ from web.endpoint.batch import SaleBatcher
 from web.endpoint.database import LOST_RETRIES, UNAVAILABLE
 from web.endpoint.errors import ApiError, database_unavailable
 from web.endpoint.ledger import MAX_DRAW_ATTEMPTS, NO_POOL, Account, Ledger, check_game
-from web.endpoint.playtime import PlayTimes
+from web.endpoint.playtime import PlayTimes, Row
 from web.endpoint.pool_cache import PoolNotLoaded
 from web.endpoint.postgres_seller import PostgresSeller
 from web.endpoint.presale_hashes import PresaleHashes
@@ -98,17 +98,23 @@ class Checkout:
         return {**result, "play_time": playing}
 
     def _admit(self, account: Account, key: str) -> Any:
-        """One read before a purchase: refuse it (403 cooling_off, then 403 limits_required)
+        """One read before a purchase (`Statements.admission`: the account's limits and its
+        play_time row, one statement): refuse it (403 cooling_off, then 403 limits_required)
         unless it is a retry of a purchase made (answered as that purchase); returns the
         account's play_time row as read, which `PlayTimes.played` goes on from."""
         now = self.ledger.now_ms()
+        sql = self.ledger.sql
         with self.ledger.db.read() as conn:  # reads only: one round trip each on PostgreSQL
-            seen = self.playtime.row(conn, account)
+            row = sql.admission.row(conn, account=account.pk)
+            if row is None:  # (a credential outlives its account only in a broken database)
+                raise ApiError(401, "unauthenticated", "The account is gone.")
+            seen = Row.of(row[-3:])
             refused = self.playtime.refused(seen, now)
             if refused is None and self.limits_required:
-                refused = limits.read(conn, account.pk, now).unchosen()
-            if refused is not None and (
-                self.ledger.sql.play_by_key.row(conn, account=account.pk, key=key) is None
+                refused = limits.Limits(row[: len(limits.COLUMNS)], now).unchosen()
+            if (
+                refused is not None
+                and sql.play_by_key.row(conn, account=account.pk, key=key) is None
             ):
                 raise refused
         return seen

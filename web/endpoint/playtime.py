@@ -17,6 +17,7 @@ the ledger's clock, never from a device.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -115,12 +116,18 @@ def refusal(run: Run) -> ApiError:
 
 
 @dataclass(frozen=True)
-class _Row:
-    """A play_time row not read from the database (the one a purchase has just written)."""
+class Row:
+    """A play_time row's times: read with a purchase's admission (`Statements.admission`), or
+    the one a purchase has just written."""
 
     run_started_at: int
     last_play_at: int
     reality_due_at: int
+
+    @classmethod
+    def of(cls, values: Sequence[Any]) -> Row | None:
+        """The row of its three columns as read (None when the account has none: NULLs)."""
+        return None if values[0] is None else cls(*(int(v) for v in values))
 
 
 def _row(conn: Connection, account_pk: int, lock: bool = False) -> Any:
@@ -142,11 +149,6 @@ class PlayTimes:
         now = self.ledger.now_ms()
         with self.ledger.db.begin() as conn:
             return as_json(run_at(_row(conn, account.pk), self.rules, now), self.rules, now)
-
-    def row(self, conn: Connection, account: Account) -> Any:
-        """The account's play_time row (None: it has never bought a paid play), read in the
-        caller's transaction: a purchase's admission (web/endpoint/checkout.py)."""
-        return _row(conn, account.pk)
 
     def refused(self, seen: Any, now: int) -> ApiError | None:
         """403 cooling_off when the account's run (its row as `seen`) is logged out now."""
@@ -193,7 +195,7 @@ class PlayTimes:
             return as_json(run or self._run(first, now), self.rules, now)
 
     def _run(self, first: dict[str, int], now: int) -> Run | None:
-        return run_at(_Row(**first), self.rules, now)
+        return run_at(Row(**first), self.rules, now)
 
     def acknowledge(self, account: Account) -> dict[str, Any]:
         """The player has seen the reality check: recorded, and the next one is due a reality

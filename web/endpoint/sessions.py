@@ -20,7 +20,7 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import delete, exc, insert, select, update
+from sqlalchemy import bindparam, delete, exc, insert, select, update
 
 from web.endpoint import tokens
 from web.endpoint.database import Database
@@ -29,6 +29,7 @@ from web.endpoint.keys import b64url_decode
 from web.endpoint.ledger import Account
 from web.endpoint.schema import accounts, sessions, sign_in_codes
 from web.endpoint.settings import Settings
+from web.endpoint.statements import Prepared
 
 CHECK_MS = 1_000  # a process reads a session's row again after this
 TOUCH_MS = 60_000  # a session's last use is written again after this
@@ -52,6 +53,13 @@ class Sessions:
         self.ttl_seconds = settings.session_ttl_seconds
         self.idle_ms = settings.session_idle_seconds * 1000
         self._checked: dict[str, tuple[int, int]] = {}  # session id -> (checked at, account pk)
+        s = sessions.c  # the row a check reads, compiled once (a Core query costs more to build)
+        self._row = Prepared(
+            select(s.account_id, s.ended_at, s.last_used_at).where(
+                s.session_id == bindparam("sid")
+            ),
+            db.engine.dialect,
+        )
 
     def issue(self, account: Account) -> str:
         """A new credential for the account, and its session's row."""
@@ -97,20 +105,19 @@ class Sessions:
         """True when the session's row says it is open (adopted when it has none); its last use
         written when TOUCH_MS old, its end when idle too long. The row is read on its own (one
         round trip on PostgreSQL: `Database.read`); a write, rare, in a transaction of its own."""
-        s = sessions.c
         with self.db.read() as conn:
-            row = conn.execute(
-                select(s.account_id, s.ended_at, s.last_used_at).where(s.session_id == sid)
-            ).first()
+            row = self._row.row(conn, sid=sid)
         if row is None:
             with self.db.begin() as conn:
                 return self._adopt(conn, sid, pk, now, text)
-        if row.ended_at is not None or row.account_id != pk:
+        account_id, ended_at, last_used_at = row
+        if ended_at is not None or account_id != pk:
             return False
-        idle = now - row.last_used_at > self.idle_ms
-        if idle or now - row.last_used_at >= TOUCH_MS:
+        idle = now - last_used_at > self.idle_ms
+        if idle or now - last_used_at >= TOUCH_MS:
             with self.db.begin() as conn:
                 written = {"ended_at": now} if idle else {"last_used_at": now}
+                s = sessions.c
                 conn.execute(update(sessions).where(s.session_id == sid).values(**written))
         return not idle
 

@@ -26,7 +26,7 @@ from sqlalchemy.sql import ClauseElement
 
 from web.endpoint import limits
 from web.endpoint import pg_statements as pg
-from web.endpoint.schema import accounts, plays, pools, reservations, transactions
+from web.endpoint.schema import accounts, play_time, plays, pools, reservations, transactions
 
 
 class Prepared:
@@ -139,6 +139,15 @@ class Statements:
         )
         # Why a debit was refused (read only then): the balance, limits and spend cache.
         self.limit_state = Prepared(select(*limits.COLUMNS).where(a.id == p("account")), dialect)
+        # A purchase's admission (web/endpoint/checkout.py), once a second per buying account:
+        # limit_state's columns, then the account's play_time row (NULLs when it has none).
+        t = play_time.c
+        self.admission = Prepared(
+            select(*limits.COLUMNS, t.run_started_at, t.last_play_at, t.reality_due_at)
+            .select_from(accounts.outerjoin(play_time, t.account_id == a.id))
+            .where(a.id == p("account")),
+            dialect,
+        )
         self.credit = Prepared(
             update(accounts)
             .where(accounts.c.id == p("account"))
