@@ -66,6 +66,27 @@ def test_a_logout_in_one_process_is_seen_by_another_within_a_second(
     assert other.get(WALLET).status_code == 401
 
 
+def test_a_credential_checked_a_moment_ago_is_taken_again_only_as_that_very_text_in_its_life(
+    make_app: Callable[..., FastAPI], clock: Clock
+) -> None:
+    """Within CHECK_MS of a check a credential is taken without its signature checked again:
+    only the same text (one with another signature is refused at once), and not once it has
+    outlived LOTTERY_SESSION_TTL_SECONDS."""
+    app = make_app(session_ttl_seconds=3_600, session_idle_seconds=7_200)
+    token = session(TestClient(app))["token"]
+    body, mac = token.split(".")
+    issued = int(tokens.b64url_decode(body).decode().split(":")[1])
+    client = TestClient(app, headers=bearer(token))
+    assert client.get(WALLET).status_code == 200  # checked: remembered for CHECK_MS
+    forged = f"{body}.{'B' if mac[0] == 'A' else 'A'}{mac[1:]}"
+    assert TestClient(app, headers=bearer(forged)).get(WALLET).status_code == 401
+    assert client.get(WALLET).status_code == 200
+    clock.advance(issued + 3_600 - 0.5 - clock())  # half a second before it expires: checked
+    assert client.get(WALLET).status_code == 200
+    clock.advance(0.6)  # within CHECK_MS of that check, and expired
+    assert client.get(WALLET).status_code == 401
+
+
 def test_a_session_idle_too_long_ends_and_one_in_use_does_not(
     make_app: Callable[..., FastAPI], clock: Clock
 ) -> None:

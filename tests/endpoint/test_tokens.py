@@ -99,7 +99,7 @@ def test_algorithm_none_and_garbage_are_refused() -> None:
 def test_session_credentials_are_signed_and_expire() -> None:
     secret = b"s" * 32
     credential = tokens.issue_session(secret, "7/abc", 1_000)
-    assert tokens.read_session(secret, credential, 1_000 + 59, 60) == "7/abc"
+    assert tokens.read_session(secret, credential, 1_000 + 59, 60) == ("7/abc", 1_000)
     with pytest.raises(tokens.TokenError):
         tokens.read_session(secret, credential, 1_000 + 61, 60)
     with pytest.raises(tokens.TokenError):

@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import bindparam, delete, exc, insert, select, update
@@ -36,6 +37,15 @@ TOUCH_MS = 60_000  # a session's last use is written again after this
 MAX_CACHED = 100_000  # sessions a process remembers checking (forgotten all at once beyond)
 
 
+@dataclass(frozen=True)
+class Checked:
+    """A credential found good: when, its account, and when it expires (epoch ms)."""
+
+    at: int
+    account: Account
+    expires_at: int
+
+
 def session_id(text: str) -> str:
     """A credential's session id: the SHA-256 (hex) of its signed part."""
     return hashlib.sha256(text.partition(".")[0].encode()).hexdigest()
@@ -52,7 +62,7 @@ class Sessions:
         self.clock = clock
         self.ttl_seconds = settings.session_ttl_seconds
         self.idle_ms = settings.session_idle_seconds * 1000
-        self._checked: dict[str, tuple[int, int]] = {}  # session id -> (checked at, account pk)
+        self._checked: dict[str, Checked] = {}  # credential -> its last check
         s = sessions.c  # the row a check reads, compiled once (a Core query costs more to build)
         self._row = Prepared(
             select(s.account_id, s.ended_at, s.last_used_at).where(
@@ -81,24 +91,25 @@ class Sessions:
 
     async def check(self, text: str) -> Account:
         """The account of a credential; 401 unauthenticated if it is forged, expired, ended or
-        idle too long."""
+        idle too long. The same credential checked within CHECK_MS is taken without its
+        signature checked again (it is the very text that passed) or its row read, but not
+        once it has expired."""
+        now = int(self.clock() * 1000)
+        seen = self._checked.get(text)
+        if seen is not None and now - seen.at < CHECK_MS and now < seen.expires_at:
+            return seen.account
         try:
-            subject = tokens.read_session(self.secret, text, self.clock(), self.ttl_seconds)
+            subject, issued = tokens.read_session(self.secret, text, now / 1000, self.ttl_seconds)
             pk, public_id = subject.split("/")
             account = Account(int(pk), public_id)
         except (tokens.TokenError, ValueError):
             raise ApiError(401, "unauthenticated", "The session is invalid or expired.") from None
-        sid = session_id(text)
-        now = int(self.clock() * 1000)
-        seen = self._checked.get(sid)
-        if seen is not None and now - seen[0] < CHECK_MS:
-            return account
-        if not await self.db.run_again(self._still_open, sid, account.pk, now, text):
-            self._checked.pop(sid, None)
+        if not await self.db.run_again(self._still_open, session_id(text), account.pk, now, text):
+            self._checked.pop(text, None)
             raise ApiError(401, "unauthenticated", "The session has ended; start a new one.")
         if len(self._checked) >= MAX_CACHED:
             self._checked.clear()
-        self._checked[sid] = (now, account.pk)
+        self._checked[text] = Checked(now, account, (issued + self.ttl_seconds) * 1000)
         return account
 
     def _still_open(self, sid: str, pk: int, now: int, text: str) -> bool:
@@ -153,7 +164,7 @@ class Sessions:
     def end(self, text: str, account: Account) -> int:
         """Log one device out: end the credential's session (0 if it had ended)."""
         sid = session_id(text)
-        self._checked.pop(sid, None)
+        self._checked.pop(text, None)
         s = sessions.c
         with self.db.begin() as conn:
             ended = conn.execute(
@@ -167,9 +178,9 @@ class Sessions:
         """Log every device of the account out: end all its sessions, those from before
         sessions had rows included, and its unused sign-in codes (one made with a stolen
         credential would let its thief back in); returns how many sessions were open."""
-        for sid, (_, pk) in list(self._checked.items()):
-            if pk == account.pk:
-                self._checked.pop(sid, None)
+        for text, seen in list(self._checked.items()):
+            if seen.account.pk == account.pk:
+                self._checked.pop(text, None)
         now = int(self.clock() * 1000)
         s = sessions.c
         with self.db.begin() as conn:

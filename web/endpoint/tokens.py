@@ -66,8 +66,9 @@ def issue_session(secret: bytes, account: str, issued_at: int, nonce: str = "") 
     return f"{body}.{b64url(mac)}"
 
 
-def read_session(secret: bytes, credential: str, now: float, ttl_seconds: int) -> str:
-    """The account a session credential names; raises TokenError if forged or expired."""
+def read_session(secret: bytes, credential: str, now: float, ttl_seconds: int) -> tuple[str, int]:
+    """The account a session credential names and when it was issued (epoch seconds); raises
+    TokenError if forged or expired."""
     if not credential or len(credential) > 512 or credential.count(".") != 1:
         raise TokenError("malformed credential")
     body, mac = credential.split(".")
@@ -83,4 +84,4 @@ def read_session(secret: bytes, credential: str, now: float, ttl_seconds: int) -
         raise TokenError("malformed credential") from None
     if not issued_at <= now + 60 or now - issued_at > ttl_seconds:
         raise TokenError("expired credential")
-    return account
+    return account, issued_at
