@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from functools import lru_cache
+from typing import Any, NamedTuple
 
 from sqlalchemy import Connection, exc, insert, select, update
 
@@ -32,6 +33,7 @@ from web.endpoint.times import iso
 # A run's last play is written again once it is this old: a break between paid plays is
 # measured to within it, and a player buying play after play costs a write only so often.
 TOUCH_MS = 10_000
+RUNS_KEPT = 4096  # runs whose times are kept formatted: about one a busy account
 
 
 @dataclass(frozen=True)
@@ -54,8 +56,7 @@ class Rules:
         )
 
 
-@dataclass(frozen=True)
-class Run:
+class Run(NamedTuple):
     """An account's run of play at a time: when it began, when it logs out (None: never), and
     when the next reality check is due (None: none)."""
 
@@ -91,16 +92,27 @@ def _due(row: Any, rules: Rules) -> int | None:
 
 def as_json(run: Run | None, rules: Rules, now: int) -> dict[str, Any]:
     """The account's play time as the API says it (GET /api/wallet's play_time)."""
-    cooling = run is not None and run.cooling_off(now)
+    if run is None:
+        started = logout = resumes = reality = None
+        cooling = False
+    else:
+        started, logout, resumes, reality = _iso_times(run)
+        cooling = run.cooling_off(now)
     return {
-        "run_started_at": None if run is None else iso(run.started_at),
-        "logout_at": None if run is None else iso(run.logout_at),
+        "run_started_at": started,
+        "logout_at": logout,
         "cooling_off": cooling,
-        "resumes_at": iso(run.resumes_at) if run is not None and cooling else None,
-        "reality_check_at": None if run is None or cooling else iso(run.reality_due_at),
+        "resumes_at": resumes if cooling else None,
+        "reality_check_at": None if cooling else reality,
         "reality_check_seconds": rules.reality_ms // 1000,
         "now": iso(now),  # the endpoint's clock: a page counts to the times above from it
     }
+
+
+@lru_cache(maxsize=RUNS_KEPT)
+def _iso_times(run: Run) -> tuple[str | None, ...]:
+    """A run's times as ISO 8601, worked out once a run (every purchase's answer has them)."""
+    return iso(run.started_at), iso(run.logout_at), iso(run.resumes_at), iso(run.reality_due_at)
 
 
 def refusal(run: Run) -> ApiError:
@@ -115,8 +127,7 @@ def refusal(run: Run) -> ApiError:
     )
 
 
-@dataclass(frozen=True)
-class Row:
+class Row(NamedTuple):
     """A play_time row's times: read with a purchase's admission (`Statements.admission`), or
     the one a purchase has just written."""
 
