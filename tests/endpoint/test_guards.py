@@ -100,13 +100,18 @@ def test_idle_callers_are_forgotten_at_a_bounded_cost_per_request() -> None:
 def test_every_api_answer_is_nosniff_and_no_store_unless_it_is_meant_to_be_cached(
     make_app: Callable[..., FastAPI],
 ) -> None:
-    client = TestClient(make_app(max_body_bytes=1000))
+    app = make_app(max_body_bytes=1000)
+    client = TestClient(app)
     token = session(client)["token"]
     bought = buy(client, token)  # answered by the purchase's fast path, ahead of the middleware
     assert bought.status_code == 201
     play = bought.json()["play_number"]
+    key = {"Idempotency-Key": "guards"}
     answers = [
-        bought,
+        bought,  # and the fast path's refusals:
+        TestClient(app).post("/api/plays", json={"game": "lab-riches"}, headers=key),  # 401
+        client.post("/api/plays", content=b"x" * 2000, headers=bearer(token) | key),  # 413
+        client.post("/api/plays", content=b"{", headers=bearer(token) | key),  # 400
         client.post("/api/session"),
         client.get("/api/games"),
         client.get("/api/keys"),

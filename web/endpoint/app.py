@@ -95,14 +95,15 @@ class Endpoint(FastAPI):
     fast_path: sales.PurchaseFastPath | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """A purchase to its fast path; everything else through the whole stack."""
-        if scope["type"] == "http":
-            send = api_headers(send)  # nosniff, no-store: on every answer, the fast path's too
+        """A purchase to its fast path (which sends nosniff and no-store itself); everything
+        else through the whole stack."""
         fast_path = self.fast_path
         if fast_path is not None and fast_path.takes(scope):
             scope["app"] = self
             await fast_path(scope, receive, send)
             return
+        if scope["type"] == "http":
+            send = api_headers(send)  # nosniff, no-store: on every answer
         await super().__call__(scope, receive, send)
 
     def openapi(self) -> dict[str, Any]:

@@ -220,8 +220,10 @@ class PurchaseFastPath:
     It keeps what those layers give this route: the body limit's 413, the latency histogram,
     every error in the API's shape (ApiError through `Services.refuse`, so it is counted; a
     pool it cannot read as 503 pool_unreadable; anything else as a 500 in the same shape,
-    re-raised for the server's log). A request with an Origin header goes through the whole
-    stack when CORS is configured, so CORS answers it as before.
+    re-raised for the server's log), and the API's nosniff and no-store headers (its answer
+    has them among its own, an error gets them from `guards.api_headers`). A request with an
+    Origin header goes through the whole stack when CORS is configured, so CORS answers it as
+    before.
     """
 
     def __init__(self, services: Services) -> None:
@@ -247,7 +249,7 @@ class PurchaseFastPath:
     async def _answer(self, scope: Scope, receive: Receive, send: Send) -> None:
         body = await guards.read_body(scope, receive, self.max_bytes)
         if body is None:
-            await guards.too_large(send, self.max_bytes)
+            await guards.too_large(guards.api_headers(send), self.max_bytes)
             return
         refuse = self.services.refuse
         try:
@@ -261,17 +263,18 @@ class PurchaseFastPath:
             response = refuse(database_unavailable(error))
         except Exception:
             failed = ApiError(500, "internal_error", "The purchase failed; try again.")
-            await refuse(failed)(scope, receive, send)
+            await refuse(failed)(scope, receive, guards.api_headers(send))
             raise
         else:
             # the bytes json.dumps(result, ensure_ascii=False, separators=(",", ":")) wrote,
             # in a twentieth of its time (test_sales.py)
             answer = orjson.dumps(result)
-            headers = [(b"content-length", str(len(answer)).encode()), JSON_TYPE]
+            length = (b"content-length", str(len(answer)).encode())
+            headers = [length, JSON_TYPE, guards.NOSNIFF, guards.NO_STORE]
             await send({"type": "http.response.start", "status": 201, "headers": headers})
             await send({"type": "http.response.body", "body": answer})
             return
-        await response(scope, receive, send)
+        await response(scope, receive, guards.api_headers(send))
 
 
 JSON_TYPE = (b"content-type", b"application/json")
