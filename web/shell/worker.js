@@ -19,7 +19,7 @@
 //                   {type: "fail", error, running}                 Python could not start, or stopped
 //                   {type: "timings", origin, resources, spans}    the worker's downloads and start (js/timings.js)
 // tools/dist.py bundles this file and its imports (js/canvas.js, js/snapshot.js,
-// js/downloads.js, js/timings.js, js/wasm.js) into one module with esbuild.
+// js/downloads.js, js/timings.js) into one module with esbuild.
 import { attach, drawFrame, FONTS, resize } from "./js/canvas.js";
 import { countingFetch, plainFetch } from "./js/downloads.js";
 import {
@@ -31,7 +31,6 @@ import {
   takeSnapshot,
 } from "./js/snapshot.js";
 import { span, timeWebAssembly, timings } from "./js/timings.js";
-import { compileEarly } from "./js/wasm.js";
 
 /** @type {(message: WorkerMessage) => void} */
 const post = (message) => postMessage(message);
@@ -121,28 +120,14 @@ async function boot({ config, canvas, size, params }) {
   const fonts = loadFonts(config.fonts || []);
   const urls = [config.game.zip, ...games.map((game) => game.zip)];
   const paths = [SHARED_ZIP, ...games.map(gameZip)];
-  const counting = countingFetch(
+  globalThis.fetch = countingFetch(
     { ...config.sizes, ...Object.fromEntries(games.map((game) => [game.zip, game.bytes])) },
     (got) => post({ type: "progress", fraction: 0.05 + 0.8 * got, text: "Downloading the game…" }),
     fail,
   );
-  const early = compileEarly(`${config.pyodide.index}pyodide.asm.wasm`, counting);
-  globalThis.fetch = early.fetch;
   const reading = performance.now();
   const stored = snapshots.load(); // read while Pyodide's module loads
-  stored.then((snapshot) => {
-    span("snapshot-read", reading);
-    // Without a snapshot to restore (a first visit), the WebAssembly's download and compile
-    // start now, not once Pyodide's runtime is in and asks for them (js/wasm.js). With one, a
-    // returning visit's compile is its compiled code read back on this thread, which gained
-    // nothing started early (docs/build.md, "Figures"): Pyodide asks for it as before.
-    if (snapshot) return;
-    const compiling = performance.now();
-    early.start()?.then(
-      () => span("wasm-compile-early", compiling),
-      () => {},
-    );
-  });
+  stored.then(() => span("snapshot-read", reading));
   /** @type {Pyodide} */
   let pyodide;
   let boot;
@@ -177,7 +162,6 @@ async function boot({ config, canvas, size, params }) {
   } finally {
     globalThis.fetch = plainFetch;
     untimeWebAssembly();
-    early.restore();
   }
   try {
     // The shared zip on sys.path; the shared zip's packages that a game's zip adds modules to
