@@ -1,7 +1,7 @@
 """The browser entry point, run inside Pyodide by the shell: scenes to canvas batches.
 
-The shell calls `start(width, height, params_json)` once and then `frame(now_ms,
-events_json)` each animation frame; `frame` returns one JSON string
+The shell calls `start(width, height, params_json, answered_json, fonts)` once and then
+`frame(now_ms, events_json)` each animation frame; `frame` returns one JSON string
 {"cmds": {"base", "add"} | null, "controls": [...] | null, "screen": {"id", "game"} | null,
 "say": [...], "requests": [...], "ms": python_ms} ("screen", with "controls", when they
 change: the mirror's heading). When "cmds" is not null the frame drew: "cmds" is the string
@@ -37,6 +37,7 @@ _app: App | None = None
 _canvas: CommandCanvas | None = None
 _numbers: array[float] = array("d")
 _layout: BatchReader | None = None  # ?layout=1: each frame that drew reports its text boxes
+_fonts: str | None = None  # the fonts the canvas's text widths were measured with (start)
 
 
 def _measure_with_js(s: str, size: float, family: str, bold: bool) -> float:
@@ -45,10 +46,21 @@ def _measure_with_js(s: str, size: float, family: str, bold: bool) -> float:
     return float(js.lotteryMeasureText(s, size, family, bold))
 
 
-def start(width: float, height: float, params_json: str = "{}", answered_json: str = "{}") -> None:
+def start(
+    width: float,
+    height: float,
+    params_json: str = "{}",
+    answered_json: str = "{}",
+    fonts: str = "",
+) -> None:
     """Create the app at the given logical size with the page's query parameters and the
-    answers the page already has for Python's first requests ({op: {ok, body}}: App)."""
-    global _app, _canvas, _numbers, _layout
+    answers the page already has for Python's first requests ({op: {ok, body}}: App).
+
+    `fonts` names the fonts text is measured with (the worker's: each web font's status). An
+    interpreter restored from a snapshot (docs/build.md) has the text widths it measured
+    before: kept when they were measured with the same fonts, so a returning visit's first
+    frame asks the browser only for texts it has not measured yet."""
+    global _app, _canvas, _numbers, _layout, _fonts
     _numbers = array("d")
     params = json.loads(params_json)
     _layout = BatchReader() if isinstance(params, dict) and params.get("layout") == "1" else None
@@ -60,7 +72,9 @@ def start(width: float, height: float, params_json: str = "{}", answered_json: s
         for op, answer in dict(json.loads(answered_json) or {}).items()
         if isinstance(answer, dict)
     }
-    _canvas = CommandCanvas(width, height, _measure_with_js)
+    measured = _canvas.widths if _canvas is not None and fonts and fonts == _fonts else None
+    _canvas = CommandCanvas(width, height, _measure_with_js, measured)
+    _fonts = fonts
     _app = App(first_scene(params if isinstance(params, dict) else {}), width, height, answered)
     # Long-lived objects (modules, prize table, scenes) need no more scanning; a frame makes
     # thousands of short-lived lists, so collect the young generation less often.

@@ -21,6 +21,7 @@ from typing import Any
 from engine.ui.draw import Align, Baseline, Font, LinearGradient, Paint, Point
 
 Measure = Callable[[str, float, str, bool], float]
+Widths = dict[tuple[str, float, str, bool], float]
 Entry = str | LinearGradient
 
 # Opcodes and their argument counts (a path adds 2 × n coordinates after its 5 arguments).
@@ -83,11 +84,15 @@ class _Table(dict[Entry | None, int]):
 class CommandCanvas:
     """A Canvas that appends opcodes and numbers to a list, flushed once per frame as an array."""
 
-    def __init__(self, width: float, height: float, measure: Measure) -> None:
+    def __init__(
+        self, width: float, height: float, measure: Measure, widths: Widths | None = None
+    ) -> None:
         self._width = width
         self._height = height
         self._measure = measure
-        self._widths: dict[tuple[str, float, str, bool], float] = {}
+        # Text widths already measured ((s, size, family, bold): width); `widths`, another
+        # canvas's measured by the same `measure` with the same fonts, is shared.
+        self._widths: Widths = {} if widths is None else widths
         self._numbers: list[float] = []  # list.extend is far cheaper than array.extend
         self._table = _Table()  # self._table[paint]: its index (-1 for None)
         self._sent = 0  # entries already handed over
@@ -96,6 +101,11 @@ class CommandCanvas:
     def width(self) -> float:
         """Logical width."""
         return self._width
+
+    @property
+    def widths(self) -> Widths:
+        """The text widths measured so far, by (s, size, family, bold)."""
+        return self._widths
 
     @property
     def height(self) -> float:

@@ -88,7 +88,7 @@ def test_a_json_command_prints_only_json() -> None:
     assert {table["id"] for table in tables} == {"lab-riches", "power-puck-shot"}
 
 
-def test_bench_load_against_summarizes_both_builds_and_the_change() -> None:
+def test_bench_load_against_summarizes_both_builds_every_run_and_the_change() -> None:
     from tools.bench_load import summarize
 
     def cold(playable: float, started: float | None, imported: float) -> dict[str, object]:
@@ -106,7 +106,9 @@ def test_bench_load_against_summarizes_both_builds_and_the_change() -> None:
     }
     page = summarize(visits)["lab-riches"]
     assert page["reference"] == {"playable_ms": 1400, "pyodide_start_ms": 750, "import_ms": 300,
-                                 "ours_ms": 450, "bytes": 100}  # fmt: skip
+                                 "ours_ms": 450, "bytes": 100,
+                                 "playable_runs": [1300, 1500, 1400]}  # fmt: skip
+    assert page["this"]["playable_runs"] == [1200, 1100, 1250]  # every run, in order
     assert page["this"]["ours_ms"] == 250 and page["this"]["import_ms"] == 100
     assert page["change"] == {"playable_ms": -200, "pyodide_start_ms": 0, "import_ms": -200,
                               "ours_ms": -200, "bytes": 0}  # fmt: skip

@@ -202,9 +202,10 @@ def whole_play(page: Page, url: str) -> dict[str, float]:
     return figures
 
 
-def one_page(browser: Browser, url: str, path: str, play: bool) -> tuple[Any, ...]:
+def cold_then_warm(browser: Browser, url: str, path: str) -> tuple[Any, ...]:
     """A cold visit of a page in a fresh profile, then a warm visit once the service worker
-    and the snapshot are stored, then (play) a whole Lab Riches play."""
+    and the snapshot are stored: the two visits' figures, and the warm page (its context
+    open: the caller closes `page.context`)."""
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     context.add_init_script(OBSERVERS)
     try:
@@ -216,10 +217,20 @@ def one_page(browser: Browser, url: str, path: str, play: bool) -> tuple[Any, ..
         page.wait_for_timeout(300)  # let the worker finish precaching from the HTTP cache
         page.close()
         page = context.new_page()
-        warm = visit(page, url, path)
+        return cold, visit(page, url, path), page
+    except BaseException:
+        context.close()
+        raise
+
+
+def one_page(browser: Browser, url: str, path: str, play: bool) -> tuple[Any, ...]:
+    """A cold visit of a page in a fresh profile, then a warm visit once the service worker
+    and the snapshot are stored, then (play) a whole Lab Riches play."""
+    cold, warm, page = cold_then_warm(browser, url, path)
+    try:
         return cold, warm, whole_play(page, url) if play else None
     finally:
-        context.close()
+        page.context.close()
 
 
 def median(runs: list[dict[str, Any]]) -> dict[str, Any]:
@@ -298,7 +309,7 @@ def run() -> dict[str, Any]:
 # -- side by side: this checkout against another commit -----------------------------------------
 
 COMPARED = {
-    # figure: how it is read from one cold visit (ms from navigation, or bytes)
+    # figure: how it is read from one visit (ms from navigation, or bytes)
     "playable_ms": lambda v: v["playable_ms"],
     "pyodide_start_ms": lambda v: _between(v, "lottery-pyodide-module", "lottery-python-started"),
     "import_ms": lambda v: _between(v, "lottery-python-started", "lottery-game-imported"),
@@ -319,17 +330,19 @@ def _since(visit: dict[str, Any], start: str) -> float | None:
 
 
 def summarize(visits: dict[str, dict[str, list[dict[str, Any]]]]) -> dict[str, Any]:
-    """Per page, the median of each COMPARED figure over the reference's and this build's cold
-    visits ({"reference": [...], "this": [...]} by page), and this build's change (this minus
-    the reference; None where either build lacks the figure's marks)."""
+    """Per page, the median of each COMPARED figure over the reference's and this build's
+    visits ({"reference": [...], "this": [...]} by page), each build's `playable_runs` (every
+    visit's playable_ms, in the order made), and this build's change (this minus the
+    reference; None where either build lacks the figure's marks)."""
     out: dict[str, Any] = {}
     for page, builds in visits.items():
-        figures: dict[str, dict[str, float | None]] = {}
+        figures: dict[str, dict[str, Any]] = {}
         for which, runs in builds.items():
             figures[which] = {}
             for name, read in COMPARED.items():
                 values = [x for x in map(read, runs) if x is not None]
                 figures[which][name] = round(statistics.median(values), 1) if values else None
+            figures[which]["playable_runs"] = [round(run["playable_ms"]) for run in runs]
         ref, this = figures["reference"], figures["this"]
         change: dict[str, float | None] = {}
         for name in COMPARED:
@@ -353,12 +366,13 @@ def build_at(ref: str, out: Path) -> str:
 
 def compare(ref: str, rounds: int = 8) -> dict[str, Any]:
     """This checkout's build and commit `ref`'s, served side by side to one browser: per round,
-    a cold visit of each page on each build, the order of the two builds alternating from
-    round to round, so both share the machine's swings (on a 2-core VM a cold start's times
-    move by ±100 ms between runs, more than most changes to our part of it)."""
+    for each page and each build, a cold visit in a fresh profile and then, its snapshot
+    stored, a warm one; the order of the two builds alternating from round to round, so both
+    share the machine's swings (on a 2-core VM a cold start's times move by ±100 ms between
+    runs, more than most changes to our part of it)."""
     work = Path(tempfile.mkdtemp(prefix="bench-compare-"))
-    visits: dict[str, dict[str, list[dict[str, Any]]]] = {
-        page: {"reference": [], "this": []} for page in PAGES
+    visits: dict[str, dict[str, dict[str, list[dict[str, Any]]]]] = {
+        kind: {page: {"reference": [], "this": []} for page in PAGES} for kind in ("cold", "warm")
     }
     try:
         commit = build_at(ref, work / "reference")
@@ -376,14 +390,18 @@ def compare(ref: str, rounds: int = 8) -> dict[str, Any]:
                         order.reverse()
                     for page, path in PAGES.items():
                         for name, url in order:
-                            context = browser.new_context(viewport={"width": 1280, "height": 720})
-                            context.add_init_script(OBSERVERS)
-                            try:
-                                visits[page][name].append(visit(context.new_page(), url, path))
-                            finally:
-                                context.close()
+                            cold, warm, tab = cold_then_warm(browser, url, path)
+                            tab.context.close()
+                            visits["cold"][page][name].append(cold)
+                            visits["warm"][page][name].append(warm)
             finally:
                 browser.close()
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    return {"against": ref, "commit": commit, "rounds": rounds, "cold": summarize(visits)}
+    return {
+        "against": ref,
+        "commit": commit,
+        "rounds": rounds,
+        "cold": summarize(visits["cold"]),
+        "warm": summarize(visits["warm"]),
+    }

@@ -235,7 +235,7 @@ interface Pyodide {
 }
 /** backends/browser.py as the worker calls it. */
 interface BrowserModule {
-  start(width: number, height: number, params: string, answered: string): void;
+  start(width: number, height: number, params: string, answered: string, fonts: string): void;
   frame(now: number, events: string): string;
   batch(): PyProxy;
   sound_notes(): string;

@@ -20,7 +20,7 @@
 //                   {type: "timings", origin, resources, spans}    the worker's downloads and start (js/timings.js)
 // tools/dist.py bundles this file and its imports (js/canvas.js, js/snapshot.js,
 // js/downloads.js, js/timings.js) into one module with esbuild.
-import { attach, drawFrame, resize } from "./js/canvas.js";
+import { attach, drawFrame, FONTS, resize } from "./js/canvas.js";
 import { countingFetch, plainFetch } from "./js/downloads.js";
 import {
   configure,
@@ -65,12 +65,17 @@ let answers = {};
 
 // The canvas measures text in Python: the web fonts the page declares must be loaded here too
 // (a worker has its own font set) before the first frame.
-// stats.fonts says what became of each ([family, weight, status]).
-/** @param {FontEntry[]} faces */
+// stats.fonts says what became of each ([family, weight, status]). The fonts text is measured
+// with, named for Python (backends.browser.start: a restored interpreter keeps the widths it
+// measured with the same ones): the canvas's font stacks, and each face's file and status.
+/**
+ * @param {FontEntry[]} faces
+ * @returns {Promise<string>}
+ */
 async function loadFonts(faces) {
   if (!globalThis.fonts || typeof FontFace !== "function") {
     note({ fonts: "unavailable" }); // drawn in the fallback fonts (FONTS in js/canvas.js)
-    return;
+    return JSON.stringify([FONTS, "unavailable"]);
   }
   const loaded = faces.map(({ family, weight, url }) => {
     const face = new FontFace(family, `url(${JSON.stringify(url)})`, {
@@ -82,6 +87,7 @@ async function loadFonts(faces) {
   });
   await Promise.all(loaded.map((face) => face.load())).catch((e) => console.warn("fonts:", e));
   note({ fonts: loaded.map((face) => [face.family.replace(/"/g, ""), face.weight, face.status]) });
+  return JSON.stringify([FONTS, faces.map(({ url }, i) => [url, loaded[i].status])]);
 }
 
 // The games whose screens this page needs: the one its ?game= names, or, for the lobby (no
@@ -179,10 +185,16 @@ async function boot({ config, canvas, size, params }) {
     modules = () => pyodide.runPython("__import__('sys').modules.__len__()");
     if (snapshotDue(boot)) python = pyodide;
     mark("lottery-game-imported");
-    await fonts;
+    const measuredWith = await fonts;
     const given = answers;
     answers = null;
-    browser.start(size.width, size.height, JSON.stringify(params), JSON.stringify(given));
+    browser.start(
+      size.width,
+      size.height,
+      JSON.stringify(params),
+      JSON.stringify(given),
+      measuredWith,
+    );
     post({ type: "used", names: Object.keys(given || {}) });
     post({ type: "started", notes: browser.sound_notes() });
   } catch (error) {

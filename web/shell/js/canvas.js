@@ -6,7 +6,7 @@ let canvas;
 /** @type {OffscreenCanvasRenderingContext2D} */
 let ctx;
 /** @type {Record<string, string>} */
-const FONTS = {
+export const FONTS = {
   display: "'Lab Display', 'Arial Black', system-ui, sans-serif",
   body: "'Lab Body', system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
 };
