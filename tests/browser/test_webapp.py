@@ -6,7 +6,9 @@ the connection does."""
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from playwright.sync_api import Browser, Playwright, expect
 
@@ -66,4 +68,47 @@ def test_a_visit_with_no_network_keeps_the_unfinished_play(browser: Browser, ser
     expect(page.get_by_role("button", name="GO", exact=True)).to_be_enabled(timeout=60_000)
     resumed = json.loads(page.evaluate("localStorage.getItem('lottery.progress.lab-riches')"))
     assert resumed["play_number"] == number
+    context.close()
+
+
+def test_a_returning_visit_reads_the_release_s_files_without_the_service_worker_s_script(
+    browser: Browser, server: str
+) -> None:
+    """The release's files come straight from its cache (the Static Routing API), without a
+    fetch event in the service worker; a file missing from the cache comes from the network,
+    and what is not the release's goes to the fetch handler."""
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready='1']", timeout=60_000)
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=30_000)
+    config = page.evaluate("() => window.lottery.config")
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    sources: list[tuple[str, str | None]] = []
+
+    def received(event: dict) -> None:
+        route = event["response"].get("serviceWorkerRouterInfo", {})
+        sources.append((urlsplit(event["response"]["url"]).path, route.get("actualSourceType")))
+
+    cdp.on("Network.responseReceived", received)
+
+    def fetched(path: str) -> tuple[str, str | None]:
+        sources.clear()
+        assert page.evaluate("(path) => fetch(path).then((r) => r.status)", path) in (200, 404)
+        deadline = time.monotonic() + 10
+        while not sources and time.monotonic() < deadline:
+            page.wait_for_timeout(50)
+        assert len(sources) == 1, sources
+        return sources[0]
+
+    for path in (config["worker"], config["pyodide"]["mjs"], "/offline.css"):
+        assert fetched(path) == (path, "cache")
+    assert fetched("/not-in-the-release.txt") == ("/not-in-the-release.txt", None)
+    page.evaluate(
+        "(path) => caches.keys().then((names) => Promise.all(names.map((name) =>"
+        " caches.open(name).then((cache) => cache.delete(path)))))",
+        "/offline.css",
+    )
+    assert fetched("/offline.css") == ("/offline.css", "network")
     context.close()
