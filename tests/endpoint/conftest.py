@@ -23,10 +23,12 @@ import pytest
 import uvicorn
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from sqlalchemy.engine import make_url
 
 from engine import games
 from engine.math.pool import Pool
 from engine.math.table import PrizeTable
+from tests.endpoint.relay import Relay
 from web.endpoint import pool_store
 from web.endpoint.app import create_app
 from web.endpoint.settings import Settings
@@ -104,6 +106,18 @@ def database_url(request: pytest.FixtureRequest) -> Iterator[str]:
     finally:
         with psycopg.connect(plain, autocommit=True) as conn:
             conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+@pytest.fixture
+def relayed(database_url: str) -> Iterator[tuple[Relay, str]]:
+    """A relay to this test's PostgreSQL and the database URL through it."""
+    url = make_url(database_url)
+    relay = Relay(url.host or "127.0.0.1", url.port or 5432)
+    try:
+        through = url.set(host="127.0.0.1", port=relay.port)
+        yield relay, through.render_as_string(hide_password=False)
+    finally:
+        relay.close()
 
 
 @pytest.fixture

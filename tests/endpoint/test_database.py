@@ -1,13 +1,16 @@
-"""The database (web/endpoint/database.py): a SQLite ledger only its owner can read, and reads
-that cost PostgreSQL one round trip each."""
+"""The database (web/endpoint/database.py): a SQLite ledger only its owner can read, reads
+that cost PostgreSQL one round trip each, and pooled connections the server ended replaced
+before they are used."""
 
 from __future__ import annotations
 
 import os
 import stat
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import psycopg
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
@@ -73,6 +76,33 @@ def test_reads_on_postgresql_are_statements_of_their_own_and_leave_transactions_
 
 
 STARTED = "SELECT transaction_timestamp()"
+
+
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+def test_a_pooled_connection_its_server_ended_is_replaced_before_it_is_used(
+    database_url: str,
+) -> None:
+    """The server ends a connection idle in the pool (pg_terminate_backend, as a restart ends
+    them all: a FATAL message, then the close): the next transaction runs on a new one, not on
+    it (before: OperationalError, "terminating connection due to administrator command")."""
+    db = Database(Settings(database_url=database_url).db_url, pool_size=1)
+    admin = "postgresql://" + database_url.split("://", 1)[1].split("?")[0]
+    try:
+        with db.begin() as conn:
+            pid = conn.exec_driver_sql(PID).scalar()
+        with psycopg.connect(admin, autocommit=True) as other:
+            assert other.execute("SELECT pg_terminate_backend(%s)", (pid,)).fetchone() == (True,)
+            deadline = time.monotonic() + 10  # its goodbye sent before it leaves the list
+            while other.execute("SELECT 1 FROM pg_stat_activity WHERE pid = %s", (pid,)).fetchone():
+                assert time.monotonic() < deadline, "the backend did not end"
+                time.sleep(0.01)
+        with db.begin() as conn:
+            assert conn.exec_driver_sql(PID).scalar() != pid
+    finally:
+        db.dispose()
+
+
+PID = "SELECT pg_backend_pid()"
 
 
 def test_reads_on_sqlite_are_in_a_transaction(tmp_path: Path) -> None:

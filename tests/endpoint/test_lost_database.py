@@ -4,98 +4,17 @@ its Idempotency-Key once the database is back is bought once."""
 
 from __future__ import annotations
 
-import contextlib
-import socket
 import sqlite3
-import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from sqlalchemy.engine import make_url
 
 from tests.endpoint.conftest import OPERATOR, Clock, bearer, buy, session
+from tests.endpoint.relay import Relay
 from web.endpoint.sessions import CHECK_MS
-
-
-class Relay:
-    """A TCP relay on loopback to a database server; `cut` ends every connection through it
-    and refuses new ones (as a restarting server or a broken network does), `hang` ends them
-    and takes new ones without ever answering (as a stopped or swamped server does), `mend`
-    lets them through again."""
-
-    def __init__(self, host: str, port: int) -> None:
-        self.target = (host, port)
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.port = int(self.listener.getsockname()[1])
-        self.open = True
-        self.hanging = False
-        self._live: list[socket.socket] = []
-        self._lock = threading.Lock()
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                client, _ = self.listener.accept()
-            except OSError:
-                return  # closed
-            if self.hanging:
-                with self._lock:
-                    self._live.append(client)  # open, and never a byte back
-                continue
-            if not self.open:
-                client.close()
-                continue
-            server = socket.create_connection(self.target)
-            with self._lock:
-                self._live += [client, server]
-            for source, sink in ((client, server), (server, client)):
-                threading.Thread(target=self._pipe, args=(source, sink), daemon=True).start()
-
-    @staticmethod
-    def _pipe(source: socket.socket, sink: socket.socket) -> None:
-        try:
-            while data := source.recv(65536):
-                sink.sendall(data)
-        except OSError:
-            pass
-        for end in (source, sink):
-            end.close()
-
-    def cut(self) -> None:
-        self.open = False
-        with self._lock:
-            for end in self._live:
-                with contextlib.suppress(OSError):
-                    end.shutdown(socket.SHUT_RDWR)
-                end.close()
-            self._live.clear()
-
-    def hang(self) -> None:
-        self.cut()
-        self.hanging = True
-
-    def mend(self) -> None:
-        self.open, self.hanging = True, False
-
-    def close(self) -> None:
-        self.cut()
-        self.listener.close()
-
-
-@pytest.fixture
-def relayed(database_url: str) -> Iterator[tuple[Relay, str]]:
-    """A relay to this test's PostgreSQL and the database URL through it."""
-    url = make_url(database_url)
-    relay = Relay(url.host or "127.0.0.1", url.port or 5432)
-    try:
-        through = url.set(host="127.0.0.1", port=relay.port)
-        yield relay, through.render_as_string(hide_password=False)
-    finally:
-        relay.close()
 
 
 @pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)  # a server to cut off

@@ -9,6 +9,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from select import POLLIN, poll
 from typing import Any
 
 import anyio
@@ -32,11 +33,12 @@ MIGRATION_LOCK = 74_280_001  # PostgreSQL advisory lock id: one migrator at a ti
 # The errors of a database that cannot be reached or used just now: its server restarted or
 # ended the session (pg_terminate_backend, a failover), the network failed, it is out of
 # connections, or (SQLite) another process holds the file's lock past the busy timeout. The
-# statement's outcome is unknown; a purchase is retried (its Idempotency-Key makes that safe)
-# and otherwise answered 503 database_unavailable (web/endpoint/routes/sales.py, handlers.py).
+# statement's outcome is unknown; a purchase is retried (its Idempotency-Key makes that safe),
+# so is work safe to do twice (`Database.again`), and the rest answered 503
+# database_unavailable (web/endpoint/routes/sales.py, handlers.py).
 UNAVAILABLE = (psycopg.OperationalError, sqlalchemy.exc.OperationalError, sqlite3.OperationalError)
 # Work whose PostgreSQL connection was lost is tried again this often, each time on a new pool
-# (a purchase in web/endpoint/checkout.py, work safe to repeat in `Database.run_again`).
+# (a purchase in web/endpoint/checkout.py, work safe to repeat in `Database.again`).
 LOST_RETRIES = 2
 
 
@@ -74,6 +76,7 @@ class Database:
             self.engine = create_engine(
                 url, pool_size=pool_size, max_overflow=8, pool_recycle=1800, connect_args=limit
             )
+            event.listen(self.engine, "checkout", _drop_hung_up)
 
     def recover(self) -> None:
         """After a lost connection: a new pool (the old one's idle connections closed, those in
@@ -124,20 +127,26 @@ class Database:
             return fn(*args)
         return await anyio.to_thread.run_sync(fn, *args, limiter=self.limiter)
 
-    async def run_again(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """`run`, for work safe to do twice (a read, or a write that a second time changes
-        nothing more): a PostgreSQL connection found lost (a restart, a failover or
-        pg_terminate_backend ended it) is replaced and the work tried again, up to LOST_RETRIES
-        times. Without it, the first request after a restart was answered 503."""
+    def again(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """fn(*args), for work safe to do twice (a read, or a write that a second time changes
+        nothing more): a PostgreSQL connection found lost while in use (a failover's new server
+        resets it, pg_terminate_backend ended it mid-request) is replaced with the whole pool
+        (`recover`) and the work tried again, up to LOST_RETRIES times. One lost before it was
+        used (a restart: the server said so and hung up) is replaced at checkout
+        (`_drop_hung_up`). SQLite's held lock is not a lost link: raised at once."""
         lost = 0
         while True:
             try:
-                return await self.run(fn, *args)
+                return fn(*args)
             except UNAVAILABLE:
                 lost += 1
-                if self.is_sqlite or lost > LOST_RETRIES:  # SQLite: a held lock, not a lost link
+                if self.is_sqlite or lost > LOST_RETRIES:
                     raise
-                await anyio.to_thread.run_sync(self.recover)
+                self.recover()
+
+    async def run_again(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """`run` of `again`: work safe to do twice, from the event loop."""
+        return await self.run(self.again, fn, *args)
 
     def advisory_lock(self, conn: Connection, key: int) -> None:
         """Hold a PostgreSQL transaction-scoped advisory lock (SQLite: already serialized)."""
@@ -199,6 +208,22 @@ def private_dir(path: Path) -> None:
     path.mkdir(parents=True, exist_ok=True, mode=0o700)
     if path.stat().st_mode & 0o077:
         path.chmod(0o700)
+
+
+def _drop_hung_up(dbapi_connection: Any, record: Any, proxy: Any) -> None:
+    """A pooled PostgreSQL connection checked out with something to read has heard from its
+    server unasked: ended (a restart, pg_terminate_backend: a FATAL message, then the close),
+    or at least no longer idle as left. The pool replaces it before any statement is sent on
+    it (`DisconnectionError`), so that nothing, safe to do twice or not, fails on it. One
+    poll of its socket, no round trip (a pre-ping's SELECT 1 would cost every transaction
+    one)."""
+    del record, proxy
+    if dbapi_connection.closed or dbapi_connection.broken:
+        raise sqlalchemy.exc.DisconnectionError("the connection is closed")
+    heard = poll()  # (not select.select: a busy process's descriptors pass 1024)
+    heard.register(dbapi_connection.pgconn.socket, POLLIN)
+    if heard.poll(0):  # data, a hang-up or an error
+        raise sqlalchemy.exc.DisconnectionError("the server ended the connection")
 
 
 def _sqlite_pragmas(engine: Engine) -> None:

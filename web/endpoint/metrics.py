@@ -139,17 +139,8 @@ def health(ledger: Any) -> dict[str, str]:
     """Each check and what it found ('ok' or why not): the database answers, the signing key
     signs what its public key verifies, and every game on sale has a pool with entries left."""
     checks: dict[str, str] = {}
-    try:
-        with ledger.db.begin() as conn:
-            conn.execute(text("SELECT 1"))
-            for game in games.on_sale():
-                row = ledger.current_pool(conn, game.id)
-                if row is None:
-                    checks[f"pool:{game.id}"] = "no pool committed yet"
-                elif row.next_index >= row.size:
-                    checks[f"pool:{game.id}"] = "the current pool is sold out"
-                else:
-                    checks[f"pool:{game.id}"] = "ok"
+    try:  # (tried again on a new connection after a lost one: a restart is no failed check)
+        checks.update(ledger.db.again(_pools, ledger))
         checks["database"] = "ok"
     except Exception as error:  # any failure to reach or read the database
         checks["database"] = f"failing ({type(error).__name__})"
@@ -160,6 +151,22 @@ def health(ledger: Any) -> dict[str, str]:
     except Exception as error:  # a key that cannot sign or does not match its public key
         checks["signing_key"] = f"unusable ({type(error).__name__})"
     return dict(sorted(checks.items()))
+
+
+def _pools(ledger: Any) -> dict[str, str]:
+    """The pool check of each game on sale (the database answers, or this raises)."""
+    checks: dict[str, str] = {}
+    with ledger.db.begin() as conn:
+        conn.execute(text("SELECT 1"))
+        for game in games.on_sale():
+            row = ledger.current_pool(conn, game.id)
+            if row is None:
+                checks[f"pool:{game.id}"] = "no pool committed yet"
+            elif row.next_index >= row.size:
+                checks[f"pool:{game.id}"] = "the current pool is sold out"
+            else:
+                checks[f"pool:{game.id}"] = "ok"
+    return checks
 
 
 def entries_left(ledger: Any) -> dict[str, int]:

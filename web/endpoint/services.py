@@ -128,6 +128,11 @@ class Services:
         """fn(*args) on the database's threads (web/endpoint/database.py)."""
         return await self.ledger.db.run(fn, *args)
 
+    async def again(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """`run`, for work safe to do twice: tried again on a new connection after a lost one
+        (`Database.again`). Work not safe to do twice goes through `run`: a 503 instead."""
+        return await self.ledger.db.run_again(fn, *args)
+
     async def slow(self, fn: Callable[..., Any], *args: Any) -> Any:
         """fn(*args) on a worker thread: work that may lay out a pool or take long."""
         return await anyio.to_thread.run_sync(fn, *args)
@@ -140,8 +145,8 @@ def build(ledger: Ledger, settings: Settings, clock: Callable[[], float] = time.
     secret = session_secret(settings) + b"/" + db.instance_id().encode()
     devices = sessions.Sessions(db, secret, clock, settings)
     metrics = Metrics()
-    metrics.watch_pools(lambda: entries_left(ledger))
-    metrics.watch_hashing(lambda: unhashed_plays(ledger))
+    metrics.watch_pools(lambda: db.again(entries_left, ledger))
+    metrics.watch_hashing(lambda: db.again(unhashed_plays, ledger))
     catalogue = {
         "games": [{**game.table.as_json(), "on_sale": game.on_sale} for game in registry.GAMES]
     }

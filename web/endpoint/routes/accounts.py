@@ -64,8 +64,8 @@ def routes(services: Services) -> APIRouter:
     async def wallet(account: Account = caller) -> dict[str, Any]:
         """The account's balance, derived from its transactions, and its play time (the
         log-out, cooling-off and next reality check of its run of play: GET /api/play-time)."""
-        balance = await services.run(ledger.balance, account)
-        playing = await ledger.db.run_again(services.playtime.status, account)
+        balance = await services.again(ledger.balance, account)
+        playing = await services.again(services.playtime.status, account)
         return {"balance_pence": balance, "play_time": playing}
 
     @router.post(
@@ -75,14 +75,16 @@ def routes(services: Services) -> APIRouter:
     )
     async def account_code(account: Account = caller) -> dict[str, Any]:
         """A one-time code (10 minutes) that signs this account in on another device."""
-        result: dict[str, Any] = await services.run(services.codes.new, account)
+        result: dict[str, Any] = await services.again(services.codes.new, account)
         return result
 
     async def end(request: Request, account: Account, every_device: bool) -> JSONResponse:
         if every_device:
-            ended = await services.run(devices.end_all, account)
+            ended = await services.again(devices.end_all, account)
         else:
-            ended = await services.run(devices.end, cookies.credential(request, settings), account)
+            ended = await services.again(
+                devices.end, cookies.credential(request, settings), account
+            )
         response = JSONResponse({"ended": ended})
         cookies.clear(response, request, settings)
         return response

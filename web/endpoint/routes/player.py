@@ -53,7 +53,7 @@ def routes(services: Services) -> APIRouter:
     @router.get("/api/limits", responses=errors((401, UNAUTHENTICATED), (429, LIMITED)))
     async def get_limits(account: Account = caller) -> dict[str, Any]:
         """The account's daily and weekly spend limits: in force, spent, left, reset, pending."""
-        result: dict[str, Any] = await services.run(spend_limits, ledger, account, None)
+        result: dict[str, Any] = await services.again(spend_limits, ledger, account, None)
         return result
 
     @router.put(
@@ -70,7 +70,7 @@ def routes(services: Services) -> APIRouter:
         """Set spend limits: lowering takes effect at once, raising or removing after 24
         hours."""
         wanted = body.model_dump(include=body.model_fields_set)
-        result: dict[str, Any] = await services.run(spend_limits, ledger, account, wanted)
+        result: dict[str, Any] = await services.again(spend_limits, ledger, account, wanted)
         return result
 
     @router.post(

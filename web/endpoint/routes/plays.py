@@ -67,7 +67,7 @@ def routes(services: Services) -> APIRouter:
         limit: Limit = plays.PAGE_SIZE,
     ) -> dict[str, Any]:
         """My Games: the account's plays, newest first (status=unfinished to resume)."""
-        found = await services.run(plays.my_games, ledger, account, cursor, status, limit)
+        found = await services.again(plays.my_games, ledger, account, cursor, status, limit)
         result: dict[str, Any] = found
         return result
 
@@ -83,7 +83,7 @@ def routes(services: Services) -> APIRouter:
     async def play(play_number: str, account: Account = caller) -> dict[str, Any]:
         """One of the account's plays, with its token, pool entry, Merkle proof and root."""
         number = plays.parse_play_number(play_number)
-        result: dict[str, Any] = await services.run(plays.play_detail, ledger, account, number)
+        result: dict[str, Any] = await services.again(plays.play_detail, ledger, account, number)
         return result
 
     @router.post(
@@ -99,7 +99,9 @@ def routes(services: Services) -> APIRouter:
     )
     async def verify(body: TokenBody, account: Account = caller) -> dict[str, Any]:
         """Check an outcome token against the keys, the account and the recorded play."""
-        result: dict[str, Any] = await services.run(plays.verify_token, ledger, account, body.token)
+        result: dict[str, Any] = await services.again(
+            plays.verify_token, ledger, account, body.token
+        )
         return result
 
     @router.put(
@@ -127,7 +129,7 @@ def routes(services: Services) -> APIRouter:
     ) -> dict[str, Any]:
         """Record how far the player has got in an unfinished play, to resume it anywhere."""
         number = plays.parse_play_number(play_number)
-        result: dict[str, Any] = await services.run(
+        result: dict[str, Any] = await services.again(
             plays.save_progress, ledger, account, number, body.event, body.choices
         )
         return result
@@ -149,7 +151,7 @@ def routes(services: Services) -> APIRouter:
         """A finished play, to show it again: entry, token, choices and the checked book
         hash."""
         number = plays.parse_play_number(play_number)
-        result: dict[str, Any] = await services.run(plays.recall, ledger, account, number)
+        result: dict[str, Any] = await services.again(plays.recall, ledger, account, number)
         return result
 
     return router

@@ -17,7 +17,7 @@ def routes(services: Services) -> APIRouter:
     """GET /api/play-time and POST /api/play-time/reality-check."""
     router = APIRouter()
     caller = Depends(services.caller)
-    again, times = services.ledger.db.run_again, services.playtime
+    again, times = services.again, services.playtime
     answers = errors((401, UNAUTHENTICATED), (429, LIMITED))
 
     @router.get("/api/play-time", responses=answers)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import anyio
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
@@ -35,6 +34,7 @@ def routes(services: Services) -> APIRouter:
     """GET /api/pools/{game}, /api/pools/{game}/{pool_id} and .../reveal."""
     router = APIRouter()
     ledger, reveals, limits = services.ledger, services.reveals, services.reveal_limits
+    again = ledger.db.again  # reads (and a closing that a second time changes nothing)
 
     @router.get(
         "/api/pools/{game}",
@@ -48,7 +48,7 @@ def routes(services: Services) -> APIRouter:
     async def pool(game: str, request: Request) -> dict[str, Any]:
         """The game's current pool: id, size, sold count and Merkle root (at most 1 s old)."""
         services.limit_address(request)
-        result: dict[str, Any] = await services.slow(ledger.pool_status, game)
+        result: dict[str, Any] = await services.slow(again, ledger.pool_status, game)
         return result
 
     @router.get(
@@ -63,7 +63,7 @@ def routes(services: Services) -> APIRouter:
         size, leaf scheme, outcome catalogue with counts), its kind (paid, or try: free plays,
         never a paid play's pool), when it was committed and closed."""
         services.limit_address(request)  # shared with GET /api/pools/{game}
-        result: dict[str, Any] = await services.slow(reveals.commitment, game, pool_id)
+        result: dict[str, Any] = await services.slow(again, reveals.commitment, game, pool_id)
         return result
 
     @router.get(
@@ -88,7 +88,7 @@ def routes(services: Services) -> APIRouter:
         limits.admit(request.client.host if request.client else "unknown")
         path = reveals.known(game, pool_id)
         if path is None:
-            path = await anyio.to_thread.run_sync(reveals.reveal, game, pool_id)
+            path = await services.slow(again, reveals.reveal, game, pool_id)
         coding, suffix = reveal_files.negotiate(request.headers.get("accept-encoding", ""))
         headers = reveal_files.answer_headers(path, coding)
         if reveal_files.matches(request.headers.get("if-none-match", ""), headers["ETag"]):

@@ -197,7 +197,7 @@ def routes(services: Services) -> APIRouter:
         account = await services.caller(request)
         number = plays.parse_play_number(play_number)
         choices = final_choices(await request.body())
-        done = await services.run(plays.finish, services.ledger, account, number, choices)
+        done = await services.again(plays.finish, services.ledger, account, number, choices)
         services.metrics.finishes.inc()
         return JSONResponse(done)
 
