@@ -42,9 +42,9 @@ function tick(now) {
   worker.postMessage({ type: "frame", now, events: queue.splice(0, queue.length) });
 }
 
-/** @param {Extract<WorkerMessage, {type: "frame"}>} frame the worker's answer to a frame */
-function framed({ out, drew, drawMs }) {
-  const at = inFlight;
+/** @param {Extract<WorkerMessage, {type: "frame"}>} frame the worker's answer to a frame (the
+ * first, which the worker runs as soon as the game starts, to none) */
+function framed({ now, out, drew, drawMs }) {
   inFlight = null;
   if (out.controls) mirror(out.controls, out.screen);
   if (out.layout) window.lottery.layout = out.layout; // ?layout=1: the layout test reads it
@@ -52,7 +52,7 @@ function framed({ out, drew, drawMs }) {
   if (out.requests?.length) perform(out.requests);
   if (out.sounds?.length) play(out.sounds);
   stats.frames += 1;
-  record(stats.frameAt, /** @type {number} */ (at)); // the frame this answers was in flight
+  record(stats.frameAt, now); // the frame this answers was in flight
   if (drew) {
     record(stats.pythonMs, out.ms);
     record(stats.drawMs, drawMs);
@@ -65,6 +65,7 @@ function framed({ out, drew, drawMs }) {
     document.body.dataset.ready = "1";
     registerServiceWorker();
     worker.postMessage({ type: "ready" });
+    requestAnimationFrame(tick); // the frame clock starts with the first frame shown
     setTimeout(settle, SETTLE_AT_MOST_MS);
   }
   // Playable: the answers Python waited for at its start (the session, a game's unfinished
@@ -187,8 +188,7 @@ function heard({ data }) {
       want(["1", "true", "yes", "on"].includes(String(params.sound).toLowerCase()));
       new ResizeObserver(resized).observe($("stage"));
       followReducedMotion();
-      requestAnimationFrame(tick);
-      break;
+      break; // the worker runs the first frame itself
     }
     case "fail":
       stop(
@@ -235,9 +235,8 @@ function boot() {
     stop(explain(e.message || "the game's worker did not load"), e.message);
   };
   const offscreen = canvas.transferControlToOffscreen();
-  worker.postMessage({ type: "boot", config, canvas: offscreen, size: stageSize(), params }, [
-    offscreen,
-  ]);
+  const boot = { config, canvas: offscreen, size: stageSize(), params };
+  worker.postMessage({ type: "boot", ...boot, origin: performance.timeOrigin }, [offscreen]);
   askEarly(params); // the session (and a game's unfinished play) while Python boots
   earlyAnswers((name, answer) => worker.postMessage({ type: "answer", name, ...answer }));
 }

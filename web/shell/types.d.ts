@@ -183,6 +183,7 @@ type PageMessage =
       canvas: OffscreenCanvas;
       size: StageSize;
       params: StartParams;
+      origin: number; // the page's performance.timeOrigin: frames' `now` on the page's clock
     }
   | ({ type: "size" } & StageSize)
   | { type: "frame"; now: number; events: ShellEvent[] }
@@ -195,7 +196,7 @@ type WorkerMessage =
   | { type: "mark"; name: string; at: number }
   | { type: "used"; names: string[] }
   | { type: "started"; notes: string }
-  | { type: "frame"; out: FrameOut; drew: boolean; drawMs: number }
+  | { type: "frame"; now: number; out: FrameOut; drew: boolean; drawMs: number }
   | { type: "fail"; error: string; running: boolean }
   | ({ type: "timings" } & WorkerTimings);
 

@@ -4,7 +4,7 @@
 // the narration, sound, storage and the network; this worker owns Python and the pixels.
 //
 // Messages (docs/drawing.md, "The worker"):
-//   page -> worker  {type: "boot", config, canvas, size, params}   once, the canvas transferred
+//   page -> worker  {type: "boot", config, canvas, size, params, origin}  once, the canvas transferred
 //                   {type: "size", width, height, dpr}             the stage was resized
 //                   {type: "frame", now, events}                   run one frame (events for Python)
 //                   {type: "ready"}                                the first frame is shown
@@ -15,7 +15,8 @@
 //                   {type: "mark", name, at}                        a performance mark (epoch ms)
 //                   {type: "used", names}                           the answers Python started with (spent)
 //                   {type: "started", notes}                        Python is ready; the sound cues' notes
-//                   {type: "frame", out, drew, drawMs}              what the frame asks of the page
+//                   {type: "frame", now, out, drew, drawMs}         what the frame asks of the page (the
+//                                                                   first, run by the worker after "started")
 //                   {type: "fail", error, running}                 Python could not start, or stopped
 //                   {type: "timings", origin, resources, spans}    the worker's downloads and start (js/timings.js)
 // tools/dist.py bundles this file and its imports (js/canvas.js, js/snapshot.js,
@@ -110,7 +111,7 @@ const SHARED_ZIP = "/lottery.zip";
 const gameZip = (game) => `/lottery-${game.id}.zip`;
 
 /** @param {Extract<PageMessage, {type: "boot"}>} message */
-async function boot({ config, canvas, size, params }) {
+async function boot({ config, canvas, size, params, origin }) {
   mark("lottery-boot"); // the page's boot message arrived
   attach(canvas);
   note({ canvas: resize(size.width, size.height, size.dpr) });
@@ -197,6 +198,10 @@ async function boot({ config, canvas, size, params }) {
     );
     post({ type: "used", names: Object.keys(given || {}) });
     post({ type: "started", notes: browser.sound_notes() });
+    // The first frame at once, not when the page's next animation frame asks for it (a message
+    // each way and up to a frame's wait: 45-50 ms of a returning visit's start; docs/build.md),
+    // with `now` on the page's clock like the frames it asks for.
+    frame({ type: "frame", now: performance.timeOrigin + performance.now() - origin, events: [] });
   } catch (error) {
     // A restored interpreter that cannot start the game is not kept: "Try again" starts afresh.
     if (boot === "snapshot") await snapshots.drop();
@@ -224,7 +229,7 @@ function frame({ now, events }) {
   }
   const drew = out.cmds !== null;
   delete out.cmds; // the page needs to know that it drew, not what
-  post({ type: "frame", out, drew, drawMs });
+  post({ type: "frame", now, out, drew, drawMs });
 }
 
 /** @param {MessageEvent<PageMessage>} event */
