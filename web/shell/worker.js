@@ -118,7 +118,6 @@ async function boot({ config, canvas, size, params, origin }) {
   const games = openedGames(config, params);
   configure(config, note, games);
   post({ type: "progress", fraction: 0.04, text: "Downloading the game…" });
-  const fonts = loadFonts(config.fonts || []);
   const urls = [config.game.zip, ...games.map((game) => game.zip)];
   const paths = [SHARED_ZIP, ...games.map(gameZip)];
   globalThis.fetch = countingFetch(
@@ -129,6 +128,12 @@ async function boot({ config, canvas, size, params, origin }) {
   const reading = performance.now();
   const stored = snapshots.load(); // read while Pyodide's module loads
   stored.then(() => span("snapshot-read", reading));
+  let began = performance.now();
+  const loader = import(config.pyodide.mjs);
+  loader.catch(() => {}); // a failure is reported where it is awaited
+  // After the loader and the snapshot are asked for, which the start waits on: the worker's
+  // first FontFace took its thread 5-15 ms (a returning visit's CPU profile, docs/build.md).
+  const fonts = loadFonts(config.fonts || []);
   /** @type {Pyodide} */
   let pyodide;
   let boot;
@@ -142,8 +147,7 @@ async function boot({ config, canvas, size, params, origin }) {
       }),
     );
     for (const zip of zips) zip.catch(() => {}); // failures are reported where they are awaited
-    let began = performance.now();
-    const { loadPyodide } = await import(config.pyodide.mjs);
+    const { loadPyodide } = await loader;
     span("pyodide-module", began);
     mark("lottery-pyodide-module");
     began = performance.now();
