@@ -32,6 +32,7 @@ from tools.dist import (
     stored_zip,
     zip_parts,
 )
+from tools.pyodide_patch import ASM, ASM_EDITS
 
 
 def manifest(dist: Path) -> dict[str, Any]:
@@ -48,6 +49,12 @@ def test_the_site_has_its_files(dist_dir: Path) -> None:
     assert {"pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm"} <= pyodide
     # Only what the game needs from Pyodide: no full stdlib, no package lock, no consoles.
     assert not any(n.endswith(("python_stdlib.zip", "pyodide-lock.json", ".html")) for n in pyodide)
+
+
+def test_the_site_ships_pyodide_asm_mjs_as_the_build_edits_it(dist_dir: Path) -> None:
+    shipped = next(dist_dir.glob(f"pyodide/*/{ASM}")).read_text()
+    for edit in ASM_EDITS:  # tools/pyodide_patch.py
+        assert edit.new in shipped and edit.old not in shipped
 
 
 def test_hashed_names_match_their_content(dist_dir: Path) -> None:

@@ -1,8 +1,10 @@
 """The edits to Pyodide's start (tools/pyodide_patch.py): pinned to the Pyodide in
-package.json, and what Pyodide does with them, run in Pyodide itself (Node.js)."""
+package.json, and what Pyodide does with them, run in Pyodide itself (Node.js): its Python half
+(the stdlib's edits) and its JavaScript half (pyodide.asm.mjs's)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import zipfile
@@ -12,7 +14,18 @@ from typing import Any
 import pytest
 
 from tools.dist import pyodide_tool, stored_zip
-from tools.pyodide_patch import EDITS, PYODIDE, PYODIDE_VERSION, ROOT, apply, patched_stdlib
+from tools.pyodide_patch import (
+    ASM,
+    ASM_EDITS,
+    EDITS,
+    PYODIDE,
+    PYODIDE_VERSION,
+    ROOT,
+    apply,
+    edited,
+    patched_asm,
+    patched_stdlib,
+)
 
 # What Pyodide's own start imported that ours does not (asyncio and what it brings, the
 # package loader's archives and paths, the event loop).
@@ -152,3 +165,49 @@ def test_a_memory_snapshot_of_the_start_restores(patched_zip: Path, tmp_path: Pa
     # returning visits restore one (web/shell/js/snapshot.js).
     found = run(patched_zip, RESTORED, tmp_path, snapshot=True)
     assert found == {"js": ["a"], "callback": "scheduleCallback", "asyncio": "StandIn"}
+
+
+def test_the_asm_edit_applies_once_to_the_pinned_file() -> None:
+    theirs = (PYODIDE / ASM).read_bytes()
+    ours = patched_asm().decode()
+    for edit in ASM_EDITS:
+        assert hashlib.sha256(theirs).hexdigest() == edit.sha256
+        assert theirs.decode().count(edit.old) == 1 and ours.count(edit.new) == 1
+        assert edit.old not in ours
+
+
+def test_an_asm_other_than_the_pinned_one_stops_the_build() -> None:
+    newer = (PYODIDE / ASM).read_bytes() + b"\n// a newer Pyodide\n"
+    with pytest.raises(RuntimeError, match=rf"{ASM} is not the {re.escape(PYODIDE_VERSION)} file"):
+        edited({ASM: newer}, ASM_EDITS)
+
+
+@pytest.fixture(scope="module")
+def patched_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Pyodide's folder as the build ships its JavaScript half: our pyodide.asm.mjs, the rest
+    Pyodide's (linked)."""
+    index = tmp_path_factory.mktemp("pyodide")
+    for source in PYODIDE.iterdir():
+        if source.name != ASM:
+            (index / source.name).symlink_to(source.resolve())
+    (index / ASM).write_bytes(patched_asm())
+    return index
+
+
+def start(index: Path, *, snapshot: bool = False) -> Any:
+    """Pyodide loaded from index in Node.js: what `pyodide_tool.mjs start` found."""
+    out = pyodide_tool("start", str(index), *(["snapshot"] if snapshot else []))
+    return json.loads(out.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("snapshot", [False, True], ids=["booted", "restored"])
+def test_pyodide_compiles_one_module_per_wasm_type(patched_index: Path, snapshot: bool) -> None:
+    # Emscripten's set-up wraps about 260 JavaScript functions for the wasm table, a module
+    # compiled for each; 29 wasm types among them (and Pyodide's own few modules).
+    theirs = start(PYODIDE, snapshot=snapshot)
+    ours = start(patched_index, snapshot=snapshot)
+    assert theirs["modules"] > 200 and ours["modules"] <= 40
+    # Python runs, and JavaScript functions put in the table later are called through it:
+    # one of a type the set-up met reuses its module, one of a new type compiles its own.
+    assert ours["results"] == theirs["results"] == [42, 6.0, 42]
+    assert theirs["later"] == 3 and ours["later"] == 1

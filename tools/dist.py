@@ -28,7 +28,7 @@ from backends.codecache import CACHE_FILE
 from engine.game import BUILT_TABLE_FILE, TABLE_FILE
 from engine.ui.presentation import EXPORTS
 from tools import webapp
-from tools.pyodide_patch import patched_stdlib
+from tools.pyodide_patch import ASM, patched_asm, patched_stdlib
 
 ROOT = Path(__file__).resolve().parent.parent
 PYODIDE = ROOT / "node_modules" / "pyodide"
@@ -422,7 +422,8 @@ def build(out: Path, api_url: str = "") -> DistResult:
     pyo_dir = out / "pyodide" / version
     pyo_dir.mkdir(parents=True)
     for name in PYODIDE_FILES:
-        data = (PYODIDE / name).read_bytes()
+        # Pyodide's JavaScript half with the edits to its start (tools/pyodide_patch.py)
+        data = patched_asm() if name == ASM else (PYODIDE / name).read_bytes()
         if name.endswith(".mjs"):  # no map is shipped: do not send DevTools after one (a 404)
             data = SOURCE_MAP_COMMENT.sub(b"\n", data)
         (pyo_dir / name).write_bytes(data)

@@ -1,11 +1,12 @@
-"""The change this build makes to the Python half of Pyodide's start (docs/build.md).
+"""The changes this build makes to Pyodide's start (docs/build.md).
 
 Pyodide's bootstrap is Python files in its python_stdlib.zip (`_pyodide`, `pyodide`), which the
 build already trims and precompiles; `patched_stdlib()` is that zip with the edits below, from
-which the build probes the game and trims. Each edit names the file's SHA-256 in the Pyodide
-release it was checked against, and the text it replaces, so an upgrade of Pyodide in
-package.json stops the build (and tests/test_pyodide_patch.py fails) until the edits are checked
-again against the new files and re-pinned here.
+which the build probes the game and trims. `patched_asm()` is Pyodide's JavaScript half,
+`pyodide.asm.mjs`, with ASM_EDITS: the build ships it in place of Pyodide's. Each edit names the
+file's SHA-256 in the Pyodide release it was checked against, and the text it replaces, so an
+upgrade of Pyodide in package.json stops the build (and tests/test_pyodide_patch.py fails) until
+the edits are checked again against the new files and re-pinned here.
 """
 
 from __future__ import annotations
@@ -131,6 +132,31 @@ EDITS = (
 # Files the patched start imports that Pyodide does not have: stdlib path -> our source.
 ADDED = {"_pyodide/_deferred.py": START / "_deferred.py"}
 
+ASM = "pyodide.asm.mjs"
+# Emscripten's set-up puts about 260 JavaScript functions in the wasm table (updateGOT and
+# reportUndefinedSymbols, through addFunction), and convertJsFunctionToWasm compiled a tiny
+# WebAssembly module for each, though only 29 wasm types differ: one module per type now, still
+# one instance per function. The type is the signature with pointers ("p") read as "i": the
+# file's wasmTypeCodes gives both 127 (i32), so the two spellings make the same bytes.
+# The module's bytes: a type section for `sig`, an import "e"."f" of that type, its export "f".
+WRAPPER_BYTES = (
+    "Uint8Array.of(0,97,115,109,1,0,0,0,1,...uleb128EncodeWithLen([1,96,"
+    '...generateTypePack(sig.slice(1)),...generateTypePack(sig[0]==="v"?"":sig[0])]),'
+    "2,7,1,1,101,1,102,0,0,7,5,1,1,102,0,0)"
+)
+ASM_EDITS = (
+    Edit(
+        ASM,
+        "f7cdc8ece80678ceb712f8e65ebe6d3a83203a180c399865f49612a051693635",
+        f"var convertJsFunctionToWasm=(func,sig)=>{{var bytes={WRAPPER_BYTES};"
+        "var module=new WebAssembly.Module(bytes);",
+        "var wasmModuleByType=new Map;var convertJsFunctionToWasm=(func,sig)=>{"
+        'var type=sig.replace(/p/g,"i");var module=wasmModuleByType.get(type);'
+        f"if(!module){{var bytes={WRAPPER_BYTES};"
+        "module=new WebAssembly.Module(bytes);wasmModuleByType.set(type,module)}",
+    ),
+)
+
 
 def installed_version() -> str:
     """The Pyodide version in node_modules (package.json pins it)."""
@@ -138,21 +164,36 @@ def installed_version() -> str:
     return version
 
 
-def apply(files: dict[str, bytes]) -> dict[str, bytes]:
-    """The stdlib's files (name -> bytes) with EDITS applied and ADDED added; a file that is not
-    the one an edit was checked against stops the build."""
+def check_version() -> None:
+    """Stop the build when node_modules has another Pyodide than the edits were checked against."""
+    if installed_version() != PYODIDE_VERSION:
+        raise RuntimeError(
+            f"Pyodide {installed_version()} is installed, the start's edits were checked against "
+            f"{PYODIDE_VERSION}: check tools/pyodide_patch.py's edits against it and pin it again"
+        )
+
+
+def edited(files: dict[str, bytes], edits: tuple[Edit, ...]) -> dict[str, bytes]:
+    """The files (name -> bytes) with the edits applied; a file that is not the one an edit was
+    checked against stops the build."""
     out = dict(files)
-    for edit in EDITS:
+    for edit in edits:
         if hashlib.sha256(files[edit.path]).hexdigest() != edit.sha256:
             raise RuntimeError(
                 f"Pyodide's {edit.path} is not the {PYODIDE_VERSION} file tools/pyodide_patch.py "
                 "was checked against: check the edit against the new file and pin it again"
             )
-    for edit in EDITS:
+    for edit in edits:
         text = out[edit.path].decode()
         if text.count(edit.old) != 1:
             raise RuntimeError(f"{edit.path}: the text to replace is not there exactly once")
         out[edit.path] = text.replace(edit.old, edit.new).encode()
+    return out
+
+
+def apply(files: dict[str, bytes]) -> dict[str, bytes]:
+    """The stdlib's files (name -> bytes) with EDITS applied and ADDED added."""
+    out = edited(files, EDITS)
     for name, source in ADDED.items():
         if name in out:
             raise RuntimeError(f"Pyodide's stdlib has a {name} now: check tools/pyodide_patch.py")
@@ -162,11 +203,13 @@ def apply(files: dict[str, bytes]) -> dict[str, bytes]:
 
 def patched_stdlib() -> dict[str, bytes]:
     """Every file of Pyodide's python_stdlib.zip, with the start's edits."""
-    if installed_version() != PYODIDE_VERSION:
-        raise RuntimeError(
-            f"Pyodide {installed_version()} is installed, the start's edits were checked against "
-            f"{PYODIDE_VERSION}: check tools/pyodide_patch.py's edits against it and pin it again"
-        )
+    check_version()
     with zipfile.ZipFile(PYODIDE / "python_stdlib.zip") as full:
         files = {name: full.read(name) for name in full.namelist() if not name.endswith("/")}
     return apply(files)
+
+
+def patched_asm() -> bytes:
+    """Pyodide's pyodide.asm.mjs with ASM_EDITS."""
+    check_version()
+    return edited({ASM: (PYODIDE / ASM).read_bytes()}, ASM_EDITS)[ASM]

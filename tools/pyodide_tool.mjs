@@ -20,6 +20,14 @@
 //       print what its last expression gives (awaited when it is awaitable: a Future, a Task).
 //       With `snapshot`, first take a memory snapshot of the booted interpreter (as the shell
 //       does, web/shell/js/snapshot.js) and run SCRIPT in one restored from it.
+//   node tools/pyodide_tool.mjs start INDEX_DIR [snapshot]
+//       load Pyodide from INDEX_DIR (its pyodide.asm.mjs: Pyodide's own, or the build's,
+//       tools/pyodide_patch.py), counting the WebAssembly modules compiled meanwhile; then put
+//       JavaScript functions of two signatures in the wasm table (ctypes callbacks) and call
+//       them through it. Print (JSON) {"ms": the load's time, "modules": modules compiled during
+//       it, "compileMs": the time in their compiles, "later": modules compiled by the callbacks,
+//       "results": theirs}. With `snapshot`, the load timed and
+//       counted is one restored from a memory snapshot of a first (as a returning visit's).
 import { readFileSync, writeFileSync } from "node:fs";
 import { loadPyodide } from "pyodide";
 
@@ -90,6 +98,36 @@ with zipfile.ZipFile("/in.zip") as src, zipfile.ZipFile("/out.zip", "w", zipfile
         out.writestr(zipfile.ZipInfo(name + "c", stamp), header + marshal.dumps(code))
 `;
 
+// Three ctypes callbacks, two of one signature: each is a JavaScript function Pyodide's libffi
+// puts in the wasm table (convertJsFunctionToWasm), called here through its address.
+const CALLBACKS = `
+from ctypes import CFUNCTYPE, c_double, c_int, c_void_p, cast
+Int = CFUNCTYPE(c_int, c_int)
+Mixed = CFUNCTYPE(c_double, c_double, c_int)
+made = [Int(lambda x: x + 1), Mixed(lambda x, n: x * n), Int(lambda x: x * 2)]
+called = [type(f)(cast(f, c_void_p).value) for f in made]
+[called[0](41), called[1](1.5, 4), called[2](21)]
+`;
+
+/** Count and time every \`new WebAssembly.Module\` from now on. */
+function countModules() {
+  const compiled = { count: 0, ms: 0 };
+  // tsconfig's libraries do not declare WebAssembly: the one constructor, as a function
+  const wasm = /** @type {{ WebAssembly: { Module: Function } }} */ (
+    /** @type {unknown} */ (globalThis)
+  ).WebAssembly;
+  wasm.Module = new Proxy(wasm.Module, {
+    construct(target, args, newTarget) {
+      compiled.count += 1;
+      const started = performance.now();
+      const module = Reflect.construct(target, args, newTarget);
+      compiled.ms += performance.now() - started;
+      return module;
+    },
+  });
+  return compiled;
+}
+
 // An error leaves with its message (for Python's, the traceback) and exit status 1: left
 // uncaught, Node.js would first print the source line it came from, which for Pyodide's is its
 // whole minified runtime on one line.
@@ -129,9 +167,25 @@ if (command === "probe") {
   process.stdout.write(
     String(result && typeof result.then === "function" ? await result : result) + "\n",
   );
+} else if (command === "start") {
+  const [indexDir, snapshot] = args;
+  const compiled = countModules();
+  const options = { ...quiet, indexURL: indexDir.endsWith("/") ? indexDir : `${indexDir}/` };
+  const first =
+    snapshot === "snapshot" ? await loadPyodide({ ...options, _makeSnapshot: true }) : null;
+  const started = performance.now();
+  const [before, compiling] = [compiled.count, compiled.ms];
+  const pyodide = await loadPyodide(
+    first ? { ...options, _loadSnapshot: first.makeMemorySnapshot() } : options,
+  );
+  const ms = performance.now() - started;
+  const [modules, compileMs] = [compiled.count - before, compiled.ms - compiling];
+  const results = pyodide.runPython(CALLBACKS).toJs();
+  const later = compiled.count - before - modules;
+  process.stdout.write(`${JSON.stringify({ ms, modules, compileMs, later, results })}\n`);
 } else {
   process.stderr.write(
-    "usage: pyodide_tool.mjs probe GAME_ZIP [STDLIB_ZIP|-] [CODE_OUT] | compile IN OUT LEVEL | run STDLIB_ZIP|- SCRIPT [snapshot]\n",
+    "usage: pyodide_tool.mjs probe GAME_ZIP [STDLIB_ZIP|-] [CODE_OUT] | compile IN OUT LEVEL | run STDLIB_ZIP|- SCRIPT [snapshot] | start INDEX_DIR [snapshot]\n",
   );
   process.exit(2);
 }
