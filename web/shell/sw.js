@@ -1,5 +1,6 @@
 // Service worker: a second visit downloads nothing. Versioned and content-hashed files are
-// immutable, so they are served from the cache first; the page itself goes to the network
+// immutable, so they are served from the cache first (in Chromium by static routes, without
+// this script; elsewhere by the fetch handler below); the page itself goes to the network
 // first (so a new release is seen). A visit with no network gets the offline page, which says
 // so and keeps the player's unfinished play for when it returns. /api is never cached.
 const CACHE = "lottery-{{VERSION}}";
