@@ -247,6 +247,6 @@ type LoadPyodide = (options: {
   stdLibURL: string;
   lockFileContents: string;
   env: Record<string, string>;
-  _loadSnapshot?: Uint8Array<ArrayBuffer>;
+  _loadSnapshot?: Uint8Array<ArrayBuffer> | Promise<Uint8Array<ArrayBuffer>>; // awaited by Pyodide before its restore
   _makeSnapshot?: boolean;
 }) => Promise<Pyodide>;

@@ -126,8 +126,13 @@ async function boot({ config, canvas, size, params, origin }) {
     fail,
   );
   const reading = performance.now();
-  const stored = snapshots.load(); // read while Pyodide's module loads
-  stored.then(() => span("snapshot-read", reading));
+  const stored = snapshots.load(); // read while Pyodide's module loads, and Pyodide starts
+  stored
+    .then((found) => found?.bytes)
+    .then(
+      () => span("snapshot-read", reading),
+      () => {},
+    );
   let began = performance.now();
   const loader = import(config.pyodide.mjs);
   loader.catch(() => {}); // a failure is reported where it is awaited
