@@ -3,7 +3,7 @@
 `dataclasses` writes each class's __init__, __repr__, __eq__, __hash__... as source text and
 compiles that text when the class is defined. In Pyodide compiling is slow: the 40-odd
 dataclasses a game's page defines spent about 50 ms in Node.js compiling them, a third of
-importing the game, on every cold start (docs/build.md, "Figures").
+importing the game, on every cold start (docs/build-history.md).
 
 The build (tools/dist.py) imports every module of the game once in the same Pyodide with
 `record`, which keeps each text dataclasses compiles and its code; `dump` writes them
