@@ -179,6 +179,13 @@ def test_bench_endpoint_against_summarizes_both_sides_the_change_and_the_ratios(
     assert summary["sqlite"]["change"]["purchases_per_second"] == 300
     assert "ratio" not in summary["sqlite"]["this"]
     assert pg["runs"] == {"reference": [1500, 1600, 1400], "this": [1700, 1800, 1650]}
+    # each round's two runs side by side: 1700/1500, 1800/1600, 1650/1400
+    assert pg["paired"] == {
+        "change_pct": [13.3, 12.5, 17.9],
+        "median_change_pct": 13.3,
+        "rounds_faster": 3,
+    }
+    assert summary["sqlite"]["paired"]["median_change_pct"] == 15.0
 
 
 def test_bench_endpoint_rounds_take_each_figure_s_median_and_each_round_s_own_ratio() -> None:

@@ -451,6 +451,7 @@ def summarize(runs: dict[str, dict[str, list[dict[str, float]]]]) -> dict[str, A
             which: [run["purchases_per_second"] for run in measured]
             for which, measured in sides.items()
         }
+        out[database]["paired"] = paired(out[database]["runs"])
         tps = [
             run["pgbench_tps"] for run in sides["this"] + sides["reference"] if "pgbench_tps" in run
         ]
@@ -461,6 +462,21 @@ def summarize(runs: dict[str, dict[str, list[dict[str, float]]]]) -> dict[str, A
                 rate = figures[which]["purchases_per_second"]
                 figures[which]["ratio"] = None if rate is None else round(rate / reference_tps, 3)
     return out
+
+
+def paired(runs: dict[str, list[float]]) -> dict[str, Any]:
+    """Each round's two runs side by side (the two sides run in the same round, one after the
+    other): each round's change in purchases a second in per cent (this over the reference),
+    their median (`median_change_pct`) and how many rounds this side was the faster. The
+    machine's speed drifts from round to round (pgbench's own rate by a third within a run),
+    which a round's two runs share: their ratio does not carry it, the medians of each side do."""
+    pairs = list(zip(runs["reference"], runs["this"], strict=True))
+    changes = [round((this / reference - 1) * 100, 1) for reference, this in pairs]
+    return {
+        "change_pct": changes,
+        "median_change_pct": round(statistics.median(changes), 1) if changes else None,
+        "rounds_faster": sum(this > reference for reference, this in pairs),
+    }
 
 
 def compare(ref: str, rounds: int = 5) -> dict[str, Any]:
