@@ -235,8 +235,11 @@ function boot() {
     stop(explain(e.message || "the game's worker did not load"), e.message);
   };
   const offscreen = canvas.transferControlToOffscreen();
-  const boot = { config, canvas: offscreen, size: stageSize(), params };
-  worker.postMessage({ type: "boot", ...boot, origin: performance.timeOrigin }, [offscreen]);
+  const size = stageSize();
+  const origin = performance.timeOrigin; // the worker's first frame has `now` on this clock
+  worker.postMessage({ type: "boot", config, canvas: offscreen, size, params, origin }, [
+    offscreen,
+  ]);
   askEarly(params); // the session (and a game's unfinished play) while Python boots
   earlyAnswers((name, answer) => worker.postMessage({ type: "answer", name, ...answer }));
 }

@@ -247,6 +247,7 @@ type LoadPyodide = (options: {
   stdLibURL: string;
   lockFileContents: string;
   env: Record<string, string>;
-  _loadSnapshot?: Uint8Array<ArrayBuffer> | Promise<Uint8Array<ArrayBuffer>>; // awaited by Pyodide before its restore
+  // Pyodide awaits it just before its restore, so its start need not wait for the read
+  _loadSnapshot?: Uint8Array<ArrayBuffer> | Promise<Uint8Array<ArrayBuffer>>;
   _makeSnapshot?: boolean;
 }) => Promise<Pyodide>;

@@ -137,7 +137,8 @@ async function boot({ config, canvas, size, params, origin }) {
   const loader = import(config.pyodide.mjs);
   loader.catch(() => {}); // a failure is reported where it is awaited
   // After the loader and the snapshot are asked for, which the start waits on: the worker's
-  // first FontFace took its thread 5-15 ms (a returning visit's CPU profile, docs/build-history.md).
+  // first FontFace took its thread 5-15 ms (a returning visit's CPU profile,
+  // docs/build-history.md).
   const fonts = loadFonts(config.fonts || []);
   /** @type {Pyodide} */
   let pyodide;
@@ -208,8 +209,8 @@ async function boot({ config, canvas, size, params, origin }) {
     post({ type: "used", names: Object.keys(given || {}) });
     post({ type: "started", notes: browser.sound_notes() });
     // The first frame at once, not when the page's next animation frame asks for it (a message
-    // each way and up to a frame's wait: 45-50 ms of a returning visit's start; docs/build-history.md),
-    // with `now` on the page's clock like the frames it asks for.
+    // each way and up to a frame's wait: 45-50 ms of a returning visit's start under load;
+    // docs/build-history.md), with `now` on the page's clock like the frames it asks for.
     frame({ type: "frame", now: performance.timeOrigin + performance.now() - origin, events: [] });
   } catch (error) {
     // A restored interpreter that cannot start the game is not kept: "Try again" starts afresh.

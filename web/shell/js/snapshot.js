@@ -83,11 +83,14 @@ function unpackSnapshot(packed) {
   return bytes;
 }
 
+// A snapshot found in the cache, its bytes still being read and unpacked.
+/** @typedef {{bytes: Promise<Uint8Array<ArrayBuffer>>}} FoundSnapshot */
+
 export const snapshots = {
   usable: false,
   // Whether a snapshot is kept, as soon as the cache says so, and then its bytes (a promise):
   // Pyodide's start need not wait for the 13 MB read, only its restore does.
-  /** @returns {Promise<{bytes: Promise<Uint8Array<ArrayBuffer>>} | null>} */
+  /** @returns {Promise<FoundSnapshot | null>} */
   async load() {
     if (!this.usable) return null;
     try {
@@ -131,7 +134,7 @@ export const snapshots = {
 
 /**
  * @param {LoadPyodide} loadPyodide pyodide.mjs's
- * @param {Promise<{bytes: Promise<Uint8Array<ArrayBuffer>>} | null>} stored the snapshot kept, if any (snapshots.load)
+ * @param {Promise<FoundSnapshot | null>} stored the snapshot kept, if any (snapshots.load)
  * @returns {Promise<{pyodide: Pyodide, boot: "snapshot" | "fresh"}>}
  */
 export async function startPython(loadPyodide, stored) {
