@@ -25,15 +25,14 @@ Widths = dict[tuple[str, float, str, bool], float]
 Entry = str | LinearGradient
 
 # Opcodes and their argument counts (a path adds 2 × n coordinates after its 5 arguments).
-CLEAR, RECT, CIRCLE, PATH, TEXT, IMAGE = 1, 2, 3, 4, 5, 6
-SAVE, RESTORE, TRANSLATE, SCALE, ROTATE, ALPHA, CLIP = 7, 8, 9, 10, 11, 12, 13
+CLEAR, RECT, CIRCLE, PATH, TEXT = 1, 2, 3, 4, 5
+SAVE, RESTORE, TRANSLATE, SCALE, ROTATE, ALPHA, CLIP = 6, 7, 8, 9, 10, 11, 12
 NAMES = {
     CLEAR: ("clear", 1),
     RECT: ("rect", 8),
     CIRCLE: ("circle", 6),
     PATH: ("path", 5),
     TEXT: ("text", 9),
-    IMAGE: ("image", 5),
     SAVE: ("save", 0),
     RESTORE: ("restore", 0),
     TRANSLATE: ("translate", 2),
@@ -42,7 +41,7 @@ NAMES = {
     ALPHA: ("alpha", 1),
     CLIP: ("clip", 4),
 }
-REFS = {CLEAR: (0,), RECT: (4, 5), CIRCLE: (3, 4), PATH: (1, 2), TEXT: (0, 4, 6, 7, 8), IMAGE: (0,)}
+REFS = {CLEAR: (0,), RECT: (4, 5), CIRCLE: (3, 4), PATH: (1, 2), TEXT: (0, 4, 6, 7, 8)}
 FLAGS = {PATH: 4, TEXT: 5}  # the argument that is a boolean (closed, bold)
 TABLE_LIMIT = 4096  # entries; past it the table starts again at the next frame
 
@@ -201,10 +200,6 @@ class CommandCanvas:
                 self._widths.clear()
             width = self._widths[key] = float(self._measure(*key))
         return width
-
-    def image(self, key: str, x: float, y: float, w: float, h: float) -> None:
-        """A loaded image scaled into the rectangle."""
-        self._numbers.extend((IMAGE, self._table[key], x, y, w, h))
 
     def save(self) -> None:
         """Push state."""

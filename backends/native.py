@@ -20,7 +20,6 @@ from engine.ui.app import App, FrameResult, Scene
 from engine.ui.games import sounds
 from engine.ui.input import Event, Key, Pointer, Resize
 
-ASSETS = Path(__file__).resolve().parent.parent / "assets"
 KEY_NAMES = {
     pygame.K_RETURN: "Enter",
     pygame.K_KP_ENTER: "Enter",
@@ -68,7 +67,7 @@ def render_frames(
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     pygame.init()
     surface = pygame.Surface((round(size[0] * density), round(size[1] * density)), pygame.SRCALPHA)
-    canvas = PygameCanvas(surface, density, ASSETS)
+    canvas = PygameCanvas(surface, density)
     app = App(scene, size[0], size[1])
     results = [app.frame(i * frame_ms, list(events), canvas) for i, events in enumerate(steps)]
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -104,7 +103,7 @@ def run_window(
                 )
             if event is not None:
                 events.append(event)
-        result = app.frame(pygame.time.get_ticks(), events, PygameCanvas(screen, 1.0, ASSETS))
+        result = app.frame(pygame.time.get_ticks(), events, PygameCanvas(screen, 1.0))
         for text in result.narration:
             print(text, flush=True)
         sound.play(result.sounds)

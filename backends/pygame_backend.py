@@ -11,7 +11,6 @@ import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
 
 import pygame
 
@@ -55,14 +54,12 @@ class _State:
 class PygameCanvas:
     """A Canvas drawing on a pygame Surface whose pixels are `density` × logical px."""
 
-    def __init__(self, surface: pygame.Surface, density: float = 1.0, assets: Path | None = None):
+    def __init__(self, surface: pygame.Surface, density: float = 1.0):
         self.surface = surface
         self.density = density
-        self.assets = assets
         self._state = _State(matrix=(density, 0.0, 0.0, density, 0.0, 0.0))
         self._stack: list[_State] = []
         self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
-        self._images: dict[str, pygame.Surface] = {}
 
     @property
     def width(self) -> float:
@@ -272,17 +269,6 @@ class PygameCanvas:
     def measure(self, s: str, font: Font) -> float:
         """Text width in logical px."""
         return self._font(font).size(s)[0] / self._scale_factor()
-
-    def image(self, key: str, x: float, y: float, w: float, h: float) -> None:
-        """An image from the assets folder, scaled into the rectangle."""
-        if key not in self._images:
-            if self.assets is None:
-                raise FileNotFoundError(f"no assets folder for image {key!r}")
-            self._images[key] = pygame.image.load(str(self.assets / key)).convert_alpha()
-        (x0, y0), (x1, y1) = self._pt(x, y), self._pt(x + w, y + h)
-        size = (max(1, round(abs(x1 - x0))), max(1, round(abs(y1 - y0))))
-        scaled = pygame.transform.smoothscale(self._images[key], size)
-        self._blit_layer(scaled, (round(min(x0, x1)), round(min(y0, y1))))
 
     def save(self) -> None:
         """Push state."""

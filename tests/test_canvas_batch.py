@@ -76,11 +76,6 @@ class Recorder:
         """Not drawing: not recorded."""
         return self.inner.measure(s, font)
 
-    def image(self, key: str, x: float, y: float, w: float, h: float) -> None:
-        """Record, then draw."""
-        self.calls.append(["image", key, x, y, w, h])
-        self.inner.image(key, x, y, w, h)
-
     def save(self) -> None:
         """Record, then draw."""
         self.calls.append(["save"])
@@ -132,7 +127,6 @@ def test_every_primitive_round_trips() -> None:
     canvas.alpha(0.4)
     canvas.clip(0, 0, 100, 50)
     canvas.text("£1,000", 50, 60, Font(24.32, "display", True), fill="#ffd54a", align="left")
-    canvas.image("logo", 4, 5, 60, 30)
     canvas.restore()
     assert BatchReader().read(canvas.flush()) == [
         ["clear", GOLD],
@@ -148,7 +142,6 @@ def test_every_primitive_round_trips() -> None:
         ["alpha", 0.4],
         ["clip", 0, 0, 100, 50],
         ["text", "£1,000", 50, 60, 24.32, "display", True, "#ffd54a", "left", "middle"],
-        ["image", "logo", 4, 5, 60, 30],
         ["restore"],
     ]
 

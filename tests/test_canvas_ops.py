@@ -58,7 +58,6 @@ def every_op(canvas: CommandCanvas) -> None:
     canvas.path([(19, 20), (21, 22)], stroke="#654321", line_width=4, closed=False)
     canvas.text("GO", 23, 24, Font(25, "display", True), fill="#abcdef", align="left",
                 baseline="top")  # fmt: skip
-    canvas.image("logo", 26, 27, 28, 29)
     canvas.save()
     canvas.translate(30, 31)
     canvas.scale(2, 3)
@@ -86,7 +85,6 @@ EXPECTED: list[list[Any]] = [
     ["set", "strokeStyle", "#654321"], ["set", "lineWidth", 4], ["stroke"],
     ["set", "font", ["700 ", "25", "Lab Display"]], ["set", "fillStyle", "#abcdef"],
     ["set", "textAlign", "left"], ["set", "textBaseline", "top"], ["fillText", "GO", 23, 24],
-    # image: drawn once loaded, and the worker has loaded none (no scene draws an image)
     ["save"], ["translate", 30, 31], ["scale", 2, 3], ["rotate", 0.5],
     ["set", "globalAlpha", 0.25],
     ["beginPath"], ["rect", 32, 33, 34, 35], ["clip"], ["restore"],

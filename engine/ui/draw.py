@@ -150,9 +150,6 @@ class Canvas(Protocol):
         """The width of one line of text in logical px."""
         ...
 
-    def image(self, key: str, x: float, y: float, w: float, h: float) -> None:
-        """A loaded image (by asset key) scaled into the rectangle."""
-
     def save(self) -> None:
         """Push the transform, alpha and clip."""
 

@@ -10,9 +10,6 @@ export const FONTS = {
   display: "'Lab Display', 'Arial Black', system-ui, sans-serif",
   body: "'Lab Body', system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
 };
-// Images by name, drawn once loaded (`complete`); nothing registers one yet: IMAGE draws nothing.
-/** @type {Record<string, CanvasImageSource & {complete?: boolean}>} */
-const images = {};
 let dpr = 1;
 let size = { width: 0, height: 0 };
 
@@ -100,14 +97,13 @@ const CLEAR = 1,
   CIRCLE = 3,
   PATH = 4,
   TEXT = 5,
-  IMAGE = 6,
-  SAVE = 7,
-  RESTORE = 8,
-  TRANSLATE = 9,
-  SCALE = 10,
-  ROTATE = 11,
-  ALPHA = 12,
-  CLIP = 13;
+  SAVE = 6,
+  RESTORE = 7,
+  TRANSLATE = 8,
+  SCALE = 9,
+  ROTATE = 10,
+  ALPHA = 11,
+  CLIP = 12;
 
 /** @param {Float64Array} d a frame's opcodes and their numbers */
 function runBatch(d) {
@@ -154,12 +150,6 @@ function runBatch(d) {
         ctx.fillText(/** @type {string} */ (table[d[i + 1]]), d[i + 2], d[i + 3]);
         i += 10;
         break;
-      case IMAGE: {
-        const img = images[/** @type {string} */ (table[d[i + 1]])];
-        if (img?.complete) ctx.drawImage(img, d[i + 2], d[i + 3], d[i + 4], d[i + 5]);
-        i += 6;
-        break;
-      }
       case SAVE:
         ctx.save();
         i += 1;
