@@ -18,8 +18,8 @@ import time
 
 from web.endpoint.database import Database
 from web.endpoint.ledger import read_clock_offset
-from web.endpoint.plays import settle
 from web.endpoint.settings import Settings
+from web.endpoint.settlement import settle
 from web.endpoint.statements import Statements
 
 

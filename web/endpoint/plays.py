@@ -1,5 +1,6 @@
-"""After purchase: finish (credit once), automatic finish (settlement), My Games, play detail,
-progress and choices, recall, test reserve."""
+"""A player's plays read back: My Games, a play's detail, its recall (the book rebuilt and its hash
+checked), a token checked; and test mode's reserve. Each settles the account's overdue plays
+first (web/endpoint/settlement.py); progress and the player's finish: web/endpoint/progress.py."""
 
 from __future__ import annotations
 
@@ -12,24 +13,14 @@ from sqlalchemy import Connection, insert, select, update
 from engine import games
 from engine.outcome import Composition
 from web.endpoint import hashes, hashing_process, tokens
-from web.endpoint.database import Database
 from web.endpoint.errors import ApiError, not_found_play
 from web.endpoint.ledger import Account, Ledger, check_game
 from web.endpoint.schema import plays, pools, reservations
-from web.endpoint.statements import Statements
+from web.endpoint.settlement import finish_expired
 from web.endpoint.testmode import entry_taken
 from web.endpoint.times import iso
 
 PAGE_SIZE = 20
-SWEEP_BATCH = 500
-MAX_CHOICES = 64  # choices a play may record (Power Puck Shot: one arrow per shot)
-# The largest choice any game takes, from each game's contract (Game.waits; Power Puck Shot's
-# arrows: 0-5): the bound of the request's schema; merge_choices checks each game's own.
-MAX_CHOICE = max(game.choice_values for game in games.GAMES) - 1
-CHOICES = f"[0-{MAX_CHOICE}, ...]"  # (in the documents and messages)
-MAX_EVENT = 10_000  # the largest event index progress may record
-
-
 ASCII_NUMBER = re.compile(r"[0-9]{1,18}")  # str.isdigit() also accepts '²' and '٣'
 CURSOR = re.compile(r"[1-9][0-9]{0,9}")  # routes/plays.py's document says the same
 MAX_ROW_ID = 2**31 - 1  # the id columns are INTEGER (PostgreSQL: 32-bit)
@@ -55,96 +46,6 @@ def parse_cursor(text: str) -> int:
     if not CURSOR.fullmatch(text):
         raise ApiError(400, "invalid_cursor", "The cursor is not one this endpoint gave.")
     return int(text)
-
-
-def finish(
-    ledger: Ledger, account: Account, play_number: int, choices: list[int] | None = None
-) -> dict[str, Any]:
-    """Mark a play finished and credit its prize exactly once; a repeat credits nothing.
-
-    With choices, they are recorded as the play's final choices in the same transaction
-    (they must extend the stored ones; after the finish they can no longer change)."""
-    with ledger.db.begin() as conn:
-        if choices is not None:
-            row = _locked_play(conn, account.pk, play_number)
-            merged = merge_choices(row.game, json.loads(row.choices), choices)
-            if row.status != "purchased" and merged != json.loads(row.choices):
-                raise ApiError(
-                    409, "choices_conflict", "The play is finished: its choices are final."
-                )
-            _store_progress(conn, play_number, row.progress_event, merged)
-        done = _finish(ledger.sql, conn, account.pk, play_number, ledger.now_ms(), "player")
-        if done is None:
-            row = ledger.sql.play_outcome.row(conn, number=play_number, account=account.pk)
-            if row is None:
-                raise not_found_play()
-            done = int(row[0])
-        balance = ledger.sql.balance.value(conn, account=account.pk)
-    return {
-        "play_number": play_number,
-        "prize_pence": done,
-        "balance_pence": int(balance),
-        "status": "finished",
-    }
-
-
-def _finish(
-    sql: Statements, conn: Connection, account_pk: int, play_number: int, now: int, by: str
-) -> int | None:
-    """Finish a purchased play and credit it; None if it is not a purchased play of the account."""
-    prize = sql.finish.value(conn, number=play_number, account=account_pk, now=now, by=by)
-    if prize is None:
-        return None
-    if prize > 0:
-        sql.credit.run(conn, account=account_pk, amount=prize)
-        # unique (play_number, kind): a second prize credit for one play cannot be recorded
-        sql.add_transaction.run(
-            conn,
-            account_id=account_pk,
-            kind="prize",
-            amount_pence=prize,
-            play_number=play_number,
-            created_at=now,
-        )
-    return int(prize)
-
-
-def finish_expired(ledger: Ledger, account: Account | None = None) -> int:
-    """Finish and pay every purchased play older than the play timeout; returns how many."""
-    return settle(
-        ledger.db,
-        ledger.sql,
-        ledger.now_ms(),
-        ledger.play_timeout_ms,
-        None if account is None else account.pk,
-    )
-
-
-def settle(
-    db: Database, sql: Statements, now: int, timeout_ms: int, account_pk: int | None = None
-) -> int:
-    """Settle (finish with finished_by "auto" and pay) every purchased play bought at least
-    timeout_ms before now, or only those of one account; returns how many this call settled.
-
-    Safe with any number of settlers at once (endpoint sweepers, `build.py settle`): the finish
-    is a conditional UPDATE (a play already finished is not finished again) and its prize row is
-    unique per play; on PostgreSQL a settler skips the plays another one holds (SKIP LOCKED)."""
-    cutoff = now - timeout_ms
-    count = 0
-    while True:
-        query = select(plays.c.play_number, plays.c.account_id).where(
-            plays.c.status == "purchased", plays.c.purchased_at <= cutoff
-        )
-        if account_pk is not None:
-            query = query.where(plays.c.account_id == account_pk)
-        query = query.order_by(plays.c.play_number).limit(SWEEP_BATCH)
-        with db.begin() as conn:
-            rows = conn.execute(query.with_for_update(skip_locked=True)).all()
-            for row in rows:
-                if _finish(sql, conn, row.account_id, row.play_number, now, "auto") is not None:
-                    count += 1
-        if len(rows) < SWEEP_BATCH:
-            return count
 
 
 def my_games(
@@ -226,62 +127,6 @@ def price_of(game: str) -> int | None:
         return games.get(game).price_pence
     except games.UnknownGame:
         return None
-
-
-def _locked_play(conn: Connection, account_pk: int, play_number: int) -> Any:
-    """A play of the account, its row locked to the end of the transaction (PostgreSQL)."""
-    row = conn.execute(
-        select(plays)
-        .where(plays.c.play_number == play_number, plays.c.account_id == account_pk)
-        .with_for_update()
-    ).first()
-    if row is None:
-        raise not_found_play()
-    return row
-
-
-def merge_choices(game: str, stored: list[int], given: list[int]) -> list[int]:
-    """The stored choices extended by the given ones: 422 for choices the game does not take,
-    409 choices_conflict when the two disagree where both have a choice."""
-    values = games.get(game).choice_values  # its contract: Game.waits
-    if len(given) > MAX_CHOICES or any(not 0 <= choice < values for choice in given):
-        allowed = f"0..{values - 1}" if values else "none"
-        raise ApiError(422, "invalid_choices", f"This game's choices are {allowed} (at most 64).")
-    common = min(len(stored), len(given))
-    if stored[:common] != given[:common]:
-        raise ApiError(409, "choices_conflict", "These choices differ from the ones recorded.")
-    return given if len(given) > len(stored) else stored
-
-
-def _store_progress(conn: Connection, play_number: int, event: int, choices: list[int]) -> None:
-    conn.execute(
-        update(plays)
-        .where(plays.c.play_number == play_number)
-        .values(progress_event=event, choices=json.dumps(choices, separators=(",", ":")))
-    )
-
-
-def save_progress(
-    ledger: Ledger, account: Account, play_number: int, event: int, choices: list[int]
-) -> dict[str, Any]:
-    """PUT /api/plays/{n}/progress: the event the player has reached (never backwards) and
-    their choices so far (extending the stored ones), for an unfinished play of the account."""
-    now = ledger.now_ms()
-    with ledger.db.begin() as conn:
-        row = _locked_play(conn, account.pk, play_number)
-        finished = row.status != "purchased"
-        if not finished and row.purchased_at <= now - ledger.play_timeout_ms:
-            _finish(ledger.sql, conn, account.pk, play_number, now, "auto")  # overdue: settle
-            finished = True
-        if not finished:
-            stored = json.loads(row.choices)
-            merged = merge_choices(row.game, stored, choices)
-            reached = max(int(row.progress_event), event)
-            if merged != stored or reached != row.progress_event:
-                _store_progress(conn, play_number, reached, merged)
-    if finished:  # (raised after the commit, so an overdue play's settlement stands)
-        raise ApiError(409, "play_finished", "The play is finished; its progress is final.")
-    return {"play_number": play_number, "event": reached, "choices": merged}
 
 
 def recall(ledger: Ledger, account: Account, play_number: int) -> dict[str, Any]:

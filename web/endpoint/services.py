@@ -22,7 +22,7 @@ from fastapi.responses import JSONResponse
 from starlette.requests import HTTPConnection, Request
 
 from engine import games as registry
-from web.endpoint import codes, cookies, handlers, hashes, plays, sessions
+from web.endpoint import codes, cookies, handlers, hashes, sessions, settlement
 from web.endpoint.checkout import Checkout, open_checkout
 from web.endpoint.errors import ApiError, rate_limited
 from web.endpoint.guards import RateLimit
@@ -66,7 +66,7 @@ class Sweep:
             return
         try:
             self.last = now
-            await anyio.to_thread.run_sync(plays.finish_expired, self.ledger)
+            await anyio.to_thread.run_sync(settlement.finish_expired, self.ledger)
             await anyio.to_thread.run_sync(self.devices.prune)  # sessions past their lifetime
             await anyio.to_thread.run_sync(self.codes.prune)  # sign-in codes past their expiry
         finally:

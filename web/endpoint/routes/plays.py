@@ -12,7 +12,7 @@ from web.endpoint import plays, tokens
 from web.endpoint.errors import LIMITED, PLAY_NOT_FOUND, POOL_UNREADABLE, UNAUTHENTICATED
 from web.endpoint.errors import documented as errors
 from web.endpoint.ledger import Account
-from web.endpoint.plays import CHOICES, MAX_CHOICE
+from web.endpoint.progress import CHOICES, MAX_CHOICE, MAX_CHOICES, MAX_EVENT, save_progress
 from web.endpoint.services import Services
 
 # An integer, also written 5.0 (an integer to JSON Schema), never true or "5" (after the
@@ -40,8 +40,8 @@ class ProgressBody(BaseModel):
     """How far the player has got: an event index and their choices so far."""
 
     model_config = ConfigDict(extra="forbid")
-    event: WholeNumber = Field(ge=0, le=plays.MAX_EVENT)
-    choices: list[Choice] = Field(default_factory=list, max_length=plays.MAX_CHOICES)
+    event: WholeNumber = Field(ge=0, le=MAX_EVENT)
+    choices: list[Choice] = Field(default_factory=list, max_length=MAX_CHOICES)
 
 
 def routes(services: Services) -> APIRouter:
@@ -130,7 +130,7 @@ def routes(services: Services) -> APIRouter:
         """Record how far the player has got in an unfinished play, to resume it anywhere."""
         number = plays.parse_play_number(play_number)
         result: dict[str, Any] = await services.again(
-            plays.save_progress, ledger, account, number, body.event, body.choices
+            save_progress, ledger, account, number, body.event, body.choices
         )
         return result
 

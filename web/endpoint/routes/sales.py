@@ -19,7 +19,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.types import Receive, Scope, Send
 
-from web.endpoint import guards, plays
+from web.endpoint import guards, plays, progress
 from web.endpoint.checkout import MAX_GAME_LENGTH, MAX_KEY_LENGTH
 from web.endpoint.database import UNAVAILABLE
 from web.endpoint.errors import (
@@ -31,7 +31,7 @@ from web.endpoint.errors import (
 )
 from web.endpoint.errors import documented as errors
 from web.endpoint.handlers import UNREADABLE_POOL, pool_unreadable
-from web.endpoint.plays import CHOICES
+from web.endpoint.progress import CHOICES
 from web.endpoint.routes.plays import Choice
 from web.endpoint.services import Services
 
@@ -63,7 +63,7 @@ class FinishBody(BaseModel):
     model_config = ConfigDict(
         extra="forbid", json_schema_extra={"examples": [{"choices": [0, 5, 2]}]}
     )
-    choices: list[Choice] = Field(default_factory=list, max_length=plays.MAX_CHOICES)
+    choices: list[Choice] = Field(default_factory=list, max_length=progress.MAX_CHOICES)
 
 
 class Finished(BaseModel):
@@ -197,7 +197,7 @@ def routes(services: Services) -> APIRouter:
         account = await services.caller(request)
         number = plays.parse_play_number(play_number)
         choices = final_choices(await request.body())
-        done = await services.again(plays.finish, services.ledger, account, number, choices)
+        done = await services.again(progress.finish, services.ledger, account, number, choices)
         services.metrics.finishes.inc()
         return JSONResponse(done)
 
