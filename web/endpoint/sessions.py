@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import bindparam, delete, exc, insert, select, update
+from sqlalchemy import Connection, bindparam, delete, exc, insert, select, update
 
 from web.endpoint import tokens
 from web.endpoint.database import Database
@@ -71,22 +71,23 @@ class Sessions:
             db.engine.dialect,
         )
 
-    def issue(self, account: Account) -> str:
-        """A new credential for the account, and its session's row."""
+    def issue(self, account: Account, conn: Connection | None = None) -> str:
+        """A new credential for the account, and its session's row: written in the given
+        connection's transaction (a sign-in code's use, `SignInCodes.sign_in`), else in one
+        of its own."""
         issued = int(self.clock())
         text = tokens.issue_session(
             self.secret, f"{account.pk}/{account.public_id}", issued, secrets.token_hex(16)
         )
         now = int(self.clock() * 1000)
-        with self.db.begin() as conn:
-            conn.execute(
-                insert(sessions).values(
-                    session_id=session_id(text),
-                    account_id=account.pk,
-                    created_at=now,
-                    last_used_at=now,
-                )
-            )
+        row = insert(sessions).values(
+            session_id=session_id(text), account_id=account.pk, created_at=now, last_used_at=now
+        )
+        if conn is not None:
+            conn.execute(row)
+            return text
+        with self.db.begin() as own:
+            own.execute(row)
         return text
 
     async def check(self, text: str) -> Account:
