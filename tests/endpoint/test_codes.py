@@ -22,7 +22,7 @@ from sqlalchemy import func, insert, select
 from tests.endpoint.conftest import Clock, bearer, buy, serve, session
 from web.endpoint.codes import CODE_ALPHABET, CODE_TTL_MS, MAX_WRONG_TRIES
 from web.endpoint.database import MIGRATIONS, Database
-from web.endpoint.schema import accounts, sign_in_codes
+from web.endpoint.schema import accounts, sessions, sign_in_codes
 from web.endpoint.settings import Settings
 from web.endpoint.times import iso
 
@@ -224,3 +224,55 @@ def test_code_attempts_are_rate_limited(make_app: Callable[..., FastAPI]) -> Non
         client.post("/api/session", json={"code": "AAAA-AAAA"}).status_code for _ in range(4)
     ]
     assert answers == [401, 401, 401, 429]
+
+
+def refuse_session_rows(app: FastAPI) -> Callable[[], None]:
+    """Make every new session's row fail in the database itself, after the code's UPDATE:
+    PostgreSQL's connection is lost (the trigger ends its own backend, as a failover or a
+    pg_terminate_backend would), SQLite's INSERT is refused. Returns what undoes it."""
+    db = app.state.services.ledger.db
+    with db.begin() as conn:
+        if db.is_sqlite:
+            conn.exec_driver_sql(
+                "CREATE TRIGGER refuse BEFORE INSERT ON sessions BEGIN"
+                " SELECT RAISE(ABORT, 'no session row'); END"
+            )
+        else:
+            conn.exec_driver_sql(
+                "CREATE FUNCTION lose() RETURNS trigger LANGUAGE plpgsql AS"
+                " $$ BEGIN PERFORM pg_terminate_backend(pg_backend_pid()); RETURN NEW; END $$"
+            )
+            conn.exec_driver_sql(
+                "CREATE TRIGGER refuse BEFORE INSERT ON sessions"
+                " FOR EACH ROW EXECUTE FUNCTION lose()"
+            )
+
+    def undo() -> None:
+        with db.begin() as conn:
+            conn.exec_driver_sql("DROP TRIGGER refuse" + ("" if db.is_sqlite else " ON sessions"))
+
+    return undo
+
+
+def test_a_code_is_not_spent_when_its_session_s_row_cannot_be_written(app: FastAPI) -> None:
+    """The code's use and its session's row are one transaction: the connection lost (or the
+    INSERT refused) after the code was marked used leaves the code unused and no session, so
+    the same code signs the player in once the database is back."""
+    phone = TestClient(app)
+    me = session(phone)
+    code = phone.post("/api/account/code").json()["code"]
+    undo = refuse_session_rows(app)
+    laptop = TestClient(app, raise_server_exceptions=False)
+    failed = laptop.post("/api/session", json={"code": code})
+    assert failed.status_code in (500, 503), failed.text  # 503: lost on every try
+    with app.state.services.ledger.db.begin() as conn:
+        unused = conn.execute(
+            select(func.count()).select_from(sign_in_codes).where(sign_in_codes.c.used_at.is_(None))
+        ).scalar_one()
+        rows = conn.execute(select(func.count()).select_from(sessions)).scalar_one()
+    assert (unused, rows) == (1, 1)  # the code as it was; the phone's session only
+    undo()
+    signed = laptop.post("/api/session", json={"code": code})
+    assert signed.status_code == 201 and signed.json()["account"] == me["account"]
+    assert laptop.get("/api/wallet").status_code == 200
+    assert TestClient(app).post("/api/session", json={"code": code}).status_code == 401

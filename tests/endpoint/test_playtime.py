@@ -18,6 +18,7 @@ from sqlalchemy import Connection, select
 
 from tests.endpoint.conftest import Clock
 from tests.endpoint.test_sessions import two_devices
+from web.endpoint import recheck
 from web.endpoint.checkout import ADMIT_MS
 from web.endpoint.playtime import TOUCH_MS
 from web.endpoint.schema import play_time as play_time_table
@@ -134,8 +135,9 @@ def test_play_after_play_is_admitted_by_one_read_a_second_and_still_logged_out_o
     app: FastAPI, clock: Clock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The admission (cooling-off, required limits) read for a purchase admits the account's
-    purchases in the next ADMIT_MS without reading again; the log-out still comes at its
-    minute, judged from the row read and the clock at each purchase."""
+    purchases until the account's next instant (recheck.due: within ADMIT_MS) without reading
+    again; the log-out still comes at its minute, judged from the row read and the clock at
+    each purchase."""
     phone, _, _ = two_devices(app)
     reads: list[dict[str, object]] = []
     admission = app.state.services.ledger.sql.admission  # the real statement, its reads counted
@@ -146,17 +148,24 @@ def test_play_after_play_is_admitted_by_one_read_a_second_and_still_logged_out_o
         return read(conn, **values)
 
     monkeypatch.setattr(admission, "row", counted)
+    start = clock()
     for _ in range(2):  # the first begins the run (written); the second reads it
         assert purchase(phone).status_code == 201
         clock.advance(0.1)
+    pk = reads[-1]["account"]  # the account's pk, as the admission read it
+    assert isinstance(pk, int)
+    read_at = int((start + 0.1) * 1000)
+    due = recheck.due(read_at, ADMIT_MS, pk)  # the account's next instant: within ADMIT_MS
+    assert read_at < due <= read_at + ADMIT_MS
     reads.clear()
-    for _ in range(5):  # within ADMIT_MS of that read: admitted without another
+    for at in sorted({read_at + 1, (read_at + due) // 2, due - 1}):  # admitted without a read
+        clock.now = (at + 0.5) / 1000
         assert purchase(phone).status_code == 201
-        clock.advance(0.1)
     assert reads == []
-    clock.advance(ADMIT_MS / 1000)
+    clock.now = (due + 0.5) / 1000
     assert purchase(phone).status_code == 201
     assert len(reads) == 1
+    clock.now = start + 1.7  # (as before: 1.7 s after the first purchase)
     for _ in range(6):  # on to the hour, a paid play every 9 minutes
         clock.advance(9 * MINUTE)
         assert purchase(phone).status_code == 201

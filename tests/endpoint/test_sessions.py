@@ -13,8 +13,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from tests.endpoint.conftest import Clock, bearer, session
-from web.endpoint import tokens
+from web.endpoint import recheck, tokens
 from web.endpoint.schema import sessions
+from web.endpoint.sessions import CHECK_MS, session_id
 
 WALLET = "/api/wallet"
 
@@ -145,3 +146,30 @@ def test_sessions_past_their_lifetime_are_pruned_by_the_sweep(
     assert fresh.get(WALLET).status_code == 200  # a request that sweeps
     with app.state.services.ledger.db.begin() as conn:
         assert conn.execute(select(func.count()).select_from(sessions)).scalar_one() == 2
+
+
+def test_sessions_checked_together_are_read_again_apart_and_never_past_check_ms(
+    make_app: Callable[..., FastAPI], clock: Clock
+) -> None:
+    """Three sessions checked by a second process at one instant, then logged out through the
+    first: each is refused by the second from its own instant on (recheck.due, from its
+    session id), not before, within CHECK_MS of the check; the instants differ (before, all
+    three were kept exactly CHECK_MS, so read again together)."""
+    first, second = make_app(), make_app()
+    tokens_ = [session(TestClient(first))["token"] for _ in range(3)]
+    checked = int(clock() * 1000) + 1
+    clock.now = (checked + 0.5) / 1000
+    for token in tokens_:
+        assert TestClient(second, headers=bearer(token)).get(WALLET).status_code == 200
+    for token in tokens_:
+        out = TestClient(first, headers=bearer(token)).post("/api/session/logout")
+        assert out.status_code == 200
+    due = {t: recheck.due(checked, CHECK_MS, int(session_id(t)[:8], 16)) for t in tokens_}
+    assert len(set(due.values())) > 1
+    for token in sorted(tokens_, key=due.__getitem__):
+        assert checked < due[token] <= checked + CHECK_MS
+        device = TestClient(second, headers=bearer(token))
+        clock.now = (due[token] - 1 + 0.5) / 1000
+        assert device.get(WALLET).status_code == 200  # its check still holds
+        clock.now = (due[token] + 0.5) / 1000
+        assert device.get(WALLET).status_code == 401  # read again: logged out

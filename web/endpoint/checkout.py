@@ -10,7 +10,7 @@ import anyio
 from sqlalchemy import Connection
 
 from engine.game import Game
-from web.endpoint import limits
+from web.endpoint import limits, recheck
 from web.endpoint.batch import SaleBatcher
 from web.endpoint.database import LOST_RETRIES, UNAVAILABLE
 from web.endpoint.errors import ApiError, database_unavailable
@@ -34,10 +34,11 @@ def open_seller(parts: SaleParts, test_mode: bool) -> Seller:
     return TestModeSeller(seller, parts) if test_mode else seller
 
 
-# A purchase admitted (its limits chosen, no cooling-off) admits the account's purchases in the
-# next ADMIT_MS without reading again, as the session check does: a player buying play after
-# play costs one admission read a second, not one a purchase. The cooling-off is still judged
-# from the row read and the clock at each purchase; a refusal is never kept.
+# A purchase admitted (its limits chosen, no cooling-off) admits the account's purchases until
+# the account's next instant on a grid of its own (web/endpoint/recheck.py: within ADMIT_MS, and
+# accounts spread over it) without reading again, as the session check does: a player buying
+# play after play costs one admission read a second, not one a purchase. The cooling-off is
+# still judged from the row read and the clock at each purchase; a refusal is never kept.
 ADMIT_MS = 1_000
 MAX_ADMITTED = 100_000
 
@@ -56,7 +57,7 @@ class Checkout:
         self.ledger = ledger
         self.playtime = playtime  # the account's run of play: its cooling-off, its last play
         self.limits_required = limits_required  # LOTTERY_LIMITS_REQUIRED
-        # account -> (when, play_time row): admitted, and not read again within ADMIT_MS
+        # account -> (until when, play_time row): admitted, and not read again before then
         self._admitted: dict[int, tuple[int, Any]] = {}
         self.seller = seller
         self.presale = presale  # the book hashes its sales take (the app's hasher makes them)
@@ -77,15 +78,15 @@ class Checkout:
             times = self.playtime
             if (
                 admitted is not None
-                and now - admitted[0] < ADMIT_MS
+                and now < admitted[0]
                 and times.refused(admitted[1], now) is None
             ):
-                seen = admitted[1]  # admitted within ADMIT_MS: its read holds
+                seen = admitted[1]  # admitted a moment ago (within ADMIT_MS): its read holds
             else:
                 seen = await db.run_again(self._admit, account, key)
                 if len(self._admitted) >= MAX_ADMITTED:
                     self._admitted.clear()
-                self._admitted[account.pk] = (now, seen)
+                self._admitted[account.pk] = (recheck.due(now, ADMIT_MS, account.pk), seen)
             result = await self._sell(account, game, key)
             after = self.ledger.now_ms()
             # the run goes on, its last play recent: nothing to write, no thread hop

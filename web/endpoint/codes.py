@@ -1,5 +1,6 @@
 """One-time sign-in codes: made for an account (POST /api/account/code), used once to sign that
-account in on another device (POST /api/session {"code"}); docs/api.md, docs/endpoint.md.
+account in on another device (POST /api/session {"code"}), in the transaction that writes the
+new session's row; docs/api.md, docs/endpoint.md.
 
 A code is 8 characters (40 bits) from CODE_ALPHABET. The database keeps only its HMAC-SHA256
 under a key derived from the session secret, which lives outside the database (the operator's
@@ -29,6 +30,7 @@ from sqlalchemy import delete, exc, insert, select, update
 from web.endpoint.errors import ApiError
 from web.endpoint.ledger import Account, Ledger
 from web.endpoint.schema import accounts, sign_in_codes
+from web.endpoint.sessions import Sessions
 from web.endpoint.times import iso
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L look-alikes
@@ -104,10 +106,13 @@ class SignInCodes:
             gone = conn.execute(delete(sign_in_codes).where(sign_in_codes.c.expires_at <= now))
         return int(gone.rowcount)
 
-    def use(self, code: str) -> tuple[Account, int]:
-        """Consume a sign-in code: its account and balance; 401 invalid_code for a code that is
-        unknown, expired, used or ended by wrong tries (a wrong one counts against the codes
-        its locator names)."""
+    def sign_in(self, code: str, devices: Sessions) -> tuple[Account, int, str]:
+        """Sign in with a code: its account, balance and a new session credential; 401
+        invalid_code for a code that is unknown, expired, used or ended by wrong tries (a wrong
+        one counts against the codes its locator names). The code is marked used and the
+        session's row written in one transaction: lost or failed before its commit, neither
+        happened (the code still works), so it is tried again as work safe to repeat is
+        (docs/endpoint.md, A lost database)."""
         plain = plain_code(code)
         if plain is None:
             raise ApiError(401, "invalid_code", INVALID)
@@ -133,6 +138,8 @@ class SignInCodes:
                         accounts.c.id == pk
                     )
                 ).one()
+                account = Account(int(pk), row.public_id)
+                credential = devices.issue(account, conn)
         if pk is None:  # after the commit: the wrong try is counted
             raise ApiError(401, "invalid_code", INVALID)
-        return Account(int(pk), row.public_id), int(row.balance_pence)
+        return account, int(row.balance_pence), credential

@@ -5,9 +5,11 @@ that logging out ends, and that ends itself after LOTTERY_SESSION_IDLE_SECONDS u
 A credential is HMAC-signed (web/endpoint/tokens.py), so a forged one is refused without the
 database. A genuine one is then checked against its row, keyed by the SHA-256 of the credential's
 signed part (the database holds nothing a credential can be made from): ended or idle, refused.
-That check is made at most once a CHECK_MS per session and process, and the row's last use
-written at most once a TOUCH_MS, so a busy session costs the database nothing per request; a
-logout is seen by the process that made it at once, by the others within CHECK_MS.
+That check is made about once a CHECK_MS per session and process (its result kept until the
+session's next instant on a grid of its own, web/endpoint/recheck.py, so sessions begun together
+are not read together), and the row's last use written at most once a TOUCH_MS, so a busy
+session costs the database nothing per request; a logout is seen by the process that made it at
+once, by the others within CHECK_MS.
 
 Credentials issued before sessions had rows (no nonce) are adopted: their row is made the first
 time one is seen, unless its account logged out every device since (accounts.sessions_ended_at).
@@ -21,9 +23,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import bindparam, delete, exc, insert, select, update
+from sqlalchemy import Connection, bindparam, delete, exc, insert, select, update
 
-from web.endpoint import tokens
+from web.endpoint import recheck, tokens
 from web.endpoint.database import Database
 from web.endpoint.errors import ApiError
 from web.endpoint.keys import b64url_decode
@@ -32,16 +34,17 @@ from web.endpoint.schema import accounts, sessions, sign_in_codes
 from web.endpoint.settings import Settings
 from web.endpoint.statements import Prepared
 
-CHECK_MS = 1_000  # a process reads a session's row again after this
+CHECK_MS = 1_000  # a process reads a session's row again within this
 TOUCH_MS = 60_000  # a session's last use is written again after this
 MAX_CACHED = 100_000  # sessions a process remembers checking (forgotten all at once beyond)
 
 
 @dataclass(frozen=True)
 class Checked:
-    """A credential found good: when, its account, and when it expires (epoch ms)."""
+    """A credential found good: until when that holds, its account, and when it expires
+    (epoch ms)."""
 
-    at: int
+    until: int
     account: Account
     expires_at: int
 
@@ -71,32 +74,34 @@ class Sessions:
             db.engine.dialect,
         )
 
-    def issue(self, account: Account) -> str:
-        """A new credential for the account, and its session's row."""
+    def issue(self, account: Account, conn: Connection | None = None) -> str:
+        """A new credential for the account, and its session's row: written in the given
+        connection's transaction (a sign-in code's use, `SignInCodes.sign_in`), else in one
+        of its own."""
         issued = int(self.clock())
         text = tokens.issue_session(
             self.secret, f"{account.pk}/{account.public_id}", issued, secrets.token_hex(16)
         )
         now = int(self.clock() * 1000)
-        with self.db.begin() as conn:
-            conn.execute(
-                insert(sessions).values(
-                    session_id=session_id(text),
-                    account_id=account.pk,
-                    created_at=now,
-                    last_used_at=now,
-                )
-            )
+        row = insert(sessions).values(
+            session_id=session_id(text), account_id=account.pk, created_at=now, last_used_at=now
+        )
+        if conn is not None:
+            conn.execute(row)
+            return text
+        with self.db.begin() as own:
+            own.execute(row)
         return text
 
     async def check(self, text: str) -> Account:
         """The account of a credential; 401 unauthenticated if it is forged, expired, ended or
-        idle too long. The same credential checked within CHECK_MS is taken without its
-        signature checked again (it is the very text that passed) or its row read, but not
-        once it has expired."""
+        idle too long. The same credential checked a moment ago (until its session's next
+        instant on its grid, `recheck.due`: within CHECK_MS) is taken without its signature
+        checked again (it is the very text that passed) or its row read, but not once it has
+        expired."""
         now = int(self.clock() * 1000)
         seen = self._checked.get(text)
-        if seen is not None and now - seen.at < CHECK_MS and now < seen.expires_at:
+        if seen is not None and now < seen.until and now < seen.expires_at:
             return seen.account
         try:
             subject, issued = tokens.read_session(self.secret, text, now / 1000, self.ttl_seconds)
@@ -104,12 +109,14 @@ class Sessions:
             account = Account(int(pk), public_id)
         except (tokens.TokenError, ValueError):
             raise ApiError(401, "unauthenticated", "The session is invalid or expired.") from None
-        if not await self.db.run_again(self._still_open, session_id(text), account.pk, now, text):
+        sid = session_id(text)
+        if not await self.db.run_again(self._still_open, sid, account.pk, now, text):
             self._checked.pop(text, None)
             raise ApiError(401, "unauthenticated", "The session has ended; start a new one.")
         if len(self._checked) >= MAX_CACHED:
             self._checked.clear()
-        self._checked[text] = Checked(now, account, (issued + self.ttl_seconds) * 1000)
+        until = recheck.due(now, CHECK_MS, int(sid[:8], 16))  # spread over the second
+        self._checked[text] = Checked(until, account, (issued + self.ttl_seconds) * 1000)
         return account
 
     def _still_open(self, sid: str, pk: int, now: int, text: str) -> bool:

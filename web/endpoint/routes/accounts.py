@@ -52,9 +52,11 @@ def routes(services: Services) -> APIRouter:
         if body is None or body.code is None:  # no body, or {} as the shells send: a new account
             account = await services.run(ledger.create_account, settings.demo_balance_pence)
             balance = settings.demo_balance_pence
-        else:
-            account, balance = await services.run(services.codes.use, body.code)
-        credential = await services.run(devices.issue, account)
+            credential = await services.run(devices.issue, account)
+        else:  # the code's use and the session's row commit together, so safe to try again
+            account, balance, credential = await services.again(
+                services.codes.sign_in, body.code, devices
+            )
         answer = {"account": account.public_id, "balance_pence": balance, "token": credential}
         response = JSONResponse(answer, status_code=201)
         cookies.give(response, request, settings, credential)
