@@ -32,7 +32,7 @@ from tools.dist import (
     stored_zip,
     zip_parts,
 )
-from tools.pyodide_patch import ASM, ASM_EDITS
+from tools.pyodide_patch import JS_EDITS
 
 
 def manifest(dist: Path) -> dict[str, Any]:
@@ -51,9 +51,12 @@ def test_the_site_has_its_files(dist_dir: Path) -> None:
     assert not any(n.endswith(("python_stdlib.zip", "pyodide-lock.json", ".html")) for n in pyodide)
 
 
-def test_the_site_ships_pyodide_asm_mjs_as_the_build_edits_it(dist_dir: Path) -> None:
-    shipped = next(dist_dir.glob(f"pyodide/*/{ASM}")).read_text()
-    for edit in ASM_EDITS:  # tools/pyodide_patch.py
+@pytest.mark.parametrize("name", JS_EDITS)
+def test_the_site_ships_pyodide_s_javascript_as_the_build_edits_it(
+    dist_dir: Path, name: str
+) -> None:
+    shipped = next(dist_dir.glob(f"pyodide/*/{name}")).read_text()
+    for edit in JS_EDITS[name]:  # tools/pyodide_patch.py
         assert edit.new in shipped and edit.old not in shipped
 
 

@@ -1,29 +1,30 @@
 """The edits to Pyodide's start (tools/pyodide_patch.py): pinned to the Pyodide in
 package.json, and what Pyodide does with them, run in Pyodide itself (Node.js): its Python half
-(the stdlib's edits) and its JavaScript half (pyodide.asm.mjs's)."""
+(the stdlib's edits) and its JavaScript (pyodide.mjs's and pyodide.asm.mjs's)."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import re
+import subprocess
 import zipfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.node import node
 from tools.dist import pyodide_tool, stored_zip
 from tools.pyodide_patch import (
-    ASM,
-    ASM_EDITS,
     EDITS,
+    JS_EDITS,
     PYODIDE,
     PYODIDE_VERSION,
     ROOT,
     apply,
     edited,
-    patched_asm,
+    patched,
     patched_stdlib,
 )
 
@@ -167,30 +168,34 @@ def test_a_memory_snapshot_of_the_start_restores(patched_zip: Path, tmp_path: Pa
     assert found == {"js": ["a"], "callback": "scheduleCallback", "asyncio": "StandIn"}
 
 
-def test_the_asm_edit_applies_once_to_the_pinned_file() -> None:
-    theirs = (PYODIDE / ASM).read_bytes()
-    ours = patched_asm().decode()
-    for edit in ASM_EDITS:
+@pytest.mark.parametrize("name", JS_EDITS)
+def test_the_javascript_edits_apply_once_to_the_pinned_file(name: str) -> None:
+    theirs = (PYODIDE / name).read_bytes()
+    ours = patched(name).decode()
+    for edit in JS_EDITS[name]:
+        assert edit.path == name
         assert hashlib.sha256(theirs).hexdigest() == edit.sha256
         assert theirs.decode().count(edit.old) == 1 and ours.count(edit.new) == 1
         assert edit.old not in ours
 
 
-def test_an_asm_other_than_the_pinned_one_stops_the_build() -> None:
-    newer = (PYODIDE / ASM).read_bytes() + b"\n// a newer Pyodide\n"
-    with pytest.raises(RuntimeError, match=rf"{ASM} is not the {re.escape(PYODIDE_VERSION)} file"):
-        edited({ASM: newer}, ASM_EDITS)
+@pytest.mark.parametrize("name", JS_EDITS)
+def test_a_javascript_file_other_than_the_pinned_one_stops_the_build(name: str) -> None:
+    newer = (PYODIDE / name).read_bytes() + b"\n// a newer Pyodide\n"
+    with pytest.raises(RuntimeError, match=rf"{name} is not the {re.escape(PYODIDE_VERSION)} file"):
+        edited({name: newer}, JS_EDITS[name])
 
 
 @pytest.fixture(scope="module")
 def patched_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Pyodide's folder as the build ships its JavaScript half: our pyodide.asm.mjs, the rest
-    Pyodide's (linked)."""
+    """Pyodide's folder as the build ships its JavaScript: our pyodide.mjs and pyodide.asm.mjs,
+    the rest Pyodide's (linked)."""
     index = tmp_path_factory.mktemp("pyodide")
     for source in PYODIDE.iterdir():
-        if source.name != ASM:
+        if source.name not in JS_EDITS:
             (index / source.name).symlink_to(source.resolve())
-    (index / ASM).write_bytes(patched_asm())
+    for name in JS_EDITS:
+        (index / name).write_bytes(patched(name))
     return index
 
 
@@ -211,3 +216,20 @@ def test_pyodide_compiles_one_module_per_wasm_type(patched_index: Path, snapshot
     # one of a type the set-up met reuses its module, one of a new type compiles its own.
     assert ours["results"] == theirs["results"] == [42, 6.0, 42]
     assert theirs["later"] == 3 and ours["later"] == 1
+
+
+def test_a_snapshot_restores_from_its_header_and_pages(patched_index: Path) -> None:
+    # The shell's js/snapshot.js packs a snapshot and reads it back as Pyodide's header and
+    # pages; the edited restore writes the pages into the interpreter's memory itself, zeroing
+    # the gaps only below the memory's break: that memory then holds the snapshot's exactly,
+    # though much of it held other bytes before (the fresh interpreter's own data and stack).
+    out = subprocess.run(
+        [node(), str(ROOT / "tests" / "snapshot_restore.mjs"), str(patched_index)],
+        capture_output=True, text=True, timeout=120, check=True,
+    ).stdout  # fmt: skip
+    found = json.loads(out.strip().splitlines()[-1])
+    assert found["writes"] == 1
+    assert 48 <= found["head"] < 65536 < found["dirty"] < found["length"]
+    assert found["differed"] > 1_000_000 and found["wrong"] == 0
+    assert json.loads(found["value"]) == {"kept": [1, 2, 3]}  # Python's state came back
+    assert "does not match its pages" in found["truncated"]

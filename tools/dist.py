@@ -28,7 +28,7 @@ from backends.codecache import CACHE_FILE
 from engine.game import BUILT_TABLE_FILE, TABLE_FILE
 from engine.ui.presentation import EXPORTS
 from tools import webapp
-from tools.pyodide_patch import ASM, patched_asm, patched_stdlib
+from tools.pyodide_patch import JS_EDITS, patched, patched_stdlib
 
 ROOT = Path(__file__).resolve().parent.parent
 PYODIDE = ROOT / "node_modules" / "pyodide"
@@ -422,8 +422,8 @@ def build(out: Path, api_url: str = "") -> DistResult:
     pyo_dir = out / "pyodide" / version
     pyo_dir.mkdir(parents=True)
     for name in PYODIDE_FILES:
-        # Pyodide's JavaScript half with the edits to its start (tools/pyodide_patch.py)
-        data = patched_asm() if name == ASM else (PYODIDE / name).read_bytes()
+        # Pyodide's JavaScript with the edits to its start (tools/pyodide_patch.py)
+        data = patched(name) if name in JS_EDITS else (PYODIDE / name).read_bytes()
         if name.endswith(".mjs"):  # no map is shipped: do not send DevTools after one (a 404)
             data = SOURCE_MAP_COMMENT.sub(b"\n", data)
         (pyo_dir / name).write_bytes(data)
@@ -437,12 +437,12 @@ def build(out: Path, api_url: str = "") -> DistResult:
     code_file = out / "probe-code.bin"
     # Pyodide's standard library with the edits to its start (tools/pyodide_patch.py): the game
     # is probed on it, and the shipped one trimmed from it.
-    patched = patched_stdlib()
+    edited_stdlib = patched_stdlib()
     patched_zip = out / "probe-stdlib.zip"
-    patched_zip.write_bytes(stored_zip(patched))
+    patched_zip.write_bytes(stored_zip(edited_stdlib))
     loaded = probe_game(probe_zip, patched_zip, code_out=code_file)["loaded"]
     patched_zip.unlink()
-    stdlib = precompiled(trimmed_stdlib(loaded, patched), out, optimize=STDLIB_OPTIMIZE)
+    stdlib = precompiled(trimmed_stdlib(loaded, edited_stdlib), out, optimize=STDLIB_OPTIMIZE)
     stdlib_name = hashed_name("stdlib.zip", stdlib)
     (pyo_dir / stdlib_name).write_bytes(stdlib)
     # The dataclasses' code, compiled in the probe, goes in the shared zip (backends/codecache)

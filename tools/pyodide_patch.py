@@ -2,11 +2,12 @@
 
 Pyodide's bootstrap is Python files in its python_stdlib.zip (`_pyodide`, `pyodide`), which the
 build already trims and precompiles; `patched_stdlib()` is that zip with the edits below, from
-which the build probes the game and trims. `patched_asm()` is Pyodide's JavaScript half,
-`pyodide.asm.mjs`, with ASM_EDITS: the build ships it in place of Pyodide's. Each edit names the
-file's SHA-256 in the Pyodide release it was checked against, and the text it replaces, so an
-upgrade of Pyodide in package.json stops the build (and tests/test_pyodide_patch.py fails) until
-the edits are checked again against the new files and re-pinned here.
+which the build probes the game and trims. `patched(name)` is one of Pyodide's JavaScript
+files (`pyodide.mjs`, its loader; `pyodide.asm.mjs`, its runtime) with its JS_EDITS: the build
+ships it in place of Pyodide's. Each edit names the file's SHA-256 in the Pyodide release it was
+checked against, and the text it replaces, so an upgrade of Pyodide in package.json stops the
+build (and tests/test_pyodide_patch.py fails) until the edits are checked again against the new
+files and re-pinned here.
 """
 
 from __future__ import annotations
@@ -132,7 +133,10 @@ EDITS = (
 # Files the patched start imports that Pyodide does not have: stdlib path -> our source.
 ADDED = {"_pyodide/_deferred.py": START / "_deferred.py"}
 
+MJS = "pyodide.mjs"
+MJS_SHA256 = "6f1d60f7bf529beb300f0f47983c921d3982363640ba20af0e38efdddbc66109"
 ASM = "pyodide.asm.mjs"
+ASM_SHA256 = "f7cdc8ece80678ceb712f8e65ebe6d3a83203a180c399865f49612a051693635"
 # Emscripten's set-up puts about 260 JavaScript functions in the wasm table (updateGOT and
 # reportUndefinedSymbols, through addFunction), and convertJsFunctionToWasm compiled a tiny
 # WebAssembly module for each, though only 29 wasm types differ: one module per type now, still
@@ -147,7 +151,7 @@ WRAPPER_BYTES = (
 ASM_EDITS = (
     Edit(
         ASM,
-        "f7cdc8ece80678ceb712f8e65ebe6d3a83203a180c399865f49612a051693635",
+        ASM_SHA256,
         f"var convertJsFunctionToWasm=(func,sig)=>{{var bytes={WRAPPER_BYTES};"
         "var module=new WebAssembly.Module(bytes);",
         "var wasmModuleByType=new Map;var convertJsFunctionToWasm=(func,sig)=>{"
@@ -155,7 +159,33 @@ ASM_EDITS = (
         f"if(!module){{var bytes={WRAPPER_BYTES};"
         "module=new WebAssembly.Module(bytes);wasmModuleByType.set(type,module)}",
     ),
+    # A returning visit's snapshot (web/shell/js/snapshot.js): rather than one copy of the
+    # interpreter's whole memory, Pyodide gets its header (`t`, the first `r` bytes) and
+    # `_snapshotPages`, which writes the stored pages into the memory itself, from the header's
+    # end on, and zeroes the gaps between them below the break (`sbrk(0)`): above it the fresh
+    # memory is still zero.
+    Edit(
+        ASM,
+        ASM_SHA256,
+        "let s=(new TextDecoder).decode(i),l=JSON.parse(s);return Module.HEAP8.set(t),l};",
+        "let s=(new TextDecoder).decode(i),l=JSON.parse(s),p=Module._snapshotPages;"
+        "return p?p.write(Module.HEAPU8,r,Module._sbrk(0)):Module.HEAP8.set(t),l};",
+    ),
 )
+# prepareSnapshot: the memory's size from the pages' own length (the header alone is handed
+# over), and the pages, once read, put where the restore above finds them (Emscripten's Module).
+MJS_EDITS = (
+    Edit(
+        MJS,
+        MJS_SHA256,
+        'return t.noInitialRun=!0,t.INITIAL_MEMORY=i.length,i}o(ke,"prepareSnapshot")',
+        "let p=await e._snapshotPages;"
+        "return t._snapshotPages=p,t.noInitialRun=!0,t.INITIAL_MEMORY=p?p.length:i.length,i}"
+        'o(ke,"prepareSnapshot")',
+    ),
+)
+# The JavaScript files shipped edited: name -> its edits.
+JS_EDITS = {MJS: MJS_EDITS, ASM: ASM_EDITS}
 
 
 def installed_version() -> str:
@@ -209,7 +239,7 @@ def patched_stdlib() -> dict[str, bytes]:
     return apply(files)
 
 
-def patched_asm() -> bytes:
-    """Pyodide's pyodide.asm.mjs with ASM_EDITS."""
+def patched(name: str) -> bytes:
+    """Pyodide's JavaScript file `name` (a key of JS_EDITS) with its edits."""
     check_version()
-    return edited({ASM: (PYODIDE / ASM).read_bytes()}, ASM_EDITS)[ASM]
+    return edited({name: (PYODIDE / name).read_bytes()}, JS_EDITS[name])[name]

@@ -241,13 +241,25 @@ interface BrowserModule {
   batch(): PyProxy;
   sound_notes(): string;
 }
+/** A stored snapshot read back (js/snapshot.js): Pyodide's header whole, the rest as pages. */
+interface SnapshotPages {
+  /** Pyodide's header and its JSON: what Pyodide is handed as the snapshot. */
+  head: Uint8Array<ArrayBuffer>;
+  /** The unpacked snapshot's length: header and memory. */
+  length: number;
+  /** The snapshot's bytes from `from` on into `memory` from its start, the gaps between the
+   * pages zeroed below `dirty` (tools/pyodide_patch.py: Pyodide's restore calls it). */
+  write(memory: Uint8Array, from: number, dirty: number): void;
+}
 /** pyodide.mjs's loadPyodide, with the options the shell gives it. */
 type LoadPyodide = (options: {
   indexURL: string;
   stdLibURL: string;
   lockFileContents: string;
   env: Record<string, string>;
-  // Pyodide awaits it just before its restore, so its start need not wait for the read
+  // Pyodide awaits them just before its restore, so its start need not wait for the read
   _loadSnapshot?: Uint8Array<ArrayBuffer> | Promise<Uint8Array<ArrayBuffer>>;
+  /** Ours (tools/pyodide_patch.py): the pages Pyodide's restore writes into its memory. */
+  _snapshotPages?: Promise<SnapshotPages>;
   _makeSnapshot?: boolean;
 }) => Promise<Pyodide>;

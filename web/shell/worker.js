@@ -128,7 +128,7 @@ async function boot({ config, canvas, size, params, origin }) {
   const reading = performance.now();
   const stored = snapshots.load(); // read while Pyodide's module loads, and Pyodide starts
   stored
-    .then((found) => found?.bytes)
+    .then((found) => found?.pages)
     .then(
       () => span("snapshot-read", reading),
       () => {},

@@ -48,7 +48,7 @@ const PAGE = 65536,
  * @param {Uint8Array<ArrayBuffer>} bytes
  * @returns {Blob}
  */
-function packSnapshot(bytes) {
+export function packSnapshot(bytes) {
   const words = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2);
   /** @type {number[]} */
   const kept = [];
@@ -63,32 +63,80 @@ function packSnapshot(bytes) {
   const head = new Uint32Array([PACKED, bytes.length, kept.length, ...kept]);
   return new Blob([head, ...kept.map((page) => bytes.subarray(page * PAGE, (page + 1) * PAGE))]);
 }
+// Pyodide's snapshot is its header (with a JSON of the JavaScript objects Python holds), then
+// the interpreter's memory from the header's end on: the worker hands Pyodide the header alone
+// and the pages to write straight into its memory (Pyodide's restore, edited by
+// tools/pyodide_patch.py), not a 31 MB unpacked copy.
+const HEADER = 48; // Pyodide's fixed part; its word 1 is where the memory starts
 /**
+ * The pages of a packed snapshot, checked whole before anything is written.
  * @param {Uint8Array<ArrayBuffer>} packed
- * @returns {Uint8Array<ArrayBuffer>}
+ * @returns {SnapshotPages}
  */
-function unpackSnapshot(packed) {
-  const head = new Uint32Array(packed.buffer, 0, 3);
+export function readSnapshot(packed) {
+  const head = new Uint32Array(packed.buffer, packed.byteOffset, Math.min(packed.length >> 2, 3));
   if (packed.byteLength < 12 || head[0] !== PACKED) throw new Error("not a packed snapshot");
   const [, length, count] = head;
-  const pages = new Uint32Array(packed.buffer, 12, count);
-  const bytes = new Uint8Array(length);
-  let at = 12 + 4 * count;
-  for (const page of pages) {
-    const size = Math.min(PAGE, length - page * PAGE);
-    bytes.set(packed.subarray(at, at + size), page * PAGE);
-    at += size;
+  if (12 + 4 * count > packed.byteLength) throw new Error("snapshot cut short in its index");
+  const pages = new Uint32Array(packed.buffer, packed.byteOffset + 12, count);
+  /** @type {number[]} */
+  const at = []; // where each page's bytes start in `packed`
+  let end = 12 + 4 * count;
+  for (let k = 0; k < count; k += 1) {
+    if (pages[k] * PAGE >= length || (k > 0 && pages[k] <= pages[k - 1]))
+      throw new Error("snapshot pages out of order");
+    at[k] = end;
+    end += Math.min(PAGE, length - pages[k] * PAGE);
   }
-  if (at !== packed.byteLength) throw new Error("snapshot length does not match its pages");
-  return bytes;
+  if (end !== packed.byteLength) throw new Error("snapshot length does not match its pages");
+  /**
+   * Bytes `from` to `to` of the unpacked snapshot into `target` from its start; the gaps
+   * between kept pages are zeroed below `dirty` only (above it `target` is known to be zero).
+   * @param {Uint8Array} target
+   * @param {number} from
+   * @param {number} to
+   * @param {number} dirty
+   */
+  function copy(target, from, to, dirty) {
+    let zeroed = 0; // target's bytes up to here are written
+    const zero = (/** @type {number} */ until) => {
+      if (Math.min(until, dirty) > zeroed) target.fill(0, zeroed, Math.min(until, dirty));
+    };
+    for (let k = 0; k < count; k += 1) {
+      const first = pages[k] * PAGE;
+      const start = Math.max(first, from);
+      const stop = Math.min(first + PAGE, length, to);
+      if (start >= stop) continue;
+      zero(start - from);
+      target.set(packed.subarray(at[k] + start - first, at[k] + stop - first), start - from);
+      zeroed = stop - from;
+    }
+    zero(to - from);
+  }
+  const whole = count > 0 && pages[0] === 0 && length >= HEADER; // Pyodide's header is there
+  const memoryAt = whole
+    ? new DataView(packed.buffer).getUint32(packed.byteOffset + at[0] + 4, true)
+    : 0;
+  if (memoryAt < HEADER || memoryAt > length) throw new Error("not an interpreter snapshot");
+  const header = new Uint8Array(memoryAt);
+  copy(header, 0, memoryAt, 0);
+  return {
+    head: header,
+    length,
+    write(memory, from, dirty) {
+      if (length - from > memory.length)
+        throw new Error("the snapshot is larger than the interpreter's memory");
+      copy(memory, from, length, dirty);
+    },
+  };
 }
 
-// A snapshot found in the cache, its bytes still being read and unpacked.
-/** @typedef {{bytes: Promise<Uint8Array<ArrayBuffer>>}} FoundSnapshot */
+// A snapshot found in the cache, its bytes still being read and checked.
+/** @typedef {{pages: Promise<SnapshotPages>}} FoundSnapshot */
 
 export const snapshots = {
   usable: false,
-  // Whether a snapshot is kept, as soon as the cache says so, and then its bytes (a promise):
+  // Whether a snapshot is kept, as soon as the cache says so, and then its pages (a promise):
   // Pyodide's start need not wait for the 13 MB read, only its restore does.
   /** @returns {Promise<FoundSnapshot | null>} */
   async load() {
@@ -96,9 +144,9 @@ export const snapshots = {
     try {
       const hit = await (await caches.open(SNAPSHOT_CACHE)).match(snapshotKey);
       if (!hit) return null;
-      const bytes = hit.arrayBuffer().then((read) => unpackSnapshot(new Uint8Array(read)));
-      bytes.catch(() => {}); // met where Pyodide awaits it: the start goes on afresh
-      return { bytes }; // (a promise returned bare would be awaited with this one)
+      const pages = hit.arrayBuffer().then((read) => readSnapshot(new Uint8Array(read)));
+      pages.catch(() => {}); // met where Pyodide awaits it: the start goes on afresh
+      return { pages }; // (a promise returned bare would be awaited with this one)
     } catch (error) {
       console.warn("snapshot read:", error);
       await this.drop();
@@ -147,7 +195,12 @@ export async function startPython(loadPyodide, stored) {
   const snapshot = await stored;
   if (snapshot) {
     try {
-      const pyodide = await loadPyodide({ ...options, _loadSnapshot: snapshot.bytes });
+      const { pages } = snapshot;
+      const pyodide = await loadPyodide({
+        ...options,
+        _loadSnapshot: pages.then((read) => read.head),
+        _snapshotPages: pages,
+      });
       note({ boot: "snapshot" });
       return { pyodide, boot: "snapshot" };
     } catch (error) {
