@@ -21,6 +21,7 @@ from engine.games import GAMES
 from tools.dist import (
     CODE_CACHE,
     COMPRESSIBLE,
+    EAGER_HINT,
     ROOT,
     SHARED_ROOTS,
     extended_packages,
@@ -152,6 +153,24 @@ def test_the_service_worker_precaches_the_release(dist_dir: Path) -> None:
     assert "/offline.html" in precache  # what a visit with no network is shown
     for url in precache:
         assert (dist_dir / url.lstrip("/")).is_file(), url
+
+
+def test_a_returning_visit_s_runtime_is_pyodide_s_compiled_whole(dist_dir: Path) -> None:
+    """The copy a restoring start imports (web/shell/js/runtime.js) is the shipped runtime with
+    V8's compile hint as its first line, precached with the throwaway worker that has its code
+    kept; the config names both, and the release the service worker's cache is named by."""
+    config = config_of(dist_dir)
+    runtime = (dist_dir / config["pyodide"]["index"].lstrip("/") / "pyodide.asm.mjs").read_bytes()
+    eager = (dist_dir / config["pyodide"]["eager"].lstrip("/")).read_bytes()
+    assert eager == EAGER_HINT + runtime
+    assert EAGER_HINT.startswith(b"//# allFunctionsCalledOnLoad") and EAGER_HINT.endswith(b"\n")
+    helper = (dist_dir / config["runtimeCache"].lstrip("/")).read_text()
+    assert "import(data.url)" in helper
+    sw = (dist_dir / "sw.js").read_text()
+    precache = json.loads(re.search(r"const PRECACHE = (\[.*?\]);", sw).group(1))  # type: ignore[union-attr]
+    assert {config["pyodide"]["eager"], config["runtimeCache"]} <= set(precache)
+    assert f'const CACHE = "lottery-{config["release"]}";' in sw
+    assert manifest(dist_dir)["release"] == config["release"]
 
 
 def test_the_ed25519_fallback_is_its_own_file_and_not_precached(dist_dir: Path) -> None:

@@ -91,6 +91,8 @@ MEASURE = """() => {
           total_blocking_ms: Math.round(tasks.reduce((sum, d) => sum + Math.max(0, d - 50), 0)),
           modules: window.lottery.stats.modules, marks};
 }"""
+RUNTIME_KEPT = """() => !window.lottery.config.runtimeCache
+  || ['kept', 'failed'].includes(window.lottery.stats.runtimeCode)"""
 # The reference page: Pyodide as its README starts it (full standard library, its own lock
 # file), then one draw on a canvas from Python. A module script of its own (the server's CSP
 # allows no other inline script).
@@ -212,8 +214,10 @@ def cold_then_warm(browser: Browser, url: str, path: str) -> tuple[Any, ...]:
         page = context.new_page()
         cold = visit(page, url, path)
         page.evaluate("() => navigator.serviceWorker.ready.then(() => true)")
-        # A returning player finds the worker's precache and the Python snapshot stored.
+        # A returning player finds the worker's precache and the Python snapshot stored, and
+        # the runtime's compiled code kept (js/runtime.js; a build without it has no runtimeCache).
         page.wait_for_function("() => !['saving', null].includes(window.lottery.stats.snapshot)")
+        page.wait_for_function(RUNTIME_KEPT)
         page.wait_for_timeout(300)  # let the worker finish precaching from the HTTP cache
         page.close()
         page = context.new_page()

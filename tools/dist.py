@@ -50,6 +50,11 @@ CODE_CACHE = f"backends/{CACHE_FILE}"  # the dataclass code (backends/codecache.
 # What the worker imports by name before the game: the shared zip's roots, with BROWSER_ENTRY
 SHARED_ROOTS = ("backends.codecache", BROWSER_ENTRY)
 SOURCE_MAP_COMMENT = re.compile(rb"\n//# sourceMappingURL=[^\n]*\n?$")
+# The runtime a returning visit starts from (web/shell/js/runtime.js): Pyodide's, its first line
+# V8's explicit compile hint, which has Chromium compile every function of it at once, so that
+# the code Chromium keeps beside the release's cached copy holds them all.
+EAGER_RUNTIME = "pyodide.asm.eager.mjs"
+EAGER_HINT = b"//# allFunctionsCalledOnLoad\n"
 
 
 @dataclass(frozen=True)
@@ -427,6 +432,8 @@ def build(out: Path, api_url: str = "") -> DistResult:
         if name.endswith(".mjs"):  # no map is shipped: do not send DevTools after one (a 404)
             data = SOURCE_MAP_COMMENT.sub(b"\n", data)
         (pyo_dir / name).write_bytes(data)
+    runtime = (pyo_dir / "pyodide.asm.mjs").read_bytes()
+    (pyo_dir / EAGER_RUNTIME).write_bytes(EAGER_HINT + runtime)
 
     (out / "py").mkdir()
     # Compiled and probed whole (every game's modules), then shipped in parts: the shared zip
@@ -474,6 +481,9 @@ def build(out: Path, api_url: str = "") -> DistResult:
     worker = bundled_shell("worker.js")
     worker_name = hashed_name("worker.js", worker)
     (out / worker_name).write_bytes(worker)
+    runtime_cache = bundled_shell("runtime-cache.js")
+    runtime_cache_name = hashed_name("runtime-cache.js", runtime_cache)
+    (out / runtime_cache_name).write_bytes(runtime_cache)
     # The Ed25519 fallback (web/shell/js/signature.js): its own file, fetched only by a browser
     # whose WebCrypto has no Ed25519, so it is not precached either.
     ed25519 = bundled_shell("ed25519.js")
@@ -493,11 +503,12 @@ def build(out: Path, api_url: str = "") -> DistResult:
         f"{base}{stdlib_name}": len(stdlib),
         f"/py/{game_name}": len(game),
     }
-    config = {
+    config: dict[str, object] = {
         "api": api_url.rstrip("/"),
         "pyodide": {
             "index": base,
             "mjs": f"{base}pyodide.mjs",
+            "eager": f"{base}{EAGER_RUNTIME}",
             "stdlib": f"{base}{stdlib_name}",
             "lockInfo": lock_info,
         },
@@ -520,12 +531,13 @@ def build(out: Path, api_url: str = "") -> DistResult:
             ],
         },
         "worker": f"/{worker_name}",
+        "runtimeCache": f"/{runtime_cache_name}",
         "ed25519": f"/{ed25519_name}",
         "fonts": font_faces(critical_css),
         "sizes": sizes,
         "serviceWorker": "/sw.js",
     }
-    html = (SHELL / "index.html").read_text()
+    template = (SHELL / "index.html").read_text()
     replacements = {
         "{{CRITICAL_CSS}}": critical_css,
         "{{APP_JS}}": f"/{js_name}",
@@ -540,18 +552,26 @@ def build(out: Path, api_url: str = "") -> DistResult:
             f'<link rel="preload" href="{url}" as="script" crossorigin>'
             for url in (f"/{worker_name}", f"{base}pyodide.mjs", f"{base}pyodide.asm.mjs")
         ),
-        "{{CONFIG}}": json.dumps(config, separators=(",", ":")).replace("</", "<\\/"),
     }
     for key, value in replacements.items():
-        html = html.replace(key, value)
-    (out / "index.html").write_text(html)
+        template = template.replace(key, value)
+
+    def page(config: dict[str, object]) -> str:
+        """index.html with this config."""
+        text = json.dumps(config, separators=(",", ":")).replace("</", "<\\/")
+        return template.replace("{{CONFIG}}", text)
 
     precache = sorted(
         "/" + p.relative_to(out).as_posix()
         for p in out.rglob("*")
         if p.is_file() and p.name not in ("index.html", ed25519_name)
     )
-    release = sha256("\n".join(precache).encode() + html.encode())[:12]
+    # The release: its files and its page. The page's config names it (what the shell keeps
+    # for one release, js/runtime.js, is keyed by it).
+    release = sha256("\n".join(precache).encode() + page(config).encode())[:12]
+    config["release"] = release
+    html = page(config)
+    (out / "index.html").write_text(html)
     sw = (SHELL / "sw.js").read_text()
     sw = sw.replace("{{VERSION}}", release).replace('["{{PRECACHE}}"]', json.dumps(precache))
     (out / "sw.js").write_text(sw)

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import io
+import json
+from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from PIL import Image
@@ -20,8 +23,14 @@ def test_python_draws_and_reacts_to_a_mirrored_button(browser: Browser, server: 
     expect(page.locator("#log")).to_contain_text("Python is ready")
     # The canvas really holds Python's drawing (done in the worker, on the canvas the page
     # handed over): not one flat colour, as a canvas nothing drew on is, but shapes and text.
-    shot = Image.open(io.BytesIO(page.locator("#screen").screenshot())).convert("RGB")
-    colours = shot.getcolors(maxcolors=1 << 20)
+    # The worker's frame reaches the page's canvas through the compositor, a moment after the
+    # page hears of it (the first screenshot after the first frame was once all black).
+    for _ in range(20):
+        shot = Image.open(io.BytesIO(page.locator("#screen").screenshot())).convert("RGB")
+        colours = shot.getcolors(maxcolors=1 << 20)
+        if colours is not None and len(colours) > 16:
+            break
+        page.wait_for_timeout(250)
     assert shot.width > 0 and colours is not None and len(colours) > 16
     page.get_by_role("button", name="TAP").click()
     expect(page.locator("#log")).to_contain_text("Tapped 1 time")
@@ -86,6 +95,38 @@ def test_a_returning_visit_restores_the_python_snapshot(browser: Browser, server
     # The restored interpreter runs the game like a fresh one.
     again.get_by_role("button", name="TAP").click()
     expect(again.locator("#log")).to_contain_text("Tapped 1 time")
+    assert watch.errors == [] and again_watch.errors == []
+    page.context.close()
+
+
+def test_a_returning_visit_reads_back_the_whole_runtime_s_code_chromium_kept(
+    browser: Browser, server: str, tmp_path: Path
+) -> None:
+    """Once a visit has left its snapshot, a throwaway worker compiles the runtime's copy that V8
+    compiles whole (web/shell/js/runtime.js); the next visit restores Python from that copy, and
+    V8 reads back the code of all its functions (1.6 MB; Pyodide's own copy, compiled function
+    by function, leaves about 20 kB) instead of compiling them."""
+    page, watch = open_game(browser, server, viewport=DESKTOP, query="?scene=check")
+    _snapshot_saved(page)
+    page.wait_for_function("() => window.lottery.stats.runtimeCode === 'kept'", timeout=30_000)
+    config = page.evaluate("() => window.lottery.config")
+    again = page.context.new_page()
+    again_watch = Watch(again, server)
+    trace = tmp_path / "trace.json"
+    browser.start_tracing(page=again, categories=["v8", "devtools.timeline"], path=str(trace))
+    again.goto(server + "/?scene=check")
+    again.wait_for_selector("body[data-ready='1']", timeout=60_000)
+    browser.stop_tracing()
+    assert again.evaluate(SNAPSHOT_STATE) == ["snapshot", "restored"]
+    compiled = {
+        urlsplit(event["args"]["data"]["url"]).path: event["args"]["data"]
+        for event in json.loads(trace.read_text())["traceEvents"]
+        if event["name"] == "v8.compileModule" and "url" in event.get("args", {}).get("data", {})
+    }
+    eager = compiled[config["pyodide"]["eager"]]
+    assert eager.get("cacheRejected") is False, eager
+    assert eager.get("consumedCacheSize", 0) > 1_000_000, eager
+    assert config["pyodide"]["index"] + "pyodide.asm.mjs" not in compiled
     assert watch.errors == [] and again_watch.errors == []
     page.context.close()
 

@@ -10,6 +10,7 @@ import { answering, askEarly, earlyAnswers, perform, usedEarly } from "./js/brid
 import { audioAvailable, play, setNotes, want } from "./js/sound.js";
 import { explain, fail, setProgress } from "./js/splash.js";
 import { store } from "./js/store.js";
+import { keepRuntimeCode, restoringRuntime } from "./js/runtime.js";
 
 const canvas = /** @type {HTMLCanvasElement} */ ($("screen"));
 /** @type {Worker} */
@@ -172,6 +173,8 @@ function heard({ data }) {
     case "stats": {
       const { type, ...figures } = data;
       Object.assign(stats, figures);
+      // A snapshot a later visit will restore: its runtime's code kept for it (js/runtime.js)
+      if (figures.snapshot === "saved" || figures.snapshot === "restored") keepRuntimeCode();
       break;
     }
     case "mark":
@@ -237,7 +240,8 @@ function boot() {
   const offscreen = canvas.transferControlToOffscreen();
   const size = stageSize();
   const origin = performance.timeOrigin; // the worker's first frame has `now` on this clock
-  worker.postMessage({ type: "boot", config, canvas: offscreen, size, params, origin }, [
+  const runtime = restoringRuntime();
+  worker.postMessage({ type: "boot", config, canvas: offscreen, size, params, origin, runtime }, [
     offscreen,
   ]);
   askEarly(params); // the session (and a game's unfinished play) while Python boots

@@ -26,12 +26,18 @@ interface ShellConfig {
   pyodide: {
     index: string;
     mjs: string;
+    /** The runtime a returning visit starts from (js/runtime.js). */
+    eager: string;
     stdlib: string;
     /** Pyodide's lock file's "info", passed on as it is (arbitrary JSON to the shell). */
     lockInfo: unknown;
   };
   game: { zip: string; module: string; games: GameEntry[] };
   worker: string;
+  /** The throwaway worker that has the eager runtime's compiled code kept (js/runtime.js). */
+  runtimeCache: string;
+  /** This release (its files and page), as the service worker's cache names it. */
+  release: string;
   ed25519: string;
   fonts: FontEntry[];
   /** Uncompressed bytes by path, for the download's progress. */
@@ -184,6 +190,7 @@ type PageMessage =
       size: StageSize;
       params: StartParams;
       origin: number; // the page's performance.timeOrigin: frames' `now` on the page's clock
+      runtime: string | null; // the runtime a restoring start imports (js/runtime.js)
     }
   | ({ type: "size" } & StageSize)
   | { type: "frame"; now: number; events: ShellEvent[] }
@@ -262,4 +269,8 @@ type LoadPyodide = (options: {
   /** Ours (tools/pyodide_patch.py): the pages Pyodide's restore writes into its memory. */
   _snapshotPages?: Promise<SnapshotPages>;
   _makeSnapshot?: boolean;
+  /** The runtime's module function, if not the one Pyodide imports from indexURL. */
+  createPyodideModule?: CreatePyodideModule;
 }) => Promise<Pyodide>;
+/** pyodide.asm.mjs's default export (opaque to the shell: only handed back to Pyodide). */
+type CreatePyodideModule = (settings: object) => Promise<unknown>;

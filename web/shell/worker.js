@@ -4,7 +4,8 @@
 // the narration, sound, storage and the network; this worker owns Python and the pixels.
 //
 // Messages (docs/drawing.md, "The worker"):
-//   page -> worker  {type: "boot", config, canvas, size, params, origin}  once, the canvas transferred
+//   page -> worker  {type: "boot", config, canvas, size, params, origin, runtime}  once, the canvas
+//                                                                  transferred; runtime: js/runtime.js
 //                   {type: "size", width, height, dpr}             the stage was resized
 //                   {type: "frame", now, events}                   run one frame (events for Python)
 //                   {type: "ready"}                                the first frame is shown
@@ -110,8 +111,24 @@ const SHARED_ZIP = "/lottery.zip";
 /** @type {(game: GameEntry) => string} */
 const gameZip = (game) => `/lottery-${game.id}.zip`;
 
+// The runtime's module function (`createPyodideModule`): the eager copy, or, should it not load,
+// Pyodide's own (which Pyodide would import itself).
+/**
+ * @param {string} url
+ * @returns {Promise<CreatePyodideModule>}
+ */
+function runtimeModule(url) {
+  const own = url.replace(/[^/]*$/, "pyodide.asm.mjs");
+  return import(url)
+    .catch((error) => {
+      console.warn("runtime:", error);
+      return import(own);
+    })
+    .then((module) => module.default);
+}
+
 /** @param {Extract<PageMessage, {type: "boot"}>} message */
-async function boot({ config, canvas, size, params, origin }) {
+async function boot({ config, canvas, size, params, origin, runtime }) {
   mark("lottery-boot"); // the page's boot message arrived
   attach(canvas);
   note({ canvas: resize(size.width, size.height, size.dpr) });
@@ -133,6 +150,9 @@ async function boot({ config, canvas, size, params, origin }) {
       () => span("snapshot-read", reading),
       () => {},
     );
+  // A start that restores the snapshot imports the runtime whose compiled code Chromium keeps
+  // (js/runtime.js), as soon as the snapshot is found: beside Pyodide's loader, not after it.
+  const restoring = stored.then((found) => (found && runtime ? runtimeModule(runtime) : null));
   let began = performance.now();
   const loader = import(config.pyodide.mjs);
   loader.catch(() => {}); // a failure is reported where it is awaited
@@ -157,7 +177,7 @@ async function boot({ config, canvas, size, params, origin }) {
     span("pyodide-module", began);
     mark("lottery-pyodide-module");
     began = performance.now();
-    ({ pyodide, boot } = await startPython(loadPyodide, stored));
+    ({ pyodide, boot } = await startPython(loadPyodide, stored, restoring));
     span("python-start", began);
     mark("lottery-python-started");
     post({ type: "progress", fraction: 0.9, text: "Starting the game…" });

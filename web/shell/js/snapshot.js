@@ -183,9 +183,11 @@ export const snapshots = {
 /**
  * @param {LoadPyodide} loadPyodide pyodide.mjs's
  * @param {Promise<FoundSnapshot | null>} stored the snapshot kept, if any (snapshots.load)
+ * @param {Promise<CreatePyodideModule | null>} restoring the runtime a restore starts from
+ *   (js/runtime.js), if not Pyodide's own
  * @returns {Promise<{pyodide: Pyodide, boot: "snapshot" | "fresh"}>}
  */
-export async function startPython(loadPyodide, stored) {
+export async function startPython(loadPyodide, stored, restoring) {
   const options = {
     indexURL: config.pyodide.index,
     stdLibURL: config.pyodide.stdlib,
@@ -196,8 +198,10 @@ export async function startPython(loadPyodide, stored) {
   if (snapshot) {
     try {
       const { pages } = snapshot;
+      const runtime = await restoring;
       const pyodide = await loadPyodide({
         ...options,
+        ...(runtime ? { createPyodideModule: runtime } : {}),
         _loadSnapshot: pages.then((read) => read.head),
         _snapshotPages: pages,
       });
