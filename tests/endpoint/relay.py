@@ -14,7 +14,8 @@ class Relay:
     and takes new ones without ever answering (as a stopped or swamped server does), `mend`
     lets them through again. `fail_over` ends only their server's side: each client finds its
     connection dead when it next sends on it (as after a failover, where the new server answers
-    an old connection's next packet with a reset), not before; new ones go through."""
+    an old connection's next packet with a reset), not before; new ones go through.
+    `lose_commit_answer` lets the next COMMIT through and loses its answer with the link."""
 
     def __init__(self, host: str, port: int) -> None:
         self.target = (host, port)
@@ -25,6 +26,8 @@ class Relay:
         self._live: list[socket.socket] = []
         self._servers: list[socket.socket] = []
         self._silent: set[socket.socket] = set()  # ended by fail_over: their client not told
+        self._commit_armed = False
+        self._commit_lost: set[socket.socket] = set()  # servers whose next answer is dropped
         self._lock = threading.Lock()
         threading.Thread(target=self._accept, daemon=True).start()
 
@@ -51,6 +54,14 @@ class Relay:
     def _pipe(self, source: socket.socket, sink: socket.socket) -> None:
         try:
             while data := source.recv(65536):
+                if source in self._commit_lost:  # the COMMIT's answer: never delivered
+                    for end in (source, sink):  # shut down, so the other pipe's recv ends too
+                        with contextlib.suppress(OSError):
+                            end.shutdown(socket.SHUT_RDWR)
+                    break
+                if self._commit_armed and b"COMMIT\x00" in data:
+                    self._commit_armed = False
+                    self._commit_lost.add(sink)  # before the server can answer it
                 sink.sendall(data)
         except OSError:
             pass
@@ -77,6 +88,11 @@ class Relay:
                 with contextlib.suppress(OSError):
                     server.shutdown(socket.SHUT_RDWR)
             self._servers.clear()
+
+    def lose_commit_answer(self) -> None:
+        """The next COMMIT sent through the relay reaches the server (which commits), and its
+        answer is lost with the connection: the client learns the link broke, not the outcome."""
+        self._commit_armed = True
 
     def hang(self) -> None:
         self.cut()

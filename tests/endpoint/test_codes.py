@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import httpx
+import pytest
 from alembic import command
 from alembic.config import Config
 from fastapi import FastAPI
@@ -20,8 +21,10 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, insert, select
 
 from tests.endpoint.conftest import Clock, bearer, buy, serve, session
+from tests.endpoint.relay import Relay
 from web.endpoint.codes import CODE_ALPHABET, CODE_TTL_MS, MAX_WRONG_TRIES
 from web.endpoint.database import MIGRATIONS, Database
+from web.endpoint.errors import ApiError
 from web.endpoint.schema import accounts, sessions, sign_in_codes
 from web.endpoint.settings import Settings
 from web.endpoint.times import iso
@@ -275,4 +278,47 @@ def test_a_code_is_not_spent_when_its_session_s_row_cannot_be_written(app: FastA
     signed = laptop.post("/api/session", json={"code": code})
     assert signed.status_code == 201 and signed.json()["account"] == me["account"]
     assert laptop.get("/api/wallet").status_code == 200
+    assert TestClient(app).post("/api/session", json={"code": code}).status_code == 401
+
+
+def test_a_code_s_second_try_after_a_lost_answer_finds_its_own_session(app: FastAPI) -> None:
+    """`SignInCodes.sign_in` tried again with the same drawn session after a try whose commit
+    went through (as `Database.again` does when the answer was lost): the same account, balance
+    and credential, and no second session; another draw (another caller) gets 401."""
+    phone = TestClient(app)
+    me = session(phone)
+    code = phone.post("/api/account/code").json()["code"]
+    services = app.state.services
+    devices = services.sessions
+    drawn = devices.draw()
+    first = services.codes.sign_in(code, devices, drawn)
+    again = services.codes.sign_in(code, devices, drawn)
+    assert again == first and again[0].public_id == me["account"]
+    with services.ledger.db.begin() as conn:
+        assert conn.execute(select(func.count()).select_from(sessions)).scalar_one() == 2
+    with pytest.raises(ApiError) as other:
+        services.codes.sign_in(code, devices, devices.draw())
+    assert other.value.status == 401
+    assert TestClient(app).get("/api/wallet", headers=bearer(again[2])).status_code == 200
+
+
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)  # a link to lose
+def test_a_code_whose_commit_answer_was_lost_still_signs_the_player_in(
+    make_app: Callable[..., FastAPI], relayed: tuple[Relay, str]
+) -> None:
+    """The connection lost after the sign-in's COMMIT reached the server: the route's retry
+    finds the code used by its own first try and answers its session, not 401."""
+    relay, url = relayed
+    app = make_app(database_url=url)
+    phone = TestClient(app)
+    me = session(phone)
+    code = phone.post("/api/account/code").json()["code"]
+    laptop = TestClient(app)
+    relay.lose_commit_answer()
+    signed = laptop.post("/api/session", json={"code": code})
+    assert signed.status_code == 201, signed.text
+    assert signed.json()["account"] == me["account"]
+    assert laptop.get("/api/wallet").status_code == 200  # its cookie names a real session
+    with app.state.services.ledger.db.begin() as conn:
+        assert conn.execute(select(func.count()).select_from(sessions)).scalar_one() == 2
     assert TestClient(app).post("/api/session", json={"code": code}).status_code == 401

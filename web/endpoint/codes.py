@@ -106,40 +106,56 @@ class SignInCodes:
             gone = conn.execute(delete(sign_in_codes).where(sign_in_codes.c.expires_at <= now))
         return int(gone.rowcount)
 
-    def sign_in(self, code: str, devices: Sessions) -> tuple[Account, int, str]:
-        """Sign in with a code: its account, balance and a new session credential; 401
-        invalid_code for a code that is unknown, expired, used or ended by wrong tries (a wrong
-        one counts against the codes its locator names). The code is marked used and the
-        session's row written in one transaction: lost or failed before its commit, neither
-        happened (the code still works), so it is tried again as work safe to repeat is
-        (docs/endpoint.md, A lost database)."""
+    def sign_in(
+        self, code: str, devices: Sessions, drawn: tuple[int, str]
+    ) -> tuple[Account, int, str]:
+        """Sign in with a code: its account, balance and a new session credential, of the
+        session `drawn` (`Sessions.draw`); 401 invalid_code for a code that is unknown, expired,
+        used or ended by wrong tries (a wrong one counts against the codes its locator names).
+        The code is marked used and the session's row written in one transaction, so it is
+        tried again as work safe to repeat is (docs/endpoint.md, A lost database): a try lost
+        before its commit did neither (the code still works); one whose commit went through
+        and whose answer was lost left the code used and the row of the session drawn, which
+        the next try (the same draw) finds and answers as the first would have. Another caller
+        with the used code drew another session: 401."""
         plain = plain_code(code)
         if plain is None:
             raise ApiError(401, "invalid_code", INVALID)
         now = self.ledger.now_ms()
         c = sign_in_codes.c
+        digest = self.digest(plain)
         live = (c.used_at.is_(None), c.expires_at > now, c.wrong_tries < MAX_WRONG_TRIES)
+        credential = None
         with self.ledger.db.begin() as conn:
             pk = conn.execute(
                 update(sign_in_codes)
-                .where(c.code_hash == self.digest(plain), *live)
+                .where(c.code_hash == digest, *live)
                 .values(used_at=now)
                 .returning(c.account_id)
             ).scalar()
-            if pk is None:
-                conn.execute(
-                    update(sign_in_codes)
-                    .where(c.locator == plain[:LOCATOR], *live)
-                    .values(wrong_tries=c.wrong_tries + 1)
-                )
-            else:
-                row = conn.execute(
+            if pk is not None:
+                row: Any = conn.execute(
                     select(accounts.c.public_id, accounts.c.balance_pence).where(
                         accounts.c.id == pk
                     )
                 ).one()
                 account = Account(int(pk), row.public_id)
-                credential = devices.issue(account, conn)
-        if pk is None:  # after the commit: the wrong try is counted
+                credential = devices.issue(account, conn, drawn)
+            else:  # used already: by this sign-in's earlier try, whose answer was lost?
+                row = conn.execute(
+                    select(c.account_id, accounts.c.public_id, accounts.c.balance_pence)
+                    .join(accounts, accounts.c.id == c.account_id)
+                    .where(c.code_hash == digest, c.used_at.is_not(None))
+                ).one_or_none()
+                if row is not None:
+                    account = Account(int(row.account_id), row.public_id)
+                    credential = devices.issued(account, drawn, conn)
+                if credential is None:
+                    conn.execute(
+                        update(sign_in_codes)
+                        .where(c.locator == plain[:LOCATOR], *live)
+                        .values(wrong_tries=c.wrong_tries + 1)
+                    )
+        if credential is None:  # after the commit: the wrong try is counted
             raise ApiError(401, "invalid_code", INVALID)
         return account, int(row.balance_pence), credential

@@ -74,14 +74,37 @@ class Sessions:
             db.engine.dialect,
         )
 
-    def issue(self, account: Account, conn: Connection | None = None) -> str:
+    def draw(self) -> tuple[int, str]:
+        """A new session's issue time (epoch seconds) and random nonce, which with its account
+        make its credential: drawn once before work tried again (a sign-in code's use), so a
+        try after one whose commit went through names the same session (`issued`)."""
+        return int(self.clock()), secrets.token_hex(16)
+
+    def credential(self, account: Account, drawn: tuple[int, str]) -> str:
+        """The credential of the account's session drawn so (`draw`)."""
+        issued, nonce = drawn
+        return tokens.issue_session(self.secret, f"{account.pk}/{account.public_id}", issued, nonce)
+
+    def issued(self, account: Account, drawn: tuple[int, str], conn: Connection) -> str | None:
+        """The credential drawn so, if its session's row is the account's already (written by
+        an earlier try whose commit went through), else None."""
+        text = self.credential(account, drawn)
+        s = sessions.c
+        found = conn.execute(
+            select(s.account_id).where(s.session_id == session_id(text), s.account_id == account.pk)
+        ).scalar()
+        return text if found is not None else None
+
+    def issue(
+        self,
+        account: Account,
+        conn: Connection | None = None,
+        drawn: tuple[int, str] | None = None,
+    ) -> str:
         """A new credential for the account, and its session's row: written in the given
         connection's transaction (a sign-in code's use, `SignInCodes.sign_in`), else in one
-        of its own."""
-        issued = int(self.clock())
-        text = tokens.issue_session(
-            self.secret, f"{account.pk}/{account.public_id}", issued, secrets.token_hex(16)
-        )
+        of its own; its issue time and nonce those drawn (`draw`), else new ones."""
+        text = self.credential(account, drawn or self.draw())
         now = int(self.clock() * 1000)
         row = insert(sessions).values(
             session_id=session_id(text), account_id=account.pk, created_at=now, last_used_at=now

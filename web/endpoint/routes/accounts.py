@@ -53,9 +53,10 @@ def routes(services: Services) -> APIRouter:
             account = await services.run(ledger.create_account, settings.demo_balance_pence)
             balance = settings.demo_balance_pence
             credential = await services.run(devices.issue, account)
-        else:  # the code's use and the session's row commit together, so safe to try again
+        else:  # the code's use and the session's row commit together, so safe to try again;
+            # the session drawn once, so a try after a commit whose answer was lost finds it
             account, balance, credential = await services.again(
-                services.codes.sign_in, body.code, devices
+                services.codes.sign_in, body.code, devices, devices.draw()
             )
         answer = {"account": account.public_id, "balance_pence": balance, "token": credential}
         response = JSONResponse(answer, status_code=201)
