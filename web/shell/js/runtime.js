@@ -7,7 +7,8 @@
 // (or restores one), a throwaway worker (runtime-cache.js) imports that copy through the
 // service worker, off the game's thread, and Chromium keeps all of its code; from the next
 // visit on, a start that restores the snapshot imports that copy and reads the code back.
-// Until then, and where there is no service worker, starts import Pyodide's own copy, as ever.
+// Until then, where there is no service worker and outside Chromium, starts import Pyodide's
+// own copy, as ever.
 import { config, stats } from "./state.js";
 import { store } from "./store.js";
 
@@ -25,6 +26,10 @@ let asked = false;
 // install). stats.runtimeCode says how it went ("keeping", "kept", "failed").
 export function keepRuntimeCode() {
   if (asked || store.get(KEPT) === config.release || !config.runtimeCache) return;
+  // The hint is V8's: only Chromium's browsers gain. They alone have navigator.userAgentData;
+  // Firefox and WebKit keep Pyodide's own copy and start no extra worker (WebKitGTK's page
+  // crashed once on a reload in the first test run with it; cause unknown).
+  if (!("userAgentData" in navigator)) return;
   const service = navigator.serviceWorker;
   if (!service || typeof Worker !== "function") return;
   asked = true;
