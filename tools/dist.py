@@ -432,8 +432,8 @@ def build(out: Path, api_url: str = "") -> DistResult:
         if name.endswith(".mjs"):  # no map is shipped: do not send DevTools after one (a 404)
             data = SOURCE_MAP_COMMENT.sub(b"\n", data)
         (pyo_dir / name).write_bytes(data)
-    runtime = (pyo_dir / "pyodide.asm.mjs").read_bytes()
-    (pyo_dir / EAGER_RUNTIME).write_bytes(EAGER_HINT + runtime)
+        if name == "pyodide.asm.mjs":
+            (pyo_dir / EAGER_RUNTIME).write_bytes(EAGER_HINT + data)
 
     (out / "py").mkdir()
     # Compiled and probed whole (every game's modules), then shipped in parts: the shared zip

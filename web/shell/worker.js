@@ -111,20 +111,20 @@ const SHARED_ZIP = "/lottery.zip";
 /** @type {(game: GameEntry) => string} */
 const gameZip = (game) => `/lottery-${game.id}.zip`;
 
-// The runtime's module function (`createPyodideModule`): the eager copy, or, should it not load,
-// Pyodide's own (which Pyodide would import itself).
+// The runtime's module function (`createPyodideModule`): the eager copy's, or, should it not
+// load, null, and Pyodide imports its own.
 /**
  * @param {string} url
- * @returns {Promise<CreatePyodideModule>}
+ * @returns {Promise<CreatePyodideModule | null>}
  */
 function runtimeModule(url) {
-  const own = url.replace(/[^/]*$/, "pyodide.asm.mjs");
-  return import(url)
-    .catch((error) => {
+  return import(url).then(
+    (module) => module.default,
+    (error) => {
       console.warn("runtime:", error);
-      return import(own);
-    })
-    .then((module) => module.default);
+      return null;
+    },
+  );
 }
 
 /** @param {Extract<PageMessage, {type: "boot"}>} message */
