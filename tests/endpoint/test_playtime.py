@@ -7,20 +7,24 @@ Real databases (SQLite, and PostgreSQL from DATABASE_URL), real sessions and pur
 from __future__ import annotations
 
 import secrets
+import threading
 from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 
 import httpx2
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection, delete, insert, select
 
-from tests.endpoint.conftest import Clock
+from tests.endpoint.conftest import Clock, bearer, buy, session
+from tests.endpoint.test_batch import check_books
 from tests.endpoint.test_sessions import two_devices
-from web.endpoint import recheck
+from web.endpoint import limits, playtime, recheck
 from web.endpoint.checkout import ADMIT_MS
-from web.endpoint.playtime import TOUCH_MS
+from web.endpoint.ledger import Ledger
+from web.endpoint.playtime import TOUCH_MS, Row, Rules
 from web.endpoint.schema import play_time as play_time_table
 from web.endpoint.settings import Settings
 
@@ -175,6 +179,109 @@ def test_play_after_play_is_admitted_by_one_read_a_second_and_still_logged_out_o
     assert purchase(phone).status_code == 201
     clock.advance(0.8)  # past the hour, within ADMIT_MS of that read: refused all the same
     assert purchase(phone).json()["error"]["code"] == "cooling_off"
+
+
+def test_two_processes_admitting_purchases_just_before_the_log_out_sell_none_after_it(
+    make_app: Callable[..., FastAPI], clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two endpoint processes on one database, a purchase on each: both are admitted a
+    millisecond before the account's log-out, and both debits come after it (each purchase,
+    once admitted by the real admission, waits at a barrier whose action moves the clock past
+    the log-out when both have been). The debit itself refuses them (403 cooling_off, as the
+    admission would): nothing charged, no entry drawn, no play; a purchase debited 2 ms
+    before the log-out is still sold."""
+    apps = make_app(), make_app()
+    ledgers: list[Ledger] = [app.state.services.ledger for app in apps]
+    clients = [TestClient(app) for app in apps]
+    token = session(clients[0])["token"]
+    first = buy(clients[0], token)
+    assert first.status_code == 201, first.text
+    logout = ms(first.json()["play_time"]["logout_at"])
+    for n in range(6):  # a paid play every 9 minutes, on either process: one run of play
+        clock.advance(9 * MINUTE)
+        assert buy(clients[n % 2], token).status_code == 201
+    clock.now = (logout - 2 + 0.5) / 1000  # debited 2 ms before the log-out: sold (on a
+    third = TestClient(make_app())  # third process, so the two below read their admission)
+    assert buy(third, token).status_code == 201
+    clock.now = (logout - 1 + 0.5) / 1000
+    barrier = threading.Barrier(2, action=lambda: clock.advance(0.002), timeout=30)
+
+    def admitted_then_wait(admit: Callable[..., Any]) -> Callable[..., Any]:
+        def wait(*args: Any) -> Any:
+            seen = admit(*args)  # the real admission (its read's transaction over)
+            barrier.wait()
+            return seen
+
+        return wait
+
+    for app in apps:
+        checkout = app.state.services.checkout
+        monkeypatch.setattr(checkout, "_admit", admitted_then_wait(checkout._admit))
+    answers: list[Any] = [None, None]
+
+    def purchase_on(n: int) -> None:
+        answers[n] = buy(clients[n], token)
+
+    threads = [threading.Thread(target=purchase_on, args=(n,)) for n in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert ledgers[0].now_ms() == logout + 1  # both admitted at logout - 1, debited after
+    for answer in answers:
+        assert answer.status_code == 403, answer.text
+        error = answer.json()["error"]
+        assert error["code"] == "cooling_off"
+        assert ms(error["resumes_at"]) == logout + 10 * 60_000
+    wallet = clients[0].get("/api/wallet", headers=bearer(token)).json()
+    assert wallet["balance_pence"] == 5000 - 8 * 300  # the eight plays sold, no more
+    assert sum(check_books(ledgers[0]).values()) == 8  # no entry drawn, no play, no debit
+
+
+def test_the_debit_refuses_a_purchase_exactly_when_the_run_is_logged_out(
+    make_app: Callable[..., FastAPI],
+) -> None:
+    """The debit's log-out test (playtime.logged_out in Statements.debit, both databases;
+    playtime.PG_PLAYING, the text of PostgreSQL's sale statements) against `run_at`'s rule,
+    on rows and times either side of each of its boundaries: the log-out, the end of the
+    cooling-off, the break ending the run first; with each protection turned off (0)."""
+    ledger: Ledger = make_app().state.services.ledger
+    account = ledger.create_account(1000)
+    session, cooling, brk = 3_600_000, 600_000, 600_000
+    rule_sets = [
+        Rules(session, cooling, brk, 0),
+        Rules(0, cooling, brk, 0),  # no log-out
+        Rules(session, 0, brk, 0),  # no cooling-off
+        Rules(session, cooling, 1, 0),  # a break of a millisecond
+    ]
+    start = ledger.now_ms()
+    lasts = {0, 1, session - brk - 1, session - brk, session - brk + 1, session - 1, session}
+    nows = {0, session - 1, session, session + 1, session + cooling - 1, session + cooling}
+    nows |= {last + brk + d for last in lasts for d in (-1, 0)}
+    cases: list[tuple[Rules, int | None, int, bool, bool]] = []
+    with ledger.db.begin() as conn:
+        cursor = conn.connection.cursor()
+        for rules in rule_sets:
+            for last in [*sorted(lasts), None]:  # None: no play_time row
+                conn.execute(delete(play_time_table))
+                row = None if last is None else Row(start, start + last, start)
+                if row is not None:
+                    conn.execute(
+                        insert(play_time_table).values(account_id=account.pk, **row._asdict())
+                    )
+                for now in sorted(nows):
+                    params = {"account": account.pk, **rules.params}
+                    params |= limits.period_params(start + now)
+                    nested = conn.begin_nested()
+                    debited = ledger.sql.debit.value(conn, price=1, **params) is not None
+                    nested.rollback()
+                    if ledger.sql.take is not None:  # PostgreSQL: the sale statements' text
+                        cursor.execute(f"SELECT {playtime.PG_PLAYING}", params)
+                        assert cursor.fetchone() == (debited,), (rules, last, now)
+                    refused = playtime.refused(row, rules, start + now) is not None
+                    cases.append((rules, last, now, refused, debited))
+    assert [case for case in cases if case[3] is case[4]] == []  # refused exactly then
+    assert 0 < sum(case[3] for case in cases) < len(cases) // 2
 
 
 def test_a_retry_of_a_purchase_made_before_the_log_out_answers_that_purchase(

@@ -4,17 +4,21 @@ the long way. (Its single sales and batches under load: test_batch.py, on both d
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
 from fastapi import FastAPI
+from sqlalchemy import insert
 
 from engine import games
 from tests.endpoint.test_batch import check_books
 from web.endpoint import tokens
-from web.endpoint.ledger import Ledger
+from web.endpoint.errors import ApiError
+from web.endpoint.ledger import Account, Ledger
 from web.endpoint.postgres_seller import PostgresSeller
+from web.endpoint.schema import play_time
 
 PRICE = 300
 LAB_RICHES = games.get("lab-riches")
@@ -100,3 +104,74 @@ def test_a_batch_signed_ahead_with_a_purchase_not_paid_changes_nothing(
     assert used[0] is None and used[1] is not None
     assert check_books(ledger) == {a.pk: 3}
     assert ledger.balance(b) == PRICE and ledger.balance(a) == 17 * PRICE
+
+
+class Noted:
+    """A psycopg cursor whose statements are noted (the real cursor does the work)."""
+
+    def __init__(self, cursor: Any, executed: list[str]) -> None:
+        self.cursor = cursor
+        self.executed = executed
+
+    def execute(self, query: str, params: Any = None) -> Any:
+        self.executed.append(query)
+        return self.cursor.execute(query, params)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.cursor, name)
+
+
+def playing(ledger: Ledger, account: Account, began_ms_ago: int) -> None:
+    """Give the account a run of play that began that long ago, its last play now."""
+    now = ledger.now_ms()
+    with ledger.db.begin() as conn:
+        conn.execute(
+            insert(play_time).values(
+                account_id=account.pk,
+                run_started_at=now - began_ms_ago,
+                last_play_at=now,
+                reality_due_at=now,
+            )
+        )
+
+
+@POSTGRESQL_ONLY
+def test_a_logged_out_account_is_refused_by_each_debit_and_nothing_is_taken(
+    make_app: Callable[..., FastAPI],
+) -> None:
+    """The log-out of play is in each sale statement's debit (pg_statements: TAKE,
+    BATCH_SALE, BATCH_DEBIT): a logged-out account's purchase is not sold by a batch signed
+    ahead (it sells none of the batch), nor the long way (the others are), nor on its own (403
+    cooling_off, the play_time row read only then); no money, entry or play is taken. An
+    account within its session is sold as before: a batch signed ahead whole, a single sale
+    in its two statements."""
+    ledger, seller, tried = signing_ahead(make_app)
+    session = 3_600_000  # the operator's default hour of play, in ms
+    a, b = ledger.create_account(20 * PRICE), ledger.create_account(20 * PRICE)
+    seller.sell_batch(LAB_RICHES, [(a, "k1"), (b, "k2")])  # the long way: the pool is known
+    playing(ledger, a, session - 1)  # a millisecond of its hour left
+    playing(ledger, b, session)  # its hour is up: logged out now
+    within = seller.sell_batch(LAB_RICHES, [(a, "k3"), (a, "k4")])
+    assert tried == [True] and None not in within  # signed ahead and sold whole
+    mixed = seller.sell_batch(LAB_RICHES, [(a, "k5"), (b, "k6")])
+    assert tried == [True, False]  # b logged out: the statement signed ahead sold nothing
+    assert mixed[0] is not None and mixed[1] is None  # the long way: a's paid; b's on its own
+    executed: list[str] = []
+    pipeline = seller._pipeline
+
+    @contextmanager
+    def noted() -> Iterator[tuple[Any, Any]]:
+        with pipeline() as (pg, cursor):
+            yield pg, Noted(cursor, executed)
+
+    seller._pipeline = noted  # type: ignore[method-assign]
+    with pytest.raises(ApiError) as refused:
+        seller.sell(b, LAB_RICHES, "k6")
+    assert (refused.value.status, refused.value.code) == (403, "cooling_off")
+    sql = ledger.sql
+    assert executed == [sql.take, sql.admission.sql]  # the row read on refusal only
+    executed.clear()
+    assert seller.sell(a, LAB_RICHES, "k7")["balance_pence"] == 15 * PRICE
+    assert sql.add_sale is not None and executed == [sql.take, sql.add_sale.sql]
+    assert check_books(ledger) == {a.pk: 5, b.pk: 1}
+    assert (ledger.balance(a), ledger.balance(b)) == (15 * PRICE, 19 * PRICE)

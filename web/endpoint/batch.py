@@ -8,9 +8,10 @@ second whatever the number of processes or connections (docs/endpoint-benchmarks
 
 The batcher gathers the purchases of a game that arrive while a batch is being sold and has
 its seller sell them together (`Seller.sell_batch`, web/endpoint/seller.py). A purchase the
-batch cannot sell cleanly (balance short, Idempotency-Key already used, the pool spent, any
-database error, which rolls the whole batch back) is answered None and its caller buys it on
-its own (`Checkout.once`), which gives the exact answer.
+batch cannot sell cleanly (balance short, a spend limit or the log-out of play refusing it,
+Idempotency-Key already used, the pool spent, any database error, which rolls the whole batch
+back) is answered None and its caller buys it on its own (`Checkout.once`), which gives the
+exact answer.
 
 On PostgreSQL (web/endpoint/postgres_seller.py) a batch is one debit statement, one draw of as
 many consecutive entries, one play and ledger row per purchase, one commit: the pool row is

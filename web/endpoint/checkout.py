@@ -38,7 +38,9 @@ def open_seller(parts: SaleParts, test_mode: bool) -> Seller:
 # the account's next instant on a grid of its own (web/endpoint/recheck.py: within ADMIT_MS, and
 # accounts spread over it) without reading again, as the session check does: a player buying
 # play after play costs one admission read a second, not one a purchase. The cooling-off is
-# still judged from the row read and the clock at each purchase; a refusal is never kept.
+# still judged from the row read and the clock at each purchase; a refusal is never kept. And
+# the debit itself refuses a logged-out account (playtime.PG_PLAYING, playtime.logged_out): a
+# purchase admitted just before the log-out is not sold after it, on whichever process.
 ADMIT_MS = 1_000
 MAX_ADMITTED = 100_000
 
@@ -158,7 +160,7 @@ class Checkout:
             if key is None or error.status not in (402, 403):
                 raise
             with db.begin() as conn:  # a retry of a purchase made is not refused for funds
-                # (nor for a spend limit)
+                # (nor for a spend limit, nor for the log-out of play)
                 if sql.play_by_key.row(conn, account=account.pk, key=key) is None:
                     raise
         except Exception as error:
@@ -186,6 +188,12 @@ def open_checkout(
     presale = PresaleHashes()
     records = Records(ledger.ring, ledger.pool_cache, presale)
     parts = SaleParts(
-        ledger.db, ledger.sql, records, ledger.selling, ledger.pool_cache, ledger.now_ms
+        ledger.db,
+        ledger.sql,
+        records,
+        ledger.selling,
+        ledger.pool_cache,
+        ledger.now_ms,
+        playtime.rules,
     )
     return Checkout(ledger, open_seller(parts, test_mode), presale, playtime, limits_required)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from web.endpoint import limits
+from web.endpoint import limits, playtime
 
 # The columns of a batch's plays passed in its one JSON parameter (`sales_param`, read by
 # json_to_recordset), and their types; the rest are the batch's own (game, model, pool, status,
@@ -65,13 +65,15 @@ def batch_plays(condition: str) -> str:
 
 
 # The debit and, only when it succeeded, the draw, in one statement (for
-# PostgresSeller.sell). Its row: (balance after the debit or NULL when it does
-# not cover the price, the pool's new next_index or NULL when the pool is spent).
+# PostgresSeller.sell). The debit is refused when the balance does not cover the price, a
+# spend limit would be passed, or the account is logged out of play at %(now)s. Its row:
+# (balance after the debit or NULL when it was refused, the pool's new next_index or NULL
+# when the pool is spent).
 TAKE = (
     "WITH debit AS (UPDATE accounts SET balance_pence = balance_pence - %(price)s,"
     f" {limits.PG_SETS}"
     " WHERE id = %(account)s AND balance_pence >= %(price)s"
-    f" AND {limits.PG_WITHIN} RETURNING balance_pence),"
+    f" AND {limits.PG_WITHIN} AND {playtime.PG_PLAYING} RETURNING balance_pence),"
     " draw AS (UPDATE pools SET next_index = next_index + 1"
     " WHERE id = %(pool)s AND next_index < size AND EXISTS (SELECT FROM debit)"
     " RETURNING next_index)"
@@ -79,9 +81,9 @@ TAKE = (
 )
 
 
-# For PostgresSeller.sell_batch. The debits of a batch and its draw in one
-# statement: each account pays for all its purchases whose Idempotency-Key it has not
-# used, or (balance short) for none; rows locked in id order (no deadlock between
+# For PostgresSeller.sell_batch. The debits of a batch and its draw in one statement: each
+# account pays for all its purchases whose Idempotency-Key it has not used, or (balance short,
+# a limit passed, logged out of play) for none; rows locked in id order (no deadlock between
 # batches); then, only if some were paid, the draw of as many consecutive entries as
 # purchases paid (the pool row locked after the accounts, as a single sale does). One
 # row per purchase paid: (its position in the arrays, the account's balance after, how
@@ -95,7 +97,7 @@ BATCH_DEBIT = (
     f" {limits.PG_BATCH_SETS}"
     " FROM need, locked WHERE a.id = need.account AND locked.id = a.id"
     " AND a.balance_pence >= %(price)s * need.c"
-    f" AND {limits.PG_BATCH_WITHIN}"
+    f" AND {limits.PG_BATCH_WITHIN} AND {playtime.PG_BATCH_PLAYING}"
     " RETURNING a.id, a.balance_pence, need.c),"
     " paid AS (SELECT fresh.n, debit.balance_pence, debit.c FROM fresh"
     " JOIN debit ON debit.id = fresh.account),"
@@ -114,7 +116,8 @@ ADD_SALES = f"WITH {batch_plays('')} {BATCH_LEDGER_ROWS}"
 
 # For PostgresSeller.sell_batch when it knows where the pool stands (its own
 # last draw): a whole batch in one statement, its plays signed before it is sent. Only when
-# every purchase is paid (each account covers all its purchases, no key used before)
+# every purchase is paid (each account covers all its purchases within its limits and is
+# not logged out of play, no key used before)
 # and the pool's next entry is still %(first)s does it debit, draw %(n)s entries and
 # insert the plays (SALE_FIELDS, in the order of the accounts' arrays) and their
 # ledger rows; otherwise it changes nothing (the accounts and the pool row stay locked
@@ -125,7 +128,8 @@ BATCH_SALE = (
     " locked AS (SELECT * FROM accounts WHERE id IN (SELECT account FROM need)"
     " ORDER BY id FOR UPDATE),"
     " able AS (SELECT count(*) AS k FROM locked a JOIN need ON need.account = a.id"
-    f" WHERE a.balance_pence >= %(price)s * need.c AND {limits.PG_BATCH_WITHIN}),"
+    f" WHERE a.balance_pence >= %(price)s * need.c AND {limits.PG_BATCH_WITHIN}"
+    f" AND {playtime.PG_BATCH_PLAYING}),"
     " go AS (SELECT next_index FROM pools WHERE id = %(pool)s"
     " AND next_index = %(first)s AND next_index + %(n)s <= size"
     " AND (SELECT count(*) FROM fresh) = %(n)s"

@@ -12,23 +12,39 @@ LOTTERY_REALITY_CHECK_SECONDS of the run; acknowledging one (POST /api/play-time
 is recorded and the next is due that long after it.
 
 The state is one row of `play_time` per account (migration 0008); a run is derived from it and
-the ledger's clock, never from a device.
+the ledger's clock, never from a device. The purchase's admission reads it to refuse early, and
+the purchase's debit statement itself refuses to debit a logged-out account (`PG_PLAYING`,
+`logged_out`: `run_at`'s rule in SQL), so a purchase admitted just before the log-out is not
+sold after it, whatever the process.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any, NamedTuple
+from functools import cached_property, lru_cache
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from sqlalchemy import Connection, exc, insert, select, update
+from sqlalchemy import (
+    BigInteger,
+    ColumnElement,
+    Connection,
+    and_,
+    bindparam,
+    exc,
+    exists,
+    insert,
+    select,
+    update,
+)
 
 from web.endpoint.errors import ApiError
-from web.endpoint.ledger import Account, Ledger
 from web.endpoint.schema import play_time
 from web.endpoint.settings import Settings
 from web.endpoint.times import iso
+
+if TYPE_CHECKING:
+    from web.endpoint.ledger import Account, Ledger
 
 # A run's last play is written again once it is this old: a break between paid plays is
 # measured to within it, and a player buying play after play costs a write only so often.
@@ -54,6 +70,16 @@ class Rules:
             settings.play_break_seconds * 1000,
             settings.reality_check_seconds * 1000,
         )
+
+    @cached_property
+    def params(self) -> dict[str, int]:
+        """The parameters of the log-out test in a purchase's debit (`PG_PLAYING`,
+        `logged_out`; with limits.period_params' `now`)."""
+        return {
+            "play_session": self.session_ms,
+            "play_cooling": self.cooling_ms,
+            "play_break": self.break_ms,
+        }
 
 
 class Run(NamedTuple):
@@ -115,6 +141,42 @@ def _iso_times(run: Run) -> tuple[str | None, ...]:
     return iso(run.started_at), iso(run.logout_at), iso(run.resumes_at), iso(run.reality_due_at)
 
 
+# The debit's side of `run_at`: an account is logged out of play (its purchase's debit refused)
+# when it has a play_time row whose run reached its log-out before the break would have ended
+# it (logout <= last play + break), and `now` is from that log-out to the end of its
+# cooling-off; never with a play session of 0 (no log-out), nor with a cooling-off of 0.
+def _pg_playing(account: str) -> str:
+    """PostgreSQL text of the condition that the account whose id is `account` is not logged
+    out of play at %(now)s (psycopg %(name)s parameters: Rules.params and now)."""
+    logout = "t.run_started_at + %(play_session)s"
+    return (
+        f"NOT EXISTS (SELECT FROM play_time t WHERE t.account_id = {account}"
+        f" AND %(play_session)s > 0 AND {logout} <= t.last_play_at + %(play_break)s"
+        f" AND {logout} <= %(now)s AND %(now)s < {logout} + %(play_cooling)s)"
+    )
+
+
+PG_PLAYING = _pg_playing("%(account)s")  # a single sale's debit (pg_statements.TAKE)
+PG_BATCH_PLAYING = _pg_playing("a.id")  # a batch's, its accounts as `a`
+
+
+def logged_out(account: ColumnElement[Any]) -> ColumnElement[bool]:
+    """True when the account is logged out of play at the parameter `now`, as a SQLAlchemy
+    clause (Statements.debit, negated: SQLite's sales and test mode's)."""
+    t, p = play_time.c, bindparam
+    session = p("play_session", type_=BigInteger)
+    logout = t.run_started_at + session
+    return exists().where(
+        and_(
+            t.account_id == account,
+            session > 0,
+            logout <= t.last_play_at + p("play_break", type_=BigInteger),
+            logout <= p("now", type_=BigInteger),
+            p("now", type_=BigInteger) < logout + p("play_cooling", type_=BigInteger),
+        )
+    )
+
+
 def refusal(run: Run) -> ApiError:
     """403 cooling_off: the account is logged out of play until resumes_at."""
     resumes = iso(run.resumes_at)
@@ -125,6 +187,12 @@ def refusal(run: Run) -> ApiError:
         "was charged; an unfinished play can still be finished.",
         {"resumes_at": resumes},
     )
+
+
+def refused(row: Any, rules: Rules, now: int) -> ApiError | None:
+    """403 cooling_off when the account's run (its play_time row as read) is logged out now."""
+    run = run_at(row, rules, now)
+    return refusal(run) if run is not None and run.cooling_off(now) else None
 
 
 class Row(NamedTuple):
@@ -163,8 +231,7 @@ class PlayTimes:
 
     def refused(self, seen: Any, now: int) -> ApiError | None:
         """403 cooling_off when the account's run (its row as `seen`) is logged out now."""
-        run = run_at(seen, self.rules, now)
-        return refusal(run) if run is not None and run.cooling_off(now) else None
+        return refused(seen, self.rules, now)
 
     def going(self, seen: Any, now: int) -> dict[str, Any] | None:
         """The play time after a paid purchase made now that writes nothing; None when it

@@ -10,11 +10,10 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from engine.game import Game
-from web.endpoint import limits
 from web.endpoint.pg_statements import sales_param
 from web.endpoint.pool_cache import PoolNotLoaded
 from web.endpoint.sale import Answer, Record, answer, answer_of
-from web.endpoint.seller import PoolExhausted, Requests, SaleParts, refusal
+from web.endpoint.seller import PoolExhausted, Requests, SaleParts
 from web.endpoint.statements import PoolRow
 
 if TYPE_CHECKING:
@@ -53,13 +52,13 @@ class PostgresSeller:
             cursor.execute(
                 sql.take,
                 {"account": account.pk, "price": price, "pool": pool.id}
-                | limits.period_params(now),
+                | self.parts.debit_params(now),
             )
             balance, taken = cursor.fetchone()
-            if balance is None:
-                state = sql.limit_state
+            if balance is None:  # refused, nothing taken: rolled back as the error leaves
+                state = sql.admission
                 cursor.execute(state.sql, {**state.defaults, "account": account.pk})
-                raise refusal(cursor.fetchone(), price, now)
+                raise self.parts.refusal(cursor.fetchone(), price, now)
             if taken is None:
                 raise PoolExhausted(pool.id)
             index = int(taken) - 1
@@ -78,7 +77,8 @@ class PostgresSeller:
         Signed ahead (`_sell_signed`) when this process knows where the pool stands: one round
         trip. Otherwise two (pipeline mode): BEGIN and one statement debiting every account for
         all its purchases whose Idempotency-Key it has not used (an account whose balance does
-        not cover them all pays for none: its purchases go on their own) and drawing as many
+        not cover them all, or a spend limit, or its log-out of play refuses, pays for none: its
+        purchases go on their own) and drawing as many
         consecutive entries as purchases were paid; the plays and ledger rows (one statement)
         and COMMIT.
         Accounts are locked in id order, so two batches (or a batch and a single sale) never
@@ -117,7 +117,7 @@ class PostgresSeller:
                     "price": price,
                     "pool": pool.id,
                 }
-                | limits.period_params(now),
+                | self.parts.debit_params(now),
             )
             # (position in chosen, the account's balance after all its debits, how
             # many, the draw): its k-th purchase leaves that balance + price x (count - 1 - k)
@@ -193,7 +193,7 @@ class PostgresSeller:
                 "purchased_at": now,
                 "amount_pence": -price,
             }
-            | limits.period_params(now),
+            | self.parts.debit_params(now),
         )
         pg.commit()
         rows = cursor.fetchall()

@@ -2,9 +2,10 @@
 chosen once at start (web/endpoint/checkout.py): web/endpoint/sqlite_seller.py and
 web/endpoint/postgres_seller.py, and test mode's wrapper around either (web/endpoint/testmode.py).
 
-Every seller sells the same sale: debit the price (within the balance and the spend limits),
-take the pool's next entry, record the play and its ledger row, all in one transaction; the
-record and the answer are built in one place (web/endpoint/sale.py). Sellers differ only in how
+Every seller sells the same sale: debit the price (within the balance and the spend limits, and
+only while the account is not logged out of play: web/endpoint/playtime.py), take the pool's
+next entry, record the play and its ledger row, all in one transaction; the record and the
+answer are built in one place (web/endpoint/sale.py). Sellers differ only in how
 the statements reach the database and how purchases are grouped (web/endpoint/batch.py).
 """
 
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from sqlalchemy import Connection
 
 from engine.game import Game
-from web.endpoint import limits
+from web.endpoint import limits, playtime
 from web.endpoint.database import Database
 from web.endpoint.errors import ApiError
 from web.endpoint.pool_cache import PoolCache, PoolNotLoaded
@@ -107,6 +108,24 @@ class SaleParts:
     selling: Selling
     pool_cache: PoolCache
     now_ms: Callable[[], int]
+    rules: playtime.Rules  # the play-time rules: a debit refuses a logged-out account
+
+    def debit_params(self, now: int) -> dict[str, int]:
+        """The parameters of a sale's debit at `now` besides its own: the spend limits' day
+        and week, and the play-time rules."""
+        return limits.period_params(now) | self.rules.params
+
+    def refusal(self, state: Any, price: int, now: int) -> ApiError:
+        """Why a purchase's debit at `now` was refused, from the account's row as
+        `Statements.admission` reads it (read only then): logged out of play (403
+        cooling_off, as the admission answers), a spend limit (403 limit_reached), else the
+        balance (402)."""
+        refused = playtime.refused(playtime.Row.of(state[-3:]), self.rules, now)
+        if refused is None:
+            refused = limits.Limits(state[: len(limits.COLUMNS)], now).refusal(price)
+        if refused is not None:
+            return refused
+        return ApiError(402, "insufficient_funds", "The balance does not cover this play.")
 
     def spare_at(self, pool: PoolRow, index: int) -> None:
         """Lay out the game's next pool in the background when this sale leaves 1/SPARE_AT."""
@@ -114,11 +133,3 @@ class SaleParts:
             threading.Thread(
                 target=self.pool_cache.prepare_spare, args=(pool.game,), daemon=True
             ).start()
-
-
-def refusal(state: Any, price: int, now: int) -> ApiError:
-    """Why a purchase's debit was refused: a spend limit (403), else the balance (402)."""
-    refused = limits.Limits(state, now).refusal(price)
-    if refused is not None:
-        return refused
-    return ApiError(402, "insufficient_funds", "The balance does not cover this play.")

@@ -10,10 +10,9 @@ from typing import TYPE_CHECKING
 from sqlalchemy import Connection
 
 from engine.game import Game
-from web.endpoint import limits
 from web.endpoint.pool_cache import PoolNotLoaded
 from web.endpoint.sale import Answer, answer_of
-from web.endpoint.seller import PoolExhausted, Requests, SaleParts, refusal
+from web.endpoint.seller import PoolExhausted, Requests, SaleParts
 from web.endpoint.statements import PoolRow
 
 if TYPE_CHECKING:
@@ -37,10 +36,10 @@ class StatementSale:
         sql, price = self.parts.sql, game.price_pence
         pool = self.parts.selling.on(conn, game.id)
         now = self.parts.now_ms()
-        period = limits.period_params(now)
-        balance = sql.debit.value(conn, account=account.pk, price=price, **period)
-        if balance is None:
-            raise refusal(sql.limit_state.row(conn, account=account.pk), price, now)
+        params = self.parts.debit_params(now)
+        balance = sql.debit.value(conn, account=account.pk, price=price, **params)
+        if balance is None:  # nothing taken: the caller's transaction (or savepoint) is undone
+            raise self.parts.refusal(sql.admission.row(conn, account=account.pk), price, now)
         index = draw(conn, account, pool)
         record = self.parts.records.record(account, pool, index, key, now)
         sql.add_purchase(conn, record, price)

@@ -24,7 +24,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Dialect
 from sqlalchemy.sql import ClauseElement
 
-from web.endpoint import limits
+from web.endpoint import limits, playtime
 from web.endpoint import pg_statements as pg
 from web.endpoint.schema import accounts, play_time, plays, pools, reservations, transactions
 
@@ -107,9 +107,11 @@ class Statements:
             dialect,
         )
         # The debit of a purchase: the balance, and the day's and week's spend, only when the
-        # balance covers the price and the spend stays within the limits in force (a pending
-        # raise whose time has come is in force). Parameters: account, price, now, day, week.
-        # A stored day or week later than this process's is kept and added to (limits.py).
+        # balance covers the price, the spend stays within the limits in force (a pending
+        # raise whose time has come is in force) and the account is not logged out of play
+        # at `now` (playtime.logged_out). Parameters: account, price, now, day, week and the
+        # play-time rules (playtime.Rules.params). A stored day or week later than this
+        # process's is kept and added to (limits.py).
         a = accounts.c
         day = case((a.spend_day >= p("day"), a.spend_day_pence), else_=0)
         week = case((a.spend_week >= p("week"), a.spend_week_pence), else_=0)
@@ -126,6 +128,7 @@ class Statements:
                 a.balance_pence >= p("price"),
                 or_(day_limit.is_(None), day + p("price") <= day_limit),
                 or_(week_limit.is_(None), week + p("price") <= week_limit),
+                ~playtime.logged_out(a.id),
             )
             .values(
                 balance_pence=a.balance_pence - p("price"),
@@ -137,10 +140,10 @@ class Statements:
             .returning(a.balance_pence),
             dialect,
         )
-        # Why a debit was refused (read only then): the balance, limits and spend cache.
-        self.limit_state = Prepared(select(*limits.COLUMNS).where(a.id == p("account")), dialect)
-        # A purchase's admission (web/endpoint/checkout.py), once a second per buying account:
-        # limit_state's columns, then the account's play_time row (NULLs when it has none).
+        # A purchase's admission (web/endpoint/checkout.py), once a second per buying account,
+        # and why a debit was refused (read only then: SaleParts.refusal): the balance, limits and
+        # spend cache (limits.COLUMNS), then the account's play_time row (NULLs when it has
+        # none).
         t = play_time.c
         self.admission = Prepared(
             select(*limits.COLUMNS, t.run_started_at, t.last_play_at, t.reality_due_at)
