@@ -233,3 +233,16 @@ def test_a_snapshot_restores_from_its_header_and_pages(patched_index: Path) -> N
     assert found["differed"] > 1_000_000 and found["wrong"] == 0
     assert json.loads(found["value"]) == {"kept": [1, 2, 3]}  # Python's state came back
     assert "does not match its pages" in found["truncated"]
+
+
+def test_pyodide_starts_from_a_webassembly_module_compiled_elsewhere(patched_index: Path) -> None:
+    # A returning visit's WebAssembly is compiled by a second worker (web/shell/js/runtime.js)
+    # and handed to Pyodide as `_wasmModule`: Pyodide instantiates that module and compiles none
+    # of its own; handed null (that compile failed), it compiles its own, as it always did.
+    out = subprocess.run(
+        [node(), str(ROOT / "tests" / "wasm_module.mjs"), str(patched_index)],
+        capture_output=True, text=True, timeout=120, check=True,
+    ).stdout  # fmt: skip
+    found = json.loads(out.strip().splitlines()[-1])
+    assert found["given"] == {"given": 1, "own": 0, "value": 45}
+    assert found["failed"] == {"given": 0, "own": 1, "value": 45}

@@ -509,6 +509,7 @@ def build(out: Path, api_url: str = "") -> DistResult:
             "index": base,
             "mjs": f"{base}pyodide.mjs",
             "eager": f"{base}{EAGER_RUNTIME}",
+            "wasm": f"{base}pyodide.asm.wasm",
             "stdlib": f"{base}{stdlib_name}",
             "lockInfo": lock_info,
         },

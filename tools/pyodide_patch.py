@@ -183,6 +183,34 @@ MJS_EDITS = (
         "return t._snapshotPages=p,t.noInitialRun=!0,t.INITIAL_MEMORY=p?p.length:i.length,i}"
         'o(ke,"prepareSnapshot")',
     ),
+    # getInstantiateWasmFunc and createSettings: the WebAssembly compiled elsewhere (the option
+    # `_wasmModule`, a promise of a WebAssembly.Module, or of null should that compile have
+    # failed: then Pyodide fetches and compiles its own, as before). A returning visit has a
+    # second worker compile it beside the game's (web/shell/js/runtime.js), so Chromium reads
+    # the compiled code back on that worker's thread, not the game's.
+    Edit(
+        MJS,
+        MJS_SHA256,
+        'function Ie(e){if(typeof WasmOffsetConverter<"u")return;'
+        'let{binary:t,response:n}=_(e+"pyodide.asm.wasm"),i=K();',
+        'function Ie(e,m){if(typeof WasmOffsetConverter<"u")return;'
+        'let W=e+"pyodide.asm.wasm",{binary:t,response:n}=m?{}:_(W),i=K();',
+    ),
+    Edit(
+        MJS,
+        MJS_SHA256,
+        "try{let l;n?l=await WebAssembly.instantiateStreaming(n,s)"
+        ":l=await WebAssembly.instantiate(await t,s);",
+        "try{let l,M=m&&await m;if(M)l={module:M,instance:await WebAssembly.instantiate(M,s)};"
+        "else{m&&({binary:t,response:n}=_(W));n?l=await WebAssembly.instantiateStreaming(n,s)"
+        ":l=await WebAssembly.instantiate(await t,s)}",
+    ),
+    Edit(
+        MJS,
+        MJS_SHA256,
+        "instantiateWasm:Ie(e.indexURL)}",
+        "instantiateWasm:Ie(e.indexURL,e._wasmModule)}",
+    ),
 )
 # The JavaScript files shipped edited: name -> its edits.
 JS_EDITS = {MJS: MJS_EDITS, ASM: ASM_EDITS}

@@ -127,6 +127,47 @@ def test_a_returning_visit_reads_back_the_whole_runtime_s_code_chromium_kept(
     assert eager.get("cacheRejected") is False, eager
     assert eager.get("consumedCacheSize", 0) > 1_000_000, eager
     assert config["pyodide"]["index"] + "pyodide.asm.mjs" not in compiled
+    # Its WebAssembly was compiled by a second worker, the game's worker never fetched it.
+    assert _wasm_fetched_and_received(again) == (False, True)
+    assert watch.errors == [] and again_watch.errors == []
+    page.context.close()
+
+
+def _wasm_fetched_and_received(page: Page) -> tuple[bool, bool]:
+    """Whether the game's worker fetched the WebAssembly itself, and whether it received it
+    compiled by a second worker (its span `wasm-received`)."""
+    page.wait_for_function("() => window.lottery.stats.worker !== undefined", timeout=10_000)
+    worker = page.evaluate("() => window.lottery.stats.worker")
+    fetched = any(d["path"].endswith(".wasm") for d in worker["downloads"])
+    return fetched, "wasm-received" in {s["name"] for s in worker["spans"]}
+
+
+def test_a_returning_visit_whose_second_worker_fails_compiles_its_own_webassembly(
+    browser: Browser, server: str
+) -> None:
+    """The second worker that compiles a returning visit's WebAssembly (web/shell/js/runtime.js)
+    cannot be made: the game's worker is told so at once, and Pyodide fetches and compiles its
+    own; the snapshot still restores and the game plays."""
+    page, watch = open_game(browser, server, viewport=DESKTOP, query="?scene=check")
+    _snapshot_saved(page)
+    page.wait_for_function("() => window.lottery.stats.runtimeCode === 'kept'", timeout=30_000)
+    again = page.context.new_page()
+    again.add_init_script(
+        """const PageWorker = window.Worker;
+        window.Worker = class extends PageWorker {
+          constructor(url, options) {
+            if (options && options.name === "lottery-wasm") throw new Error("no second worker");
+            super(url, options);
+          }
+        };"""
+    )
+    again_watch = Watch(again, server)
+    again.goto(server + "/?scene=check")
+    again.wait_for_selector("body[data-ready='1']", timeout=60_000)
+    assert again.evaluate(SNAPSHOT_STATE) == ["snapshot", "restored"]
+    assert _wasm_fetched_and_received(again) == (True, True)  # told null, fetched its own
+    again.get_by_role("button", name="TAP").click()
+    expect(again.locator("#log")).to_contain_text("Tapped 1 time")
     assert watch.errors == [] and again_watch.errors == []
     page.context.close()
 

@@ -28,6 +28,8 @@ interface ShellConfig {
     mjs: string;
     /** The runtime a returning visit starts from (js/runtime.js). */
     eager: string;
+    /** Pyodide's WebAssembly, which the worker compiles as it boots. */
+    wasm: string;
     stdlib: string;
     /** Pyodide's lock file's "info", passed on as it is (arbitrary JSON to the shell). */
     lockInfo: unknown;
@@ -191,7 +193,9 @@ type PageMessage =
       params: StartParams;
       origin: number; // the page's performance.timeOrigin: frames' `now` on the page's clock
       runtime: string | null; // the runtime a restoring start imports (js/runtime.js)
+      wasm: boolean; // Pyodide's WebAssembly follows, compiled by another worker (js/runtime.js)
     }
+  | { type: "wasm"; module: WebAssembly.Module | null }
   | ({ type: "size" } & StageSize)
   | { type: "frame"; now: number; events: ShellEvent[] }
   | { type: "ready" }
@@ -271,6 +275,9 @@ type LoadPyodide = (options: {
   _makeSnapshot?: boolean;
   /** The runtime's module function, if not the one Pyodide imports from indexURL. */
   createPyodideModule?: CreatePyodideModule;
+  /** Ours (tools/pyodide_patch.py): the WebAssembly compiled by the worker (null: it failed,
+   * and Pyodide fetches and compiles its own). */
+  _wasmModule?: Promise<WebAssembly.Module | null>;
 }) => Promise<Pyodide>;
 /** pyodide.asm.mjs's default export (opaque to the shell: only handed back to Pyodide). */
 type CreatePyodideModule = (settings: object) => Promise<unknown>;

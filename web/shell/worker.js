@@ -127,9 +127,20 @@ function runtimeModule(url) {
   );
 }
 
+// Pyodide's WebAssembly, when the page has it compiled by another worker (js/runtime.js): the
+// module it sends ({type: "wasm"}), or null (then Pyodide fetches and compiles its own).
+/** @type {(module: WebAssembly.Module | null) => void} */
+let wasmArrived = () => {};
+let booted = 0; // when the boot message arrived (the span `wasm-received` runs from it)
+/** @type {Promise<WebAssembly.Module | null>} */
+const wasmCompiled = new Promise((resolve) => {
+  wasmArrived = resolve;
+});
+
 /** @param {Extract<PageMessage, {type: "boot"}>} message */
-async function boot({ config, canvas, size, params, origin, runtime }) {
+async function boot({ config, canvas, size, params, origin, runtime, wasm }) {
   mark("lottery-boot"); // the page's boot message arrived
+  booted = performance.now();
   attach(canvas);
   note({ canvas: resize(size.width, size.height, size.dpr) });
   const games = openedGames(config, params);
@@ -177,7 +188,12 @@ async function boot({ config, canvas, size, params, origin, runtime }) {
     span("pyodide-module", began);
     mark("lottery-pyodide-module");
     began = performance.now();
-    ({ pyodide, boot } = await startPython(loadPyodide, stored, restoring));
+    ({ pyodide, boot } = await startPython(
+      loadPyodide,
+      stored,
+      restoring,
+      wasm ? wasmCompiled : undefined,
+    ));
     span("python-start", began);
     mark("lottery-python-started");
     post({ type: "progress", fraction: 0.9, text: "Starting the game…" });
@@ -273,6 +289,10 @@ self.onmessage = ({ data }) => {
       break;
     case "frame":
       frame(data);
+      break;
+    case "wasm":
+      span("wasm-received", booted);
+      wasmArrived(data.module);
       break;
     case "answer":
       if (answers) answers[data.name] = { ok: data.ok === true, body: data.body || {} };

@@ -65,3 +65,37 @@ function compileRuntime() {
   };
   helper.postMessage({ url: config.pyodide.eager });
 }
+
+// A start that restores the snapshot (the runtime's code kept: Chromium, a returning visit) has
+// Pyodide's WebAssembly compiled by a second worker beside the game's, made just after it:
+// Chromium reads the compiled code back on that worker's thread, not the game's, while the
+// game's worker loads Pyodide's scripts and reads the snapshot. The module goes to the game's
+// worker ({type: "wasm"}), or null if it could not be compiled (Pyodide then compiles its own).
+/** @returns {boolean} whether the start has its WebAssembly compiled (compileWasm sends it) */
+export function wasmCompiledApart() {
+  return restoringRuntime() !== null;
+}
+
+/** @param {Worker} game the game's worker, booted with `wasm: wasmCompiledApart()` */
+export function compileWasm(game) {
+  /** @type {Worker | null} */
+  let helper = null;
+  /** @param {WebAssembly.Module | null} module */
+  const send = (module) => {
+    helper?.terminate();
+    game.postMessage({ type: "wasm", module });
+  };
+  try {
+    helper = new Worker(config.runtimeCache, { type: "module", name: "lottery-wasm" });
+  } catch (error) {
+    console.warn("wasm:", error);
+    send(null);
+    return;
+  }
+  helper.onmessage = ({ data }) => send(data.ok ? data.module : null);
+  helper.onerror = (event) => {
+    event.preventDefault();
+    send(null);
+  };
+  helper.postMessage({ url: config.pyodide.wasm, compile: true });
+}

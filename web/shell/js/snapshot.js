@@ -185,10 +185,13 @@ export const snapshots = {
  * @param {Promise<FoundSnapshot | null>} stored the snapshot kept, if any (snapshots.load)
  * @param {Promise<CreatePyodideModule | null>} restoring the runtime a restore starts from
  *   (js/runtime.js), if not Pyodide's own
+ * @param {Promise<WebAssembly.Module | null>} [wasm] Pyodide's WebAssembly, compiled by another
+ *   worker (js/runtime.js), if it is
  * @returns {Promise<{pyodide: Pyodide, boot: "snapshot" | "fresh"}>}
  */
-export async function startPython(loadPyodide, stored, restoring) {
+export async function startPython(loadPyodide, stored, restoring, wasm) {
   const options = {
+    _wasmModule: wasm,
     indexURL: config.pyodide.index,
     stdLibURL: config.pyodide.stdlib,
     lockFileContents: JSON.stringify({ info: config.pyodide.lockInfo, packages: {} }),
