@@ -199,6 +199,15 @@ def patched_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return index
 
 
+def node_script(name: str, index: Path) -> Any:
+    """What a Node.js script of tests/ prints last (JSON), run on Pyodide's folder `index`."""
+    out = subprocess.run(
+        [node(), str(ROOT / "tests" / name), str(index)],
+        capture_output=True, text=True, timeout=120, check=True,
+    ).stdout  # fmt: skip
+    return json.loads(out.strip().splitlines()[-1])
+
+
 def start(index: Path, *, snapshot: bool = False) -> Any:
     """Pyodide loaded from index in Node.js: what `pyodide_tool.mjs start` found."""
     out = pyodide_tool("start", str(index), *(["snapshot"] if snapshot else []))
@@ -223,11 +232,7 @@ def test_a_snapshot_restores_from_its_header_and_pages(patched_index: Path) -> N
     # pages; the edited restore writes the pages into the interpreter's memory itself, zeroing
     # the gaps only below the memory's break: that memory then holds the snapshot's exactly,
     # though much of it held other bytes before (the fresh interpreter's own data and stack).
-    out = subprocess.run(
-        [node(), str(ROOT / "tests" / "snapshot_restore.mjs"), str(patched_index)],
-        capture_output=True, text=True, timeout=120, check=True,
-    ).stdout  # fmt: skip
-    found = json.loads(out.strip().splitlines()[-1])
+    found = node_script("snapshot_restore.mjs", patched_index)
     assert found["writes"] == 1
     assert 48 <= found["head"] < 65536 < found["dirty"] < found["length"]
     assert found["differed"] > 1_000_000 and found["wrong"] == 0
@@ -239,10 +244,6 @@ def test_pyodide_starts_from_a_webassembly_module_compiled_elsewhere(patched_ind
     # A returning visit's WebAssembly is compiled by a second worker (web/shell/js/runtime.js)
     # and handed to Pyodide as `_wasmModule`: Pyodide instantiates that module and compiles none
     # of its own; handed null (that compile failed), it compiles its own, as it always did.
-    out = subprocess.run(
-        [node(), str(ROOT / "tests" / "wasm_module.mjs"), str(patched_index)],
-        capture_output=True, text=True, timeout=120, check=True,
-    ).stdout  # fmt: skip
-    found = json.loads(out.strip().splitlines()[-1])
+    found = node_script("wasm_module.mjs", patched_index)
     assert found["given"] == {"given": 1, "own": 0, "value": 45}
     assert found["failed"] == {"given": 0, "own": 1, "value": 45}

@@ -498,8 +498,9 @@ def build(out: Path, api_url: str = "") -> DistResult:
     copy_fonts(out / "assets" / "fonts")
 
     base = f"/pyodide/{version}/"
+    wasm_url = f"{base}pyodide.asm.wasm"
     sizes = {
-        f"{base}pyodide.asm.wasm": (pyo_dir / "pyodide.asm.wasm").stat().st_size,
+        wasm_url: (pyo_dir / "pyodide.asm.wasm").stat().st_size,
         f"{base}{stdlib_name}": len(stdlib),
         f"/py/{game_name}": len(game),
     }
@@ -509,7 +510,7 @@ def build(out: Path, api_url: str = "") -> DistResult:
             "index": base,
             "mjs": f"{base}pyodide.mjs",
             "eager": f"{base}{EAGER_RUNTIME}",
-            "wasm": f"{base}pyodide.asm.wasm",
+            "wasm": wasm_url,
             "stdlib": f"{base}{stdlib_name}",
             "lockInfo": lock_info,
         },

@@ -10,7 +10,7 @@ import { answering, askEarly, earlyAnswers, perform, usedEarly } from "./js/brid
 import { audioAvailable, play, setNotes, want } from "./js/sound.js";
 import { explain, fail, setProgress } from "./js/splash.js";
 import { store } from "./js/store.js";
-import { compileWasm, keepRuntimeCode, restoringRuntime, wasmCompiledApart } from "./js/runtime.js";
+import { compileWasm, keepRuntimeCode, restoringRuntime } from "./js/runtime.js";
 
 const canvas = /** @type {HTMLCanvasElement} */ ($("screen"));
 /** @type {Worker} */
@@ -241,12 +241,10 @@ function boot() {
   const size = stageSize();
   const origin = performance.timeOrigin; // the worker's first frame has `now` on this clock
   const runtime = restoringRuntime();
-  const wasm = wasmCompiledApart();
-  worker.postMessage(
-    { type: "boot", config, canvas: offscreen, size, params, origin, runtime, wasm },
-    [offscreen],
-  );
-  if (wasm) compileWasm(worker);
+  worker.postMessage({ type: "boot", config, canvas: offscreen, size, params, origin, runtime }, [
+    offscreen,
+  ]);
+  if (runtime) compileWasm(worker); // its WebAssembly too, on a second worker
   askEarly(params); // the session (and a game's unfinished play) while Python boots
   earlyAnswers((name, answer) => worker.postMessage({ type: "answer", name, ...answer }));
 }

@@ -28,7 +28,7 @@ interface ShellConfig {
     mjs: string;
     /** The runtime a returning visit starts from (js/runtime.js). */
     eager: string;
-    /** Pyodide's WebAssembly, which the worker compiles as it boots. */
+    /** Pyodide's WebAssembly, which a returning visit compiles on a second worker (js/runtime.js). */
     wasm: string;
     stdlib: string;
     /** Pyodide's lock file's "info", passed on as it is (arbitrary JSON to the shell). */
@@ -192,8 +192,7 @@ type PageMessage =
       size: StageSize;
       params: StartParams;
       origin: number; // the page's performance.timeOrigin: frames' `now` on the page's clock
-      runtime: string | null; // the runtime a restoring start imports (js/runtime.js)
-      wasm: boolean; // Pyodide's WebAssembly follows, compiled by another worker (js/runtime.js)
+      runtime: string | null; // the runtime a restoring start imports (js/runtime.js); set: a `wasm` message follows
     }
   | { type: "wasm"; module: WebAssembly.Module | null }
   | ({ type: "size" } & StageSize)
@@ -275,8 +274,8 @@ type LoadPyodide = (options: {
   _makeSnapshot?: boolean;
   /** The runtime's module function, if not the one Pyodide imports from indexURL. */
   createPyodideModule?: CreatePyodideModule;
-  /** Ours (tools/pyodide_patch.py): the WebAssembly compiled by the worker (null: it failed,
-   * and Pyodide fetches and compiles its own). */
+  /** Ours (tools/pyodide_patch.py): the WebAssembly compiled by another worker (null: that
+   * failed, and Pyodide fetches and compiles its own). */
   _wasmModule?: Promise<WebAssembly.Module | null>;
 }) => Promise<Pyodide>;
 /** pyodide.asm.mjs's default export (opaque to the shell: only handed back to Pyodide). */

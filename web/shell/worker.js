@@ -127,8 +127,9 @@ function runtimeModule(url) {
   );
 }
 
-// Pyodide's WebAssembly, when the page has it compiled by another worker (js/runtime.js): the
-// module it sends ({type: "wasm"}), or null (then Pyodide fetches and compiles its own).
+// Pyodide's WebAssembly, which the page has compiled by another worker when it boots this one
+// with a restoring runtime (js/runtime.js): the module it sends ({type: "wasm"}), or null (then
+// Pyodide fetches and compiles its own).
 /** @type {(module: WebAssembly.Module | null) => void} */
 let wasmArrived = () => {};
 let booted = 0; // when the boot message arrived (the span `wasm-received` runs from it)
@@ -138,7 +139,7 @@ const wasmCompiled = new Promise((resolve) => {
 });
 
 /** @param {Extract<PageMessage, {type: "boot"}>} message */
-async function boot({ config, canvas, size, params, origin, runtime, wasm }) {
+async function boot({ config, canvas, size, params, origin, runtime }) {
   mark("lottery-boot"); // the page's boot message arrived
   booted = performance.now();
   attach(canvas);
@@ -192,7 +193,7 @@ async function boot({ config, canvas, size, params, origin, runtime, wasm }) {
       loadPyodide,
       stored,
       restoring,
-      wasm ? wasmCompiled : undefined,
+      runtime ? wasmCompiled : undefined, // a runtime set: the page sends the WebAssembly
     ));
     span("python-start", began);
     mark("lottery-python-started");

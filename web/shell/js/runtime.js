@@ -66,17 +66,12 @@ function compileRuntime() {
   helper.postMessage({ url: config.pyodide.eager });
 }
 
-// A start that restores the snapshot (the runtime's code kept: Chromium, a returning visit) has
-// Pyodide's WebAssembly compiled by a second worker beside the game's, made just after it:
+// A start booted with a restoring runtime (the runtime's code kept: Chromium, a returning visit)
+// has Pyodide's WebAssembly compiled by a second worker beside the game's, made just after it:
 // Chromium reads the compiled code back on that worker's thread, not the game's, while the
 // game's worker loads Pyodide's scripts and reads the snapshot. The module goes to the game's
 // worker ({type: "wasm"}), or null if it could not be compiled (Pyodide then compiles its own).
-/** @returns {boolean} whether the start has its WebAssembly compiled (compileWasm sends it) */
-export function wasmCompiledApart() {
-  return restoringRuntime() !== null;
-}
-
-/** @param {Worker} game the game's worker, booted with `wasm: wasmCompiledApart()` */
+/** @param {Worker} game the game's worker, booted with `runtime: restoringRuntime()` set */
 export function compileWasm(game) {
   /** @type {Worker | null} */
   let helper = null;
