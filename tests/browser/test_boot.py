@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 import json
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -274,8 +275,8 @@ def test_the_worker_reports_its_downloads_and_steps_on_the_page_s_timeline(
 ) -> None:
     """The page's resource timing cannot see the worker's requests: the worker sends its own
     (each download's start, first byte, end and bytes) and its steps (Pyodide's module,
-    WebAssembly's compile and instantiate, Python's start), which the page shifts to its own
-    timeline (ms from navigation), for the load benchmark."""
+    WebAssembly's compile and instantiate, Python's start, the game's start and first frame),
+    which the page shifts to its own timeline (ms from navigation), for the load benchmark."""
     page, watch = open_game(browser, server, viewport=DESKTOP, query="?game=lab-riches")
     page.wait_for_function("() => window.lottery.stats.worker !== undefined", timeout=10_000)
     seen = page.evaluate(WORKER)
@@ -286,13 +287,18 @@ def test_the_worker_reports_its_downloads_and_steps_on_the_page_s_timeline(
         assert got["bytes"] > 0 and got["bodyBytes"] > 0, got  # a cold visit: over the network
     steps = {s["name"]: s for s in seen["worker"]["spans"]}
     assert {"pyodide-module", "python-start", "wasm-instantiateStreaming"} <= set(steps), steps
-    for step in steps.values():
-        assert 0 < step["start"] <= step["end"] <= seen["ready"], step
+    for step in steps.values():  # rounded to the ms: the first frame's ends just before ready
+        assert 0 < step["start"] <= step["end"] <= seen["ready"] + 1, step
     marks = seen["marks"]
     # The same moments as the worker's marks, each on the page's clock.
     assert abs(steps["python-start"]["end"] - marks["lottery-python-started"]) <= 2
     assert abs(steps["pyodide-module"]["end"] - marks["lottery-pyodide-module"]) <= 2
     wasm = steps["wasm-instantiateStreaming"]
     assert steps["python-start"]["start"] <= wasm["start"] <= wasm["end"]
+    # After the game's import, in order: the fonts, the game's start, its first frame.
+    after = [steps[name] for name in ("fonts-awaited", "game-start", "first-frame")]
+    assert marks["lottery-game-imported"] - 2 <= after[0]["start"], after
+    for one, then in itertools.pairwise(after):
+        assert one["end"] <= then["start"], after
     assert watch.errors == []
     page.context.close()

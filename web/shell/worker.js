@@ -233,9 +233,12 @@ async function boot({ config, canvas, size, params, origin, runtime }) {
     modules = () => pyodide.runPython("__import__('sys').modules.__len__()");
     if (snapshotDue(boot)) python = pyodide;
     mark("lottery-game-imported");
+    began = performance.now();
     const measuredWith = await fonts;
+    span("fonts-awaited", began);
     const given = answers;
     answers = null;
+    began = performance.now();
     browser.start(
       size.width,
       size.height,
@@ -244,11 +247,15 @@ async function boot({ config, canvas, size, params, origin, runtime }) {
       measuredWith,
     );
     post({ type: "used", names: Object.keys(given || {}) });
-    post({ type: "started", notes: browser.sound_notes() });
+    const notes = browser.sound_notes();
+    span("game-start", began);
+    post({ type: "started", notes });
     // The first frame at once, not when the page's next animation frame asks for it (a message
     // each way and up to a frame's wait: 45-50 ms of a returning visit's start under load;
     // docs/build-history.md), with `now` on the page's clock like the frames it asks for.
+    began = performance.now();
     frame({ type: "frame", now: performance.timeOrigin + performance.now() - origin, events: [] });
+    span("first-frame", began);
   } catch (error) {
     // A restored interpreter that cannot start the game is not kept: "Try again" starts afresh.
     if (boot === "snapshot") await snapshots.drop();
