@@ -142,6 +142,31 @@ def test_a_lobby_card_s_figures_are_its_prize_table_s() -> None:
         )
 
 
+def test_a_lobby_card_s_figures_are_worked_out_once_a_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lobby draws its cards every frame; their figures (the rules' fractions, parsed and
+    rounded) are worked out once a game, so an interpreter restored from a snapshot, which
+    starts the lobby again, has them already and its first frame runs none of that code."""
+    from engine.game import Game
+    from engine.ui.games import first_scene
+    from engine.ui.scenes import site
+
+    site.card_lines.cache_clear()
+    worked: list[str] = []
+    figures = Game.published_figures
+    assert isinstance(figures, property) and figures.fget is not None
+    read = figures.fget
+    monkeypatch.setattr(
+        Game, "published_figures", property(lambda game: worked.append(game.id) or read(game))
+    )
+    canvas = CommandCanvas(1280, 720, lambda s, px, f, b: len(s) * px * 0.55)
+    for _ in range(2):  # a start, and the start again of a restored interpreter
+        app = App(first_scene({}), 1280, 720, {"session": (True, {"balance_pence": 5_000})})
+        assert any(app.frame(t, [], canvas).drew for t in (16.0, 32.0, 48.0))
+    cards = app.scene.flow.cards  # type: ignore[attr-defined]
+    assert sorted(worked) == sorted(card.game.id for card in cards)
+    site.card_lines.cache_clear()  # worked out with the counting property: not kept
+
+
 @pytest.mark.parametrize("size", [pytest.param(s, id=f"{s[0]}x{s[1]}") for s in SIZES])
 def test_power_puck_shot_s_splash_has_how_to_play_in_its_top_right(size: tuple[int, int]) -> None:
     """The procedure: "In the top right of the splash screen is a 'HOW TO PLAY' button". Nothing

@@ -3,6 +3,7 @@ lobby's visit, its cards' facts, and the page's backdrop and header."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, timezone
 
@@ -35,17 +36,25 @@ class Card:
         return None if self.cover is None else self.cover.look
 
     def lines(self) -> tuple[str, str]:
-        """The card's two lines of figures. The odds and payout are the game's published ones,
-        which are its prize table's: every load of the table checks that its own figures
-        round to them (engine/math/table.py), and the lobby's first frame does not wait for
-        both tables to be parsed (most of that frame in Pyodide)."""
-        game = self.game
-        top = format_pounds(game.top_prize_pence, always_pence=False)
-        odds, rtp_percent = game.published_figures
-        return (
-            f"{format_pounds(game.price_pence)} a play · WIN UP TO {top}",
-            f"Odds of winning 1 in {show2(odds)} · Payout {show2(rtp_percent)}%",
-        )
+        """The card's two lines of figures."""
+        return card_lines(self.game)
+
+
+@functools.cache
+def card_lines(game: Game) -> tuple[str, str]:
+    """A game's two lines of figures on its lobby card. The odds and payout are the game's
+    published ones, which are its prize table's: every load of the table checks that its own
+    figures round to them (engine/math/table.py), and the lobby's first frame does not wait for
+    both tables to be parsed (most of that frame in Pyodide). Made once a game (the lobby draws
+    them each frame): the interpreter a returning visit restores has them already, and its first
+    frame does not parse and divide fractions (their regular expression and arithmetic were
+    compiled anew on a first return)."""
+    top = format_pounds(game.top_prize_pence, always_pence=False)
+    odds, rtp_percent = game.published_figures
+    return (
+        f"{format_pounds(game.price_pence)} a play · WIN UP TO {top}",
+        f"Odds of winning 1 in {show2(odds)} · Payout {show2(rtp_percent)}%",
+    )
 
 
 class Lobby(Visit):
