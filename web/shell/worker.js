@@ -213,22 +213,25 @@ async function boot({ config, canvas, size, params, origin, runtime }) {
   }
   try {
     // The shared zip on sys.path; the shared zip's packages that a game's zip adds modules to
-    // (engine.ui: its screens) look in that game's zip too (a restored snapshot has all this).
-    // Before the game is imported, its dataclasses' methods come from the code compiled at
-    // build time (backends/codecache.py): compiling them here was a third of the import (a
-    // restored snapshot has the game imported already).
-    const extended = games.flatMap((game) => game.packages.map((name) => [gameZip(game), name]));
-    pyodide.runPython(
-      [
-        "import importlib, sys",
-        `if '${SHARED_ZIP}' not in sys.path: sys.path.insert(0, '${SHARED_ZIP}')`,
-        boot === "fresh" ? "from backends import codecache; codecache.install()" : "",
-        "for zip_path, name in " + JSON.stringify(extended) + ":",
-        "    folder = zip_path + '/' + name.replace('.', '/')",
-        "    package = importlib.import_module(name)",
-        "    if folder not in package.__path__: package.__path__.append(folder)",
-      ].join("\n"),
-    );
+    // (engine.ui: its screens) look in that game's zip too. Before the game is imported, its
+    // dataclasses' methods come from the code compiled at build time (backends/codecache.py):
+    // compiling them here was a third of the import. A restored snapshot has all this, and the
+    // game imported (its key names these very zips): running this source there only had
+    // Python's compiler compiled anew on a first return (docs/build-history.md).
+    if (boot === "fresh") {
+      const extended = games.flatMap((game) => game.packages.map((name) => [gameZip(game), name]));
+      pyodide.runPython(
+        [
+          "import importlib, sys",
+          `if '${SHARED_ZIP}' not in sys.path: sys.path.insert(0, '${SHARED_ZIP}')`,
+          "from backends import codecache; codecache.install()",
+          "for zip_path, name in " + JSON.stringify(extended) + ":",
+          "    folder = zip_path + '/' + name.replace('.', '/')",
+          "    package = importlib.import_module(name)",
+          "    if folder not in package.__path__: package.__path__.append(folder)",
+        ].join("\n"),
+      );
+    }
     browser = pyodide.pyimport(config.game.module);
     modules = () => pyodide.runPython("__import__('sys').modules.__len__()");
     if (snapshotDue(boot)) python = pyodide;
