@@ -223,12 +223,11 @@ async function boot({ config, canvas, size, params, origin, runtime }) {
       pyodide.runPython(
         [
           "import importlib, sys",
-          `if '${SHARED_ZIP}' not in sys.path: sys.path.insert(0, '${SHARED_ZIP}')`,
+          `sys.path.insert(0, '${SHARED_ZIP}')`,
           "from backends import codecache; codecache.install()",
           "for zip_path, name in " + JSON.stringify(extended) + ":",
           "    folder = zip_path + '/' + name.replace('.', '/')",
-          "    package = importlib.import_module(name)",
-          "    if folder not in package.__path__: package.__path__.append(folder)",
+          "    importlib.import_module(name).__path__.append(folder)",
         ].join("\n"),
       );
     }
