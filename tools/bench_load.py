@@ -15,7 +15,8 @@ held at the first frame (`modules`).
 
 In the same run, the reference: a bare Pyodide page served by the same server with the same
 compression (`bare_pyodide`: loadPyodide with its full standard library, then one canvas draw
-from Python), cold, the median of 5: ms to the draw and bytes. `ratio_cold_ready` is the
+from Python), cold, visited just before each page's visits in each run (15 visits), their
+median: ms to the draw and bytes. `ratio_cold_ready` is the
 slowest page's cold `playable_ms` over the bare page's `ready_ms` (each page's in
 `ratio_cold_ready_by_page`): machines differ in speed, the ratio less. `ratio_warm_ready_by_page`
 is each page's warm `playable_ms` over the same bare cold `ready_ms`. `meets_target` says for
@@ -256,7 +257,8 @@ def median(runs: list[dict[str, Any]]) -> dict[str, Any]:
 
 def run() -> dict[str, Any]:
     """Build the site, serve it with the bare Pyodide page beside it, and measure each page's
-    cold and warm loads and the bare page's (median of RUNS)."""
+    cold and warm loads (median of RUNS) and the bare page's (median of a visit before each
+    page's in each run)."""
     work = Path(tempfile.mkdtemp(prefix="bench-load-"))
     colds: dict[str, list[dict[str, Any]]] = {name: [] for name in PAGES}
     warms: dict[str, list[dict[str, Any]]] = {name: [] for name in PAGES}
@@ -269,8 +271,11 @@ def run() -> dict[str, Any]:
             browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
             try:
                 for _ in range(RUNS):
-                    bares.append(bare_visit(browser, url))
                     for name, path in PAGES.items():
+                        # The reference just before each page's visits, so that its median
+                        # spans the same minutes as the pages': the machine's speed drifts
+                        # within a run by more than the targets' margins.
+                        bares.append(bare_visit(browser, url))
                         cold, warm, play = one_page(browser, url, path, name == PLAY_GAME)
                         colds[name].append(cold)
                         warms[name].append(warm)
