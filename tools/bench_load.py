@@ -21,6 +21,8 @@ slowest page's cold `playable_ms` over the bare page's `ready_ms` (each page's i
 `ratio_cold_ready_by_page`): machines differ in speed, the ratio less. `ratio_warm_ready_by_page`
 is each page's warm `playable_ms` over the same bare cold `ready_ms`. `meets_target` says for
 each page whether its visits meet the targets (`target`: both ratios, and the cold bytes).
+`runs` has every visit's figure behind those medians (the bare page's `ready_ms`, each page's
+cold and warm `playable_ms`), in the order made, to judge their spread.
 
 Then, warm, a whole Lab Riches play (PLAY, every GO, FINISH, the outcome screen; faster
 animations) and the main thread's long tasks during it (`play`).
@@ -300,6 +302,11 @@ def run() -> dict[str, Any]:
         "cold": cold,
         "warm": warm,
         "bare_pyodide": bare,
+        "runs": {  # every visit's figure, in the order made: how far the medians can move
+            "bare_ready_ms": [round(b["ready_ms"]) for b in bares],
+            "cold_playable_ms": {n: [round(r["playable_ms"]) for r in colds[n]] for n in PAGES},
+            "warm_playable_ms": {n: [round(r["playable_ms"]) for r in warms[n]] for n in PAGES},
+        },
         "ratio_cold_ready": max(ratios.values()),
         "ratio_cold_ready_by_page": ratios,
         "ratio_warm_ready_by_page": warm_ratios,
