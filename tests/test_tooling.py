@@ -88,6 +88,26 @@ def test_a_json_command_prints_only_json() -> None:
     assert {table["id"] for table in tables} == {"lab-riches", "power-puck-shot"}
 
 
+def test_bench_load_judges_the_targets_on_the_exact_ratios_not_the_printed_ones() -> None:
+    from tools.bench_load import verdict
+
+    bare = {"ready_ms": 2792.2, "bytes": 5_466_520}
+    cold = {"lab-riches": {"playable_ms": 1017.4, "bytes": 3_520_113},
+            "power-puck-shot": {"playable_ms": 1118.1, "bytes": 3_533_358},  # 0.40043
+            "lobby": {"playable_ms": 929.6, "bytes": 3_600_001}}  # fmt: skip
+    warm = {"lab-riches": {"playable_ms": 477.2}, "power-puck-shot": {"playable_ms": 440.4},
+            "lobby": {"playable_ms": 484.1}}  # fmt: skip
+    judged = verdict(cold, warm, bare)
+    assert judged["ratio_cold_ready_by_page"] == {"lab-riches": 0.364, "power-puck-shot": 0.4,
+                                                  "lobby": 0.333}  # fmt: skip
+    assert judged["ratio_cold_ready"] == 0.4
+    assert judged["ratio_warm_ready_by_page"]["lab-riches"] == 0.171
+    # Printed as 0.4, over 0.4; and the lobby's bytes over 3.6 MB.
+    assert judged["meets_target"] == {"lab-riches": True, "power-puck-shot": False, "lobby": False}
+    warm["lab-riches"]["playable_ms"] = 502.7  # 0.18004
+    assert verdict(cold, warm, bare)["meets_target"]["lab-riches"] is False
+
+
 def test_bench_load_against_summarizes_both_builds_every_run_and_the_change() -> None:
     from tools.bench_load import summarize
 

@@ -296,13 +296,6 @@ def run() -> dict[str, Any]:
     bare = median(bares)
     cold = {name: median(runs) for name, runs in colds.items()}
     warm = {name: median(runs) for name, runs in warms.items()}
-    ratios = {name: round(cold[name]["playable_ms"] / bare["ready_ms"], 3) for name in PAGES}
-    warm_ratios = {name: round(warm[name]["playable_ms"] / bare["ready_ms"], 3) for name in PAGES}
-    target = {
-        "ratio_cold_ready_max": 0.4,
-        "ratio_warm_ready_max": 0.18,
-        "cold_bytes_max": 3_600_000,
-    }
     return {
         "cold": cold,
         "warm": warm,
@@ -312,17 +305,38 @@ def run() -> dict[str, Any]:
             "cold_playable_ms": {n: [round(r["playable_ms"]) for r in colds[n]] for n in PAGES},
             "warm_playable_ms": {n: [round(r["playable_ms"]) for r in warms[n]] for n in PAGES},
         },
-        "ratio_cold_ready": max(ratios.values()),
-        "ratio_cold_ready_by_page": ratios,
-        "ratio_warm_ready_by_page": warm_ratios,
+        **verdict(cold, warm, bare),
         "play": median(plays),
         "engines": engines,
-        "target": target,
+    }
+
+
+TARGET = {  # issue 34
+    "ratio_cold_ready_max": 0.4,
+    "ratio_warm_ready_max": 0.18,
+    "cold_bytes_max": 3_600_000,
+}
+
+
+def verdict(
+    cold: dict[str, dict[str, Any]], warm: dict[str, dict[str, Any]], bare: dict[str, Any]
+) -> dict[str, Any]:
+    """Each page's cold and warm `playable_ms` over the bare page's cold `ready_ms` (printed to
+    three places), and whether the page meets TARGET: judged on the exact ratios, not the
+    printed ones (0.4004 prints as 0.4 and is over 0.4)."""
+    exact = {name: cold[name]["playable_ms"] / bare["ready_ms"] for name in cold}
+    exact_warm = {name: warm[name]["playable_ms"] / bare["ready_ms"] for name in warm}
+    ratios = {name: round(ratio, 3) for name, ratio in exact.items()}
+    return {
+        "ratio_cold_ready": max(ratios.values()),
+        "ratio_cold_ready_by_page": ratios,
+        "ratio_warm_ready_by_page": {name: round(r, 3) for name, r in exact_warm.items()},
+        "target": TARGET,
         "meets_target": {
-            name: ratios[name] <= target["ratio_cold_ready_max"]
-            and warm_ratios[name] <= target["ratio_warm_ready_max"]
-            and cold[name]["bytes"] <= target["cold_bytes_max"]
-            for name in PAGES
+            name: exact[name] <= TARGET["ratio_cold_ready_max"]
+            and exact_warm[name] <= TARGET["ratio_warm_ready_max"]
+            and cold[name]["bytes"] <= TARGET["cold_bytes_max"]
+            for name in cold
         },
     }
 
