@@ -2,27 +2,25 @@
 
 For each page a player may open first: each game on sale (`/?game=ID`) and the lobby (`/`, which
 loads every game's screens), a cold visit (empty cache, a fresh profile) and a warm one (the same
-profile, second visit, service worker and Python snapshot stored), the median of RUNS (9) runs,
-after a first visit of each kind that is not counted, of: ms from navigation to the splash painted
-(first contentful paint), ms to Python's first frame drawn (`ready_ms`), ms to the page's first
-playable frame (`playable_ms`: a PLAY mirrored and enabled, so a player can press it: the game's,
-or a lobby card's), bytes transferred over the network up to then (resource timing transfer sizes
-of the page and of its Python worker, headers included), the main thread's long tasks up to then
-(PerformanceObserver 'longtask'): the longest, and the total blocking time (the sum of each task's
-time over 50 ms), and when each of the shell's `performance.mark`s up to then fell (`marks`, ms
-from navigation; the median of each mark over the runs that made it), and how many modules Python's
-sys.modules held at the first frame (`modules`).
+profile, second visit, service worker and Python snapshot stored), the median of RUNS (9) runs of:
+ms from navigation to the splash painted (first contentful paint), ms to Python's first frame drawn
+(`ready_ms`), ms to the page's first playable frame (`playable_ms`: a PLAY mirrored and enabled, so
+a player can press it: the game's, or a lobby card's), bytes transferred over the network up to
+then (resource timing transfer sizes of the page and of its Python worker, headers included), the
+main thread's long tasks up to then (PerformanceObserver 'longtask'): the longest, and the total
+blocking time (the sum of each task's time over 50 ms), and when each of the shell's
+`performance.mark`s up to then fell (`marks`, ms from navigation; the median of each mark over the
+runs that made it), and how many modules Python's sys.modules held at the first frame (`modules`).
 
 In the same run, the reference: a bare Pyodide page served by the same server with the same
-compression (`bare_pyodide`: loadPyodide with its full standard library, then one canvas draw
-from Python), cold, visited just before each page's visits in each run (27 visits), their
-median: ms to the draw and bytes. `ratio_cold_ready` is the
-slowest page's cold `playable_ms` over the bare page's `ready_ms` (each page's in
-`ratio_cold_ready_by_page`): machines differ in speed, the ratio less. `ratio_warm_ready_by_page`
-is each page's warm `playable_ms` over the same bare cold `ready_ms`. `meets_target` says for
-each page whether its visits meet the targets (`target`: both ratios, and the cold bytes).
-`runs` has every visit's figure behind those medians (the bare page's `ready_ms`, each page's
-cold and warm `playable_ms`), in the order made, to judge their spread.
+compression (`bare_pyodide`: loadPyodide with its full standard library, then one canvas draw from
+Python), cold, visited just before each page's visits in each run (27 visits), their median: ms to
+the draw and bytes. `ratio_cold_ready` is the slowest page's cold `playable_ms` over the bare
+page's `ready_ms` (each page's in `ratio_cold_ready_by_page`): machines differ in speed, the ratio
+less. `ratio_warm_ready_by_page` is each page's warm `playable_ms` over the same bare cold
+`ready_ms`. `meets_target` says for each page whether its visits meet the targets (`target`: both
+ratios, and the cold bytes). `runs` has every visit's figure behind those medians (the bare page's
+`ready_ms`, each page's cold and warm `playable_ms`), in the order made, to judge their spread.
 
 Then, warm, a whole Lab Riches play (PLAY, every GO, FINISH, the outcome screen; faster
 animations) and the main thread's long tasks during it (`play`).
@@ -272,11 +270,6 @@ def run() -> dict[str, Any]:
         with local_server(dist, work / "var", test_mode=False) as url, sync_playwright() as p:
             browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
             try:
-                # Not counted: a first visit of each kind, whose requests are the server's and
-                # the browser's first (files read from disk, caches made): they were a run's
-                # slowest (the bare page 3,726 ms against a median of 2,238 on 2026-12-04).
-                bare_visit(browser, url)
-                cold_then_warm(browser, url, PAGES[PLAY_GAME])[2].context.close()
                 for _ in range(RUNS):
                     for name, path in PAGES.items():
                         # The reference just before each page's visits, so that its median
