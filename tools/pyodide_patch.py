@@ -159,6 +159,19 @@ ASM_EDITS = (
         f"if(!module){{var bytes={WRAPPER_BYTES};"
         "module=new WebAssembly.Module(bytes);wasmModuleByType.set(type,module)}",
     ),
+    # Emscripten's set-up gave each of the WebAssembly's 8,560 exports a global offset table
+    # entry, and each exported function a slot in the function table (`updateGOT`), so that a
+    # side module loaded later would find them: 38-48 ms of every start, fresh or restored, in
+    # a slow first visit. We load no side module. Only the entries the main module imports
+    # itself (about 280) are filled here now; any other is given when first asked for, as
+    # `reportUndefinedSymbols` and `dlsym` already do for a symbol the table lacks.
+    Edit(
+        ASM,
+        ASM_SHA256,
+        "assignWasmExports(wasmExports);updateGOT(origExports);",
+        "assignWasmExports(wasmExports);updateGOT(Object.fromEntries(Object.keys(GOT)"
+        ".filter(k=>k in origExports).map(k=>[k,origExports[k]])));",
+    ),
     # A returning visit's snapshot (web/shell/js/snapshot.js): rather than one copy of the
     # interpreter's whole memory, Pyodide gets its header (`t`, the first `r` bytes) and
     # `_snapshotPages`, which writes the stored pages into the memory itself, from the header's

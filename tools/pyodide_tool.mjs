@@ -24,9 +24,10 @@
 //       load Pyodide from INDEX_DIR (its pyodide.asm.mjs: Pyodide's own, or the build's,
 //       tools/pyodide_patch.py), counting the WebAssembly modules compiled meanwhile; then put
 //       JavaScript functions of two signatures in the wasm table (ctypes callbacks) and call
-//       them through it. Print (JSON) {"ms": the load's time, "modules": modules compiled during
-//       it, "compileMs": the time in their compiles, "later": modules compiled by the callbacks,
-//       "results": theirs}. With `snapshot`, the load timed and
+//       them through it, and call a C function of the interpreter found by name (dlsym). Print
+//       (JSON) {"ms": the load's time, "modules": modules compiled during it, "compileMs": the
+//       time in their compiles, "later": modules compiled by the callbacks, "results": the
+//       calls', "table": the function table's length then}. With `snapshot`, the load timed and
 //       counted is one restored from a memory snapshot of a first (as a returning visit's).
 import { readFileSync, writeFileSync } from "node:fs";
 import { loadPyodide } from "pyodide";
@@ -101,12 +102,12 @@ with zipfile.ZipFile("/in.zip") as src, zipfile.ZipFile("/out.zip", "w", zipfile
 // Three ctypes callbacks, two of one signature: each is a JavaScript function Pyodide's libffi
 // puts in the wasm table (convertJsFunctionToWasm), called here through its address.
 const CALLBACKS = `
-from ctypes import CFUNCTYPE, c_double, c_int, c_void_p, cast
+from ctypes import CFUNCTYPE, c_double, c_int, c_void_p, cast, pythonapi
 Int = CFUNCTYPE(c_int, c_int)
 Mixed = CFUNCTYPE(c_double, c_double, c_int)
 made = [Int(lambda x: x + 1), Mixed(lambda x, n: x * n), Int(lambda x: x * 2)]
 called = [type(f)(cast(f, c_void_p).value) for f in made]
-[called[0](41), called[1](1.5, 4), called[2](21)]
+[called[0](41), called[1](1.5, 4), called[2](21), pythonapi.Py_IsInitialized()]
 `;
 
 /** Count and time every \`new WebAssembly.Module\` from now on. */
@@ -182,7 +183,9 @@ if (command === "probe") {
   const [modules, compileMs] = [compiled.count - before, compiled.ms - compiling];
   const results = pyodide.runPython(CALLBACKS).toJs();
   const later = compiled.count - before - modules;
-  process.stdout.write(`${JSON.stringify({ ms, modules, compileMs, later, results })}\n`);
+  // the function table's length (Emscripten's Module.wasmTable) once started and called
+  const table = /** @type {any} */ (pyodide)._module.wasmTable.length;
+  process.stdout.write(`${JSON.stringify({ ms, modules, compileMs, later, results, table })}\n`);
 } else {
   process.stderr.write(
     "usage: pyodide_tool.mjs probe GAME_ZIP [STDLIB_ZIP|-] [CODE_OUT] | compile IN OUT LEVEL | run STDLIB_ZIP|- SCRIPT [snapshot] | start INDEX_DIR [snapshot]\n",
