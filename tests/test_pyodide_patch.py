@@ -4,6 +4,7 @@ package.json, and what Pyodide does with them, run in Pyodide itself (Node.js): 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -208,6 +209,7 @@ def node_script(name: str, index: Path) -> Any:
     return json.loads(out.strip().splitlines()[-1])
 
 
+@functools.cache  # one Node.js start per folder and kind, whichever tests read it
 def start(index: Path, *, snapshot: bool = False) -> Any:
     """Pyodide loaded from index in Node.js: what `pyodide_tool.mjs start` found."""
     out = pyodide_tool("start", str(index), *(["snapshot"] if snapshot else []))
