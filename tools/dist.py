@@ -28,7 +28,7 @@ from backends.codecache import CACHE_FILE
 from engine.game import BUILT_TABLE_FILE, TABLE_FILE
 from engine.ui.presentation import EXPORTS
 from tools import webapp
-from tools.pyodide_patch import JS_EDITS, patched, patched_stdlib
+from tools.pyodide_patch import JS_EDITS, START_CODE, patched, patched_stdlib
 
 ROOT = Path(__file__).resolve().parent.parent
 PYODIDE = ROOT / "node_modules" / "pyodide"
@@ -283,14 +283,21 @@ def pyodide_tool(*args: str) -> str:
 
 
 def probe_game(
-    game_zip: Path, stdlib_zip: Path | None = None, code_out: Path | None = None
+    game_zip: Path,
+    stdlib_zip: Path | None = None,
+    code_out: Path | None = None,
+    start_out: Path | None = None,
 ) -> dict[str, Any]:
     """Boot Pyodide in Node.js with the game and run it: {"loaded": the stdlib files Python
-    loaded, "hits"/"misses": its dataclasses compiled from the zip's cache or not}. With
-    code_out, record every dataclass's code into that file (backends/codecache.py)."""
+    loaded, "hits"/"misses": its dataclasses compiled from the zip's cache or not,
+    "start_misses": the texts Python's start compiled that the stdlib's cache lacked}. With
+    code_out, record every dataclass's code into that file (backends/codecache.py), and with
+    start_out too, the code of the start's texts (tools/pyodide_start/sitecustomize.py)."""
     args = [str(game_zip), str(stdlib_zip) if stdlib_zip is not None else "-"]
     if code_out is not None:
         args.append(str(code_out))
+        if start_out is not None:
+            args.append(str(start_out))
     out = pyodide_tool("probe", *args)
     found: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
     return found
@@ -336,7 +343,7 @@ def precompiled(zip_bytes: bytes, work: Path, *, optimize: int) -> bytes:
     return data
 
 
-def trimmed_stdlib(loaded: list[str], full: dict[str, bytes]) -> bytes:
+def trimmed_stdlib(loaded: list[str], full: dict[str, bytes]) -> dict[str, bytes]:
     """The standard library's files `full` (name -> bytes: python_stdlib.zip with the start's
     edits, tools/pyodide_patch.py) cut down to the loaded modules (and their packages'
     __init__)."""
@@ -345,7 +352,7 @@ def trimmed_stdlib(loaded: list[str], full: dict[str, bytes]) -> bytes:
     missing = wanted - set(full)
     if missing:
         raise RuntimeError(f"probe saw files the stdlib zip lacks: {sorted(missing)[:5]}")
-    return stored_zip({name: full[name] for name in wanted})
+    return {name: full[name] for name in wanted}
 
 
 def compressed(data: bytes, kind: str) -> bytes:
@@ -447,9 +454,14 @@ def build(out: Path, api_url: str = "") -> DistResult:
     edited_stdlib = patched_stdlib()
     patched_zip = out / "probe-stdlib.zip"
     patched_zip.write_bytes(stored_zip(edited_stdlib))
-    loaded = probe_game(probe_zip, patched_zip, code_out=code_file)["loaded"]
+    start_file = out / "probe-start-code.bin"
+    loaded = probe_game(probe_zip, patched_zip, code_out=code_file, start_out=start_file)["loaded"]
     patched_zip.unlink()
-    stdlib = precompiled(trimmed_stdlib(loaded, edited_stdlib), out, optimize=STDLIB_OPTIMIZE)
+    # with the code of the texts the start compiles (sitecustomize), recorded by the probe
+    start_code = start_file.read_bytes()
+    start_file.unlink()
+    trimmed = {**trimmed_stdlib(loaded, edited_stdlib), START_CODE: start_code}
+    stdlib = precompiled(stored_zip(trimmed), out, optimize=STDLIB_OPTIMIZE)
     stdlib_name = hashed_name("stdlib.zip", stdlib)
     (pyo_dir / stdlib_name).write_bytes(stdlib)
     # The dataclasses' code, compiled in the probe, goes in the shared zip (backends/codecache)
@@ -461,6 +473,8 @@ def build(out: Path, api_url: str = "") -> DistResult:
     probe_zip.unlink()
     if proof["misses"] or not proof["hits"]:
         raise RuntimeError(f"the dataclass code cache missed {proof['misses']} classes")
+    if proof["start_misses"]:
+        raise RuntimeError(f"the start's code cache missed {proof['start_misses']} texts")
     zips: dict[str, str] = {}
     parts = zip_parts()
     split = split_zip(whole, parts)
@@ -600,6 +614,8 @@ def build(out: Path, api_url: str = "") -> DistResult:
         # backends/codecache.py: the dataclasses compiled at build time, and the cache's bytes
         "dataclasses_precompiled": proof["hits"],
         "dataclass_code_bytes": len(code),
+        # tools/pyodide_start/sitecustomize.py: the code of the texts the start compiles
+        "start_code_bytes": len(start_code),
     }
     (out / "manifest.json").write_text(
         json.dumps({"release": release, "files": manifest, "stdlib": stdlib_report}, indent=1)

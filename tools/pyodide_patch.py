@@ -23,6 +23,7 @@ PYODIDE = ROOT / "node_modules" / "pyodide"
 PYODIDE_VERSION = "314.0.7"  # the release the edits were checked against (package.json's)
 START = Path(__file__).resolve().parent / "pyodide_start"
 LOADER = "66bc0d856252e3c3690a9c9cc2f73a4e88d7a9cc5beafa712194cadda4eb2b70"  # its SHA-256
+BASE = "15e663381565c1df6cb56d7535856e9082c08094942bd81bb7c15ef61f189399"  # _pyodide/_base.py's
 
 
 @dataclass(frozen=True)
@@ -129,9 +130,35 @@ EDITS = (
         "    infos = [n for n in names if n.endswith('.dist-info') and not n.startswith('.')]\n"
         "    for dist_path in [SITE_PACKAGES / name for name in infos]:\n",
     ),
+    # `_pyodide._base` parsed a template for `eval_code` as it was imported, which compiled
+    # Python's parser from WebAssembly in every start: now on eval_code's first use. Nothing is
+    # compiled before a page's first frame (docs/build.md).
+    Edit(
+        "_pyodide/_base.py",
+        BASE,
+        '_raise_template_ast = ast.parse("raise ___EvalCodeResultException[0](x)").body[0]\n',
+        "_raise_template_ast: ast.stmt | None = None  # parsed on first use\n\n\n"
+        "def _raise_template() -> ast.stmt:\n"
+        "    global _raise_template_ast\n"
+        "    if _raise_template_ast is None:\n"
+        "        _raise_template_ast = "
+        'ast.parse("raise ___EvalCodeResultException[0](x)").body[0]\n'
+        "    return _raise_template_ast\n",
+    ),
+    Edit(
+        "_pyodide/_base.py",
+        BASE,
+        "    raise_expr = deepcopy(_raise_template_ast)\n",
+        "    raise_expr = deepcopy(_raise_template())\n",
+    ),
 )
 # Files the patched start imports that Pyodide does not have: stdlib path -> our source.
-ADDED = {"_pyodide/_deferred.py": START / "_deferred.py"}
+ADDED = {
+    "_pyodide/_deferred.py": START / "_deferred.py",
+    "sitecustomize.py": START / "sitecustomize.py",  # imported by `site` as Python starts
+}
+# The code of the texts the start compiles (sitecustomize.py), recorded by the build's probe.
+START_CODE = "start_code.bin"
 
 MJS = "pyodide.mjs"
 MJS_SHA256 = "6f1d60f7bf529beb300f0f47983c921d3982363640ba20af0e38efdddbc66109"
@@ -183,6 +210,34 @@ ASM_EDITS = (
         "let s=(new TextDecoder).decode(i),l=JSON.parse(s);return Module.HEAP8.set(t),l};",
         "let s=(new TextDecoder).decode(i),l=JSON.parse(s),p=Module._snapshotPages;"
         "return p?p.write(Module.HEAPU8,r,Module._sbrk(0)):Module.HEAP8.set(t),l};",
+    ),
+    # finalizeBootstrap imported the C core by running the source "import _pyodide_core", and
+    # got importlib, __main__'s and builtins' namespaces and a fresh dict by running four more
+    # sources through `eval_code` (Python's `ast` and compiler): each start compiled Python's
+    # tokenizer, parser and compiler from WebAssembly for them. The same objects now come by
+    # calls: the import through the C API (an error is printed and reported as before), the
+    # rest through importlib. Unlike the source, the import binds no `_pyodide_core` in
+    # __main__ (nothing reads it there).
+    Edit(
+        ASM,
+        ASM_SHA256,
+        'let[r,n]=API.rawRun("import _pyodide_core");',
+        'let r=0,n="";{Module.API.capture_stderr();'
+        'let c=Module.stringToNewUTF8("_pyodide_core"),m=_PyImport_ImportModule(c);_free(c);'
+        "m?_Py_DecRef(m):(_PyErr_Print(),r=-1);n=Module.API.restore_stderr().trim()}",
+    ),
+    Edit(
+        ASM,
+        ASM_SHA256,
+        'API.runPythonInternal_dict=API._pyodide._base.eval_code("{}"),'
+        'API.importlib=API.runPythonInternal("import importlib; importlib");'
+        'let o=API.importlib.import_module;API.sys=o("sys"),API.os=o("os");'
+        'let i=API.runPythonInternal("import __main__; __main__.__dict__"),'
+        's=API.runPythonInternal("import builtins; builtins.__dict__");',
+        'API.importlib=API._pyodide._base.import_module("importlib");'
+        'let o=API.importlib.import_module;API.runPythonInternal_dict=o("builtins").dict();'
+        'API.sys=o("sys"),API.os=o("os");'
+        'let i=o("__main__").__dict__,s=o("builtins").__dict__;',
     ),
 )
 # prepareSnapshot: the memory's size from the pages' own length (the header alone is handed

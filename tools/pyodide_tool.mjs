@@ -1,5 +1,5 @@
 // Build-time work done inside the same Pyodide the browser runs (Node.js, node_modules/pyodide):
-//   node tools/pyodide_tool.mjs probe GAME_ZIP [STDLIB_ZIP|-] [CODE_OUT]
+//   node tools/pyodide_tool.mjs probe GAME_ZIP [STDLIB_ZIP|-] [CODE_OUT [START_OUT]]
 //       boot like the browser shell (web/shell/worker.js), import every game module, run
 //       frames, and print (JSON) every standard-library file Python loaded (not the frozen
 //       modules, which are built into the interpreter) and how its
@@ -7,6 +7,8 @@
 //       that trimmed zip instead, which proves it is enough. With CODE_OUT, record the code of
 //       every dataclass into that file (backends/codecache.py); without, compile them from
 //       the cache the game zip holds, as the browser does (every miss is a class it lacks).
+//       With START_OUT, record into it the code of every text Python's start compiled
+//       (tools/pyodide_start/sitecustomize.py); "start_misses" counts those its cache lacked.
 //   node tools/pyodide_tool.mjs compile IN_ZIP OUT_ZIP LEVEL
 //       byte-compile every .py of a zip with this exact CPython, so the browser never compiles:
 //       sourceless .pyc (PEP 552 flags 0, no timestamp: zipimport loads a .pyc with no .py
@@ -73,6 +75,12 @@ except ValueError:
 if record_code:
     with open("/code.bin", "wb") as out:
         out.write(codecache.dump(recorded))
+# The texts Python's start compiled (our stdlib's sitecustomize, tools/pyodide_start): recorded
+# without a cache, none with the build's.
+start_code = sys.modules.get("sitecustomize")
+if record_code and start_code:
+    with open("/start_code.bin", "wb") as out:
+        out.write(start_code.dump())
 # Frozen modules (os, io, site, zipimport, importlib's bootstrap...) are built into the
 # interpreter: they name a file of the zip that is never read.
 from importlib.machinery import FrozenImporter
@@ -81,7 +89,8 @@ def read_from_zip(module):
     frozen = getattr(module, "__loader__", None) is FrozenImporter or getattr(spec, "origin", None) == "frozen"
     return getattr(module, "__file__", None) and not frozen
 loaded = sorted({m.__file__ for m in list(sys.modules.values()) if read_from_zip(m)})
-json.dumps({"loaded": loaded, "hits": compiling.hits, "misses": compiling.misses})
+json.dumps({"loaded": loaded, "hits": compiling.hits, "misses": compiling.misses,
+            "start_misses": len(start_code.recorded) if start_code else None})
 `;
 
 const COMPILE = `
@@ -138,7 +147,7 @@ process.on("uncaughtException", (error) => {
 });
 
 if (command === "probe") {
-  const [gameZip, stdLibURL, codeOut] = args;
+  const [gameZip, stdLibURL, codeOut, startOut] = args;
   const pyodide = await loadPyodide(
     stdLibURL && stdLibURL !== "-" ? { ...quiet, stdLibURL } : quiet,
   );
@@ -150,6 +159,7 @@ if (command === "probe") {
   pyodide.globals.set("record_code", Boolean(codeOut));
   process.stdout.write(pyodide.runPython(PROBE) + "\n");
   if (codeOut) writeFileSync(codeOut, pyodide.FS.readFile("/code.bin"));
+  if (startOut) writeFileSync(startOut, pyodide.FS.readFile("/start_code.bin"));
 } else if (command === "compile") {
   const [inZip, outZip, level] = args;
   const pyodide = await loadPyodide({ ...quiet, env: { PYTHONNODEBUGRANGES: "1" } });
@@ -188,7 +198,7 @@ if (command === "probe") {
   process.stdout.write(`${JSON.stringify({ ms, modules, compileMs, later, results, table })}\n`);
 } else {
   process.stderr.write(
-    "usage: pyodide_tool.mjs probe GAME_ZIP [STDLIB_ZIP|-] [CODE_OUT] | compile IN OUT LEVEL | run STDLIB_ZIP|- SCRIPT [snapshot] | start INDEX_DIR [snapshot]\n",
+    "usage: pyodide_tool.mjs probe GAME_ZIP [STDLIB_ZIP|-] [CODE_OUT [START_OUT]] | compile IN OUT LEVEL | run STDLIB_ZIP|- SCRIPT [snapshot] | start INDEX_DIR [snapshot]\n",
   );
   process.exit(2);
 }

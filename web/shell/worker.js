@@ -21,7 +21,7 @@
 //                   {type: "fail", error, running}                 Python could not start, or stopped
 //                   {type: "timings", origin, resources, spans}    the worker's downloads and start (js/timings.js)
 // tools/dist.py bundles this file and its imports (js/canvas.js, js/snapshot.js,
-// js/downloads.js, js/timings.js) into one module with esbuild.
+// js/downloads.js, js/timings.js, js/zips.js) into one module with esbuild.
 import { attach, drawFrame, FONTS, resize } from "./js/canvas.js";
 import { countingFetch, plainFetch } from "./js/downloads.js";
 import {
@@ -33,6 +33,7 @@ import {
   takeSnapshot,
 } from "./js/snapshot.js";
 import { span, timeWebAssembly, timings } from "./js/timings.js";
+import { findGames, gameZip, SHARED_ZIP } from "./js/zips.js";
 
 /** @type {(message: WorkerMessage) => void} */
 const post = (message) => postMessage(message);
@@ -105,11 +106,6 @@ function openedGames(config, params) {
   const named = games.find((game) => game.id === params.game);
   return named ? [named] : games;
 }
-
-// The shared zip's name in Python's file system, and each game's.
-const SHARED_ZIP = "/lottery.zip";
-/** @type {(game: GameEntry) => string} */
-const gameZip = (game) => `/lottery-${game.id}.zip`;
 
 // The runtime's module function (`createPyodideModule`): the eager copy's, or, should it not
 // load, null, and Pyodide imports its own.
@@ -212,27 +208,12 @@ async function boot({ config, canvas, size, params, origin, runtime }) {
     untimeWebAssembly();
   }
   try {
-    // The shared zip on sys.path; the shared zip's packages that a game's zip adds modules to
-    // (engine.ui: its screens) look in that game's zip too. Before the game is imported, its
-    // dataclasses' methods come from the code compiled at build time (backends/codecache.py):
-    // compiling them here was a third of the import. A restored snapshot has all this, and the
-    // game imported (its key names these very zips): running this source there only had
-    // Python's compiler compiled anew on a first return (docs/build-history.md).
-    if (boot === "fresh") {
-      const extended = games.flatMap((game) => game.packages.map((name) => [gameZip(game), name]));
-      pyodide.runPython(
-        [
-          "import importlib, sys",
-          `sys.path.insert(0, '${SHARED_ZIP}')`,
-          "from backends import codecache; codecache.install()",
-          "for zip_path, name in " + JSON.stringify(extended) + ":",
-          "    folder = zip_path + '/' + name.replace('.', '/')",
-          "    importlib.import_module(name).__path__.append(folder)",
-        ].join("\n"),
-      );
-    }
+    // A restored snapshot has the games' zips found, and the game imported (its key names
+    // these very zips): finding them again there had Python's compiler compiled anew on a first
+    // return, when it was Python source (docs/build-history.md).
+    if (boot === "fresh") findGames(pyodide, games);
     browser = pyodide.pyimport(config.game.module);
-    modules = () => pyodide.runPython("__import__('sys').modules.__len__()");
+    modules = () => pyodide.pyimport("sys").modules.__len__();
     if (snapshotDue(boot)) python = pyodide;
     mark("lottery-game-imported");
     began = performance.now();
