@@ -10,8 +10,10 @@ The build (tools/dist.py) imports every module of the game once in the same Pyod
 (marshal, keyed by the text's SHA-256) into the shared zip as CACHE_FILE. In the browser the
 worker calls `install` before importing the game: dataclasses then runs the recorded code for
 a text it knows, and compiles any other text as it always did. The code is what compiling the
-same text with the same CPython gives, so a class is the same either way; a cache made by
-another CPython (its magic number and version are in the file) is not used at all.
+same text with the same CPython gives (the build records it without column ranges, as it
+compiles every module it ships: a generated method has no source to point at anyway), so a
+class is the same either way; a cache made by another CPython (its magic number and version
+are in the file) is not used at all.
 """
 
 from __future__ import annotations

@@ -8,7 +8,9 @@
 // visit restores it, and the game started and drawn again there.
 // Prints (JSON) {"started": the texts compiled by the time Pyodide had started,
 // "first_frame": by the first frame, "returned": in the restored one, from its restore to its
-// first frame (each [file name, first 60 characters])}.
+// first frame (each [file name, first 60 characters]), "ranged": of the code the start ran
+// from the build's caches instead (the start's, the game's dataclasses'), how many code objects
+// have column ranges}.
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 
@@ -19,6 +21,22 @@ const { loadPyodide } = await import(pathToFileURL(`${index}pyodide.mjs`).href);
 const { findGames, gameZip, SHARED_ZIP } = await import(
   new URL("../web/shell/js/zips.js", import.meta.url).href
 );
+// Code objects (nested ones too) of the two caches whose instructions have column ranges.
+const RANGED = `
+import marshal, sys
+from backends import codecache
+from engine import package_data
+def codes(code):
+    yield code
+    for const in code.co_consts:
+        if hasattr(const, "co_positions"):
+            yield from codes(const)
+def ranged(table):
+    return sum(any(p[2] is not None for p in c.co_positions()) for t in table for c in codes(t))
+start = sys.modules.get("_start_code")  # Pyodide's own standard library has none
+dataclass = codecache.load(package_data.read("backends", codecache.CACHE_FILE))
+[ranged(start._table.values()) if start else None, ranged(dataclass.values())]
+`;
 const options = { indexURL: index, stdout: () => {}, stderr: () => {} };
 const pyodide = await loadPyodide({ ...options, _makeSnapshot: true });
 /** @type {(python: any) => string[][]} */
@@ -29,10 +47,14 @@ const started = compiled(pyodide);
   /** @type {string} */ s,
   /** @type {number} */ size,
 ) => s.length * size * 0.55;
-pyodide.FS.writeFile(SHARED_ZIP, new Uint8Array(readFileSync(config.shared)));
-for (const game of config.games) {
-  pyodide.FS.writeFile(gameZip(game), new Uint8Array(readFileSync(game.file)));
-}
+/** The zips written into an interpreter's file system, as the worker writes them. */
+const writeZips = (/** @type {any} */ python) => {
+  python.FS.writeFile(SHARED_ZIP, new Uint8Array(readFileSync(config.shared)));
+  for (const game of config.games) {
+    python.FS.writeFile(gameZip(game), new Uint8Array(readFileSync(game.file)));
+  }
+};
+writeZips(pyodide);
 findGames(pyodide, config.games);
 const params = JSON.stringify({ game: config.games[0].id });
 const browser = pyodide.pyimport(config.module);
@@ -43,8 +65,11 @@ const firstFrame = compiled(pyodide);
 const snapshot = pyodide.makeMemorySnapshot();
 const before = compiled(pyodide).length; // the first interpreter's, restored with it
 const restored = await loadPyodide({ ...options, _loadSnapshot: snapshot });
+writeZips(restored); // a restored interpreter's file system is new
 const again = restored.pyimport(config.module);
 again.start(1280, 720, params, "{}", "");
 again.frame(0, "[]");
 const returned = compiled(restored).slice(before);
-process.stdout.write(`${JSON.stringify({ started, first_frame: firstFrame, returned })}\n`);
+// (compiled after all the above: nothing is counted from here on)
+const ranged = restored.runPython(RANGED).toJs();
+process.stdout.write(`${JSON.stringify({ started, first_frame: firstFrame, returned, ranged })}\n`);

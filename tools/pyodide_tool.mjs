@@ -7,6 +7,8 @@
 //       that trimmed zip instead, which proves it is enough. With CODE_OUT, record the code of
 //       every dataclass into that file (backends/codecache.py); without, compile them from
 //       the cache the game zip holds, as the browser does (every miss is a class it lacks).
+//       Python runs without column ranges (PYTHONNODEBUGRANGES), so the code recorded has none,
+//       like every module the build ships (`compile` below).
 //       With START_OUT, record into it the code of every text Python's start compiled
 //       (tools/pyodide_start/sitecustomize.py); "start_misses" counts those its cache lacked.
 //   node tools/pyodide_tool.mjs compile IN_ZIP OUT_ZIP LEVEL
@@ -148,8 +150,9 @@ process.on("uncaughtException", (error) => {
 
 if (command === "probe") {
   const [gameZip, stdLibURL, codeOut, startOut] = args;
+  const options = { ...quiet, env: { PYTHONNODEBUGRANGES: "1" } };
   const pyodide = await loadPyodide(
-    stdLibURL && stdLibURL !== "-" ? { ...quiet, stdLibURL } : quiet,
+    stdLibURL && stdLibURL !== "-" ? { ...options, stdLibURL } : options,
   );
   // The worker's text measure (web/shell/js/canvas.js), roughly: Node has no canvas.
   /** @type {typeof globalThis & {lotteryMeasureText?: (s: string, size: number) => number}} */ (

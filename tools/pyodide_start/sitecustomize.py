@@ -11,7 +11,8 @@ WebAssembly, about 270 functions (docs/build.md, "Nothing compiled before the fi
 The build's probe boots with no cache and records every text these two compile, with its code
 (`recorded`, `dump`), into CACHE beside this module; then they run the recorded code. A text the
 cache lacks is compiled as before (and recorded), so it is slower, never different: the code is
-what compiling the same text with the same CPython gives. A cache from another CPython (its
+what compiling the same text with the same CPython gives (recorded without column ranges, as
+the build compiles every module it ships). A cache from another CPython (its
 version is in the file) is not used at all. The game's own dataclasses have their cache in the
 game's zip (backends/codecache.py), installed before the game is imported.
 """
