@@ -157,7 +157,9 @@ ADDED = {
     "_pyodide/_deferred.py": START / "_deferred.py",
     "sitecustomize.py": START / "sitecustomize.py",  # imported by `site` as Python starts
 }
-# The code of the texts the start compiles (sitecustomize.py), recorded by the build's probe.
+# The code of the texts the start compiles, recorded by the build's probe: sitecustomize.py's
+# CACHE, which reads it (not imported here: importing it hooks this interpreter's dataclasses;
+# tests/test_sitecustomize.py runs nothing from the cache if the two names differ).
 START_CODE = "start_code.bin"
 
 MJS = "pyodide.mjs"

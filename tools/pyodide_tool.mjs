@@ -41,6 +41,9 @@ const quiet = {
   stdout: () => {},
   stderr: (/** @type {string} */ s) => process.stderr.write(s + "\n"),
 };
+// Python without column ranges (PYTHONNODEBUGRANGES), as every module the build ships is
+// compiled: what `compile` writes, and the code `probe` records for the caches.
+const unranged = { ...quiet, env: { PYTHONNODEBUGRANGES: "1" } };
 
 const PROBE = `
 import json, pkgutil, sys, importlib
@@ -150,9 +153,8 @@ process.on("uncaughtException", (error) => {
 
 if (command === "probe") {
   const [gameZip, stdLibURL, codeOut, startOut] = args;
-  const options = { ...quiet, env: { PYTHONNODEBUGRANGES: "1" } };
   const pyodide = await loadPyodide(
-    stdLibURL && stdLibURL !== "-" ? { ...options, stdLibURL } : options,
+    stdLibURL && stdLibURL !== "-" ? { ...unranged, stdLibURL } : unranged,
   );
   // The worker's text measure (web/shell/js/canvas.js), roughly: Node has no canvas.
   /** @type {typeof globalThis & {lotteryMeasureText?: (s: string, size: number) => number}} */ (
@@ -165,7 +167,7 @@ if (command === "probe") {
   if (startOut) writeFileSync(startOut, pyodide.FS.readFile("/start_code.bin"));
 } else if (command === "compile") {
   const [inZip, outZip, level] = args;
-  const pyodide = await loadPyodide({ ...quiet, env: { PYTHONNODEBUGRANGES: "1" } });
+  const pyodide = await loadPyodide(unranged);
   pyodide.FS.writeFile("/in.zip", new Uint8Array(readFileSync(inZip)));
   pyodide.globals.set("level", Number(level));
   pyodide.runPython(COMPILE);

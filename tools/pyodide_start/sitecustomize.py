@@ -6,7 +6,7 @@ each named tuple's `__new__` (`eval`), `dataclasses` one for each class's method
 Pyodide's start made 13 of them (the named tuples of functools, tokenize, dis, inspect and
 traceback, the dataclasses of _colorize), and with nothing else compiled before a page's first
 frame, the first of them had the browser compile Python's tokenizer, parser and compiler from
-WebAssembly, about 270 functions (docs/build.md, "Nothing compiled before the first frame").
+WebAssembly, about 380 functions (docs/build.md, "Nothing compiled before the first frame").
 
 The build's probe boots with no cache and records every text these two compile, with its code
 (`recorded`, `dump`), into CACHE beside this module; then they run the recorded code. A text the
