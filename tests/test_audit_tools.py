@@ -10,8 +10,8 @@ import pytest
 from tests.test_import_rules import ROOT, STDLIB, imports
 
 ALLOWED = {
-    "tools/cmd_audit_pool.py": {"httpx"},
-    "tools/cmd_verify.py": {"httpx", "cryptography"},
+    "tools/commands/audit_pool.py": {"httpx"},
+    "tools/commands/verify.py": {"httpx", "cryptography"},
 }
 
 

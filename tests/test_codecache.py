@@ -1,6 +1,6 @@
 """backends.codecache: dataclass methods compiled ahead and run as if compiled on the spot.
 
-The browser's cache is made by Pyodide's CPython at build time (tools/dist.py, whose own probe
+The browser's cache is made by Pyodide's CPython at build time (tools/build/dist.py, whose own probe
 fails the build on a class the cache lacks); these tests make one with this CPython, which is
 the same code path.
 """

@@ -18,7 +18,7 @@ import pytest
 
 from engine.game import BUILT_TABLE_FILE, TABLE_FILE, Lazy
 from engine.games import GAMES
-from tools.dist import (
+from tools.build.dist import (
     CODE_CACHE,
     COMPRESSIBLE,
     EAGER_HINT,
@@ -33,7 +33,7 @@ from tools.dist import (
     stored_zip,
     zip_parts,
 )
-from tools.pyodide_patch import JS_EDITS
+from web.runtime.patch import JS_EDITS
 
 
 def manifest(dist: Path) -> dict[str, Any]:
@@ -57,7 +57,7 @@ def test_the_site_ships_pyodide_s_javascript_as_the_build_edits_it(
     dist_dir: Path, name: str
 ) -> None:
     shipped = next(dist_dir.glob(f"pyodide/*/{name}")).read_text()
-    for edit in JS_EDITS[name]:  # tools/pyodide_patch.py
+    for edit in JS_EDITS[name]:  # web/runtime/patch.py
         assert edit.new in shipped and edit.old not in shipped
 
 
@@ -120,13 +120,13 @@ def test_the_trimmed_stdlib_is_smaller_and_holds_what_the_game_imports(dist_dir:
 def test_the_stdlib_ships_nothing_the_start_no_longer_imports(dist_dir: Path) -> None:
     stdlib = config_of(dist_dir)["pyodide"]["stdlib"]
     names = zip_names(dist_dir, stdlib)
-    # Pyodide's start as the build edits it (tools/pyodide_patch.py) imports none of these, and
+    # Pyodide's start as the build edits it (web/runtime/patch.py) imports none of these, and
     # neither does the game: asyncio and what it brings, the package loader's archives and
     # paths (the game reads its data with pkgutil.get_data, not importlib.resources).
     gone = ("asyncio/__init__", "ssl", "socket", "subprocess", "selectors", "logging/__init__",
             "concurrent/futures/__init__", "pyodide/webloop", "zipfile/__init__", "shutil",
             "tempfile", "pathlib/__init__", "importlib/resources/__init__",
-            # the prize tables ship parsed at build time (tools/dist.py, built_table)
+            # the prize tables ship parsed at build time (tools/build/dist.py, built_table)
             "tomllib/__init__", "tomllib/_parser")  # fmt: skip
     # Frozen modules are built into the interpreter: their files were never read.
     frozen = ("os", "site", "codecs", "io", "zipimport", "importlib/_bootstrap")
@@ -292,7 +292,7 @@ def test_the_import_closure_follows_imports_and_packages() -> None:
     closure = import_closure(["backends.browser"])
     assert {"backends/__init__.py", "backends/canvas.py", "engine/ui/__init__.py"} <= set(closure)
     with pytest.raises(ValueError, match="not a module of"):
-        import_closure(["tools.dist"])
+        import_closure(["tools.build.dist"])
     with pytest.raises(ValueError, match="no module file"):
         import_closure(["engine.no_such_module"])
 

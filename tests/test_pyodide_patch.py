@@ -1,4 +1,4 @@
-"""The edits to Pyodide's start (tools/pyodide_patch.py): pinned to the Pyodide in
+"""The edits to Pyodide's start (web/runtime/patch.py): pinned to the Pyodide in
 package.json, and what Pyodide does with them, run in Pyodide itself (Node.js): its Python half
 (the stdlib's edits) and its JavaScript (pyodide.mjs's and pyodide.asm.mjs's)."""
 
@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from tests.node import node
-from tools.dist import pyodide_tool, stored_zip
-from tools.pyodide_patch import (
+from tools.build.dist import pyodide_tool, stored_zip
+from web.runtime.patch import (
     EDITS,
     JS_EDITS,
     PYODIDE,
@@ -40,7 +40,7 @@ NOT_AT_START = (
 def test_the_edits_are_pinned_to_the_pyodide_in_package_json() -> None:
     pinned = json.loads((ROOT / "package.json").read_text())["dependencies"]["pyodide"]
     installed = json.loads((PYODIDE / "package.json").read_text())["version"]
-    # An upgrade fails here until tools/pyodide_patch.py's edits are checked against the new
+    # An upgrade fails here until web/runtime/patch.py's edits are checked against the new
     # Pyodide's files and pinned again (the version and each file's SHA-256).
     assert PYODIDE_VERSION == pinned == installed
 

@@ -1,5 +1,5 @@
 """The code of the texts Python's start compiles, compiled at build time
-(tools/pyodide_start/sitecustomize.py, shipped as the standard library's `sitecustomize`), and
+(web/runtime/start/sitecustomize.py, shipped as the standard library's `sitecustomize`), and
 what it is for: nothing compiled from source before a page's first frame (docs/build.md)."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.node import node
-from tools.pyodide_patch import PYODIDE, ROOT, START, START_CODE
+from web.runtime.patch import PYODIDE, ROOT, START, START_CODE
 
 # A standard library's sitecustomize that counts every text compiled from then on (an audit
 # hook), then runs the build's own, renamed `_start_code` (Pyodide's own stdlib has none).

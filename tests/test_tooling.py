@@ -89,7 +89,7 @@ def test_a_json_command_prints_only_json() -> None:
 
 
 def test_bench_load_judges_the_targets_on_the_exact_ratios_not_the_printed_ones() -> None:
-    from tools.bench_load import verdict
+    from tools.bench.load import verdict
 
     bare = {"ready_ms": 2792.2, "bytes": 5_466_520}
     cold = {"lab-riches": {"playable_ms": 1017.4, "bytes": 3_520_113},
@@ -109,7 +109,7 @@ def test_bench_load_judges_the_targets_on_the_exact_ratios_not_the_printed_ones(
 
 
 def test_bench_load_against_summarizes_both_builds_every_run_and_the_change() -> None:
-    from tools.bench_load import summarize
+    from tools.bench.load import summarize
 
     def cold(playable: float, started: float | None, imported: float) -> dict[str, object]:
         marks = {"lottery-pyodide-module": 200.0, "lottery-game-imported": imported}
@@ -138,7 +138,7 @@ def test_bench_load_against_summarizes_both_builds_every_run_and_the_change() ->
 
 
 def test_bench_engines_says_where_each_cold_visit_s_worker_spent_its_start() -> None:
-    from tools.bench_engines import worker_medians, worker_timeline
+    from tools.bench.load_engines import worker_medians, worker_timeline
 
     def visit(ready: int, wasm_end: int, again: bool = False) -> dict[str, object]:
         """A cold visit's stats.worker as the page keeps it (ms from navigation)."""
@@ -176,7 +176,7 @@ def test_bench_against_compares_one_benchmark_that_knows_how() -> None:
 
 
 def test_bench_endpoint_against_summarizes_both_sides_the_change_and_the_ratios() -> None:
-    from tools.bench_endpoint import summarize
+    from tools.bench.endpoint import summarize
 
     def run(rate: float, p99: float, **extra: float) -> dict[str, float]:
         return {"purchases_per_second": rate, "p50_ms": 10.0, "p99_ms": p99, **extra}
@@ -209,7 +209,7 @@ def test_bench_endpoint_against_summarizes_both_sides_the_change_and_the_ratios(
 
 
 def test_bench_endpoint_rounds_take_each_figure_s_median_and_each_round_s_own_ratio() -> None:
-    from tools.bench_endpoint import medians
+    from tools.bench.endpoint import medians
 
     def pg(rate: float, tps: float, p99: float) -> dict[str, float]:
         return {"purchases_per_second": rate, "p99_ms": p99, "pgbench_tps": tps,
@@ -238,7 +238,7 @@ def test_bench_endpoint_rounds_take_each_figure_s_median_and_each_round_s_own_ra
 
 
 def test_bench_endpoint_says_what_the_cpu_a_purchase_cost_allows() -> None:
-    from tools.bench_endpoint import SECONDS, cpu_bound
+    from tools.bench.endpoint import SECONDS, cpu_bound
 
     # 5 s at 3,500 purchases a second: the whole machine's CPU 1.65 cores, the hasher 0.55
     figures = {"cores": 2, "server_cpu_share": 0.65, "hashing_cpu_share": 0.55,
@@ -268,7 +268,7 @@ def test_bench_rounds_alone_are_for_the_endpoint_and_at_least_one() -> None:
 def test_bench_endpoint_tells_the_idle_priority_hasher_from_the_server() -> None:
     """The endpoint's book hasher runs at SCHED_IDLE (CPU nothing else wants): the endpoint
     benchmark counts it apart from the server, whose own CPU a purchase costs."""
-    from tools import bench_endpoint
+    from tools.bench import endpoint as bench_endpoint
 
     code = "import os, time; os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0));"
     child = subprocess.Popen([sys.executable, "-c", code + " print(1, flush=True); time.sleep(30)"],
