@@ -18,18 +18,16 @@ import pytest
 
 from engine.game import BUILT_TABLE_FILE, TABLE_FILE, Lazy
 from engine.games import GAMES
-from tools.build.dist import (
+from tools.build.compress import COMPRESSIBLE
+from tools.build.dist import EAGER_HINT
+from tools.build.sources import ROOT, import_closure, module_path
+from tools.build.zips import (
     CODE_CACHE,
-    COMPRESSIBLE,
-    EAGER_HINT,
-    ROOT,
     SHARED_ROOTS,
     extended_packages,
     game_files,
     game_roots,
     game_zip_names,
-    import_closure,
-    module_path,
     stored_zip,
     zip_parts,
 )

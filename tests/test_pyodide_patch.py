@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from tests.node import node
-from tools.build.dist import pyodide_tool, stored_zip
+from tools.build.probe import pyodide_tool
+from tools.build.zips import stored_zip
 from web.runtime.patch import (
     EDITS,
     JS_EDITS,

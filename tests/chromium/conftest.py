@@ -6,7 +6,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, ViewportSize
 
-from tools.build.dist import ROOT
+from tools.build.sources import ROOT
 
 ARTIFACTS = ROOT / "test-artifacts"
 

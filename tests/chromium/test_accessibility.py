@@ -9,7 +9,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.chromium.conftest import open_game
 from tests.chromium.test_lab_riches import VIEWPORTS, choose, play_through
-from tools.build.dist import ROOT
+from tools.build.sources import ROOT
 
 AXE = (ROOT / "node_modules" / "axe-core" / "axe.min.js").read_text(encoding="utf-8")
 RUN = """async () => {

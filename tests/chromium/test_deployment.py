@@ -22,8 +22,9 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.chromium.test_lab_riches import pence_of, play_through
-from tools.build.dist import ROOT, build
+from tools.build.dist import build
 from tools.build.localserver import free_port
+from tools.build.sources import ROOT
 
 DOCS = ROOT / "docs" / "deployment.md"
 BROTLI_MODULE = Path("/usr/lib/nginx/modules/ngx_http_brotli_static_module.so")

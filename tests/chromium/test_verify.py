@@ -10,9 +10,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
 from tests.chromium.conftest import Watch
+from tests.chromium.test_accessibility import violations
 from tests.chromium.test_lab_riches import VIEWPORTS, api
 from tests.endpoint.test_verify import claims, forged_detail, rebuild
 from tools.build.localserver import local_server
@@ -99,3 +101,45 @@ def test_verify_says_a_paid_play_and_refuses_a_free_win_or_a_pool_of_free_plays(
         expect(log).to_contain_text("The check failed at step 5, Published root.")
         assert watch.errors == []
         context.close()
+
+
+@pytest.mark.parametrize("view", ["desktop", "phone"])
+def test_verify_checks_a_play_step_by_step_and_a_tampered_proof_fails_at_the_merkle_step(
+    browser: Browser, server: str, view: str
+) -> None:
+    context = browser.new_context(viewport=VIEWPORTS[view], service_workers="block")
+    page = context.new_page()
+    watch = Watch(page, server)
+    page.goto(server + "/?fast=1")
+    page.wait_for_selector("body[data-ready='1']", timeout=60_000)
+    expect(page.locator("#log")).to_contain_text("Balance £", timeout=30_000)
+    bought = page.request.post(
+        server + "/api/plays", data={"game": GAME}, headers={"Idempotency-Key": "verify-1"}
+    )
+    assert bought.ok, bought.text()
+    number = int(bought.json()["play_number"])
+    api(page, server, "POST", f"/api/plays/{number}/finish")
+    found: dict[str, list[str]] = {}
+    page.get_by_role("button", name="My Games", exact=True).click()
+    page.get_by_role("button", name=f"VERIFY play {number}", exact=True).click(timeout=30_000)
+    log = page.locator("#log")
+    expect(log).to_contain_text("Every step passed", timeout=30_000)
+    for step in ("Signature", "The play's entry", "Leaf hash", "Merkle path", "Published root"):
+        expect(log).to_contain_text(f"{step}: passed.")
+    violations(page, "verify", found)
+    page.get_by_role("button", name="Back to My Games", exact=True).click()
+
+    def tampered(route: Route) -> None:
+        answer = route.fetch()
+        detail = answer.json()
+        first = detail["proof"][0]
+        detail["proof"][0] = ("0" if first[0] != "0" else "1") + first[1:]
+        route.fulfill(response=answer, json=detail)
+
+    page.route(f"**/api/plays/{number}", tampered)
+    page.get_by_role("button", name=f"VERIFY play {number}", exact=True).click(timeout=30_000)
+    expect(log).to_contain_text("Step 4, Merkle path: FAILED.", timeout=30_000)
+    expect(log).to_contain_text("The check failed at step 4, Merkle path.")
+    assert found == {}
+    assert watch.errors == []
+    context.close()

@@ -29,7 +29,6 @@ measured process's), with and without the hasher: no order of the work sells fas
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import re
 import resource
@@ -48,154 +47,15 @@ from typing import Any
 
 import psycopg
 
+from tools.bench.buyers import buy_until, finish_all, percentile, player
+from tools.bench.cpu import client_excluded, cpu_seconds, postgres_pids, server_and_hashing_cpu
 from tools.bench.worktree import worktree
+from tools.build.sources import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 CLIENTS = 32
 WORKERS = 1
 SECONDS = 5.0
 PG_URL = "postgresql://postgres@127.0.0.1:5432/test"
-GAME = "lab-riches"  # the game the buyers buy (one pool, as a busy game's)
-
-
-class Conn:
-    """One keep-alive HTTP/1.1 connection."""
-
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.reader = reader
-        self.writer = writer
-
-    async def call(
-        self, method: str, path: str, body: dict[str, Any] | None, headers: dict[str, str]
-    ) -> tuple[int, dict[str, Any]]:
-        """Send one request and read the whole response."""
-        data = json.dumps(body).encode() if body is not None else b""
-        lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", f"Content-Length: {len(data)}"]
-        if body is not None:
-            lines.append("Content-Type: application/json")
-        lines += [f"{k}: {v}" for k, v in headers.items()]
-        self.writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + data)
-        head = await self.reader.readuntil(b"\r\n\r\n")
-        status = int(head.split(b" ", 2)[1])
-        length = 0
-        for line in head.split(b"\r\n"):
-            if line.lower().startswith(b"content-length:"):
-                length = int(line.split(b":", 1)[1])
-        payload = await self.reader.readexactly(length)
-        return status, json.loads(payload) if payload else {}
-
-
-async def player(port: int) -> tuple[Conn, dict[str, str]]:
-    """Open a connection, start a session, choose its spend limits and buy one play (the
-    first lays out the pool)."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    conn = Conn(reader, writer)
-    status, me = await conn.call("POST", "/api/session", None, {})
-    assert status == 201, me
-    auth = {"Authorization": f"Bearer {me['token']}"}
-    # The operator's defaults: a paid play needs a daily and a weekly limit (LIMITS_REQUIRED)
-    limits = {"daily_pence": 10**9, "weekly_pence": 10**9}
-    status, chosen = await conn.call("PUT", "/api/limits", limits, auth)
-    assert status == 200, chosen
-    status, first = await conn.call(
-        "POST", "/api/plays", {"game": GAME}, {**auth, "Idempotency-Key": "warm"}
-    )
-    assert status == 201, first
-    return conn, auth
-
-
-async def buy_until(conn: Conn, auth: dict[str, str], end: float, times: list[float]) -> list[int]:
-    """Buy plays back to back until the end time; returns their Play Numbers."""
-    bought: list[int] = []
-    while time.perf_counter() < end:
-        headers = {**auth, "Idempotency-Key": secrets.token_hex(8)}
-        start = time.perf_counter()
-        status, play = await conn.call("POST", "/api/plays", {"game": GAME}, headers)
-        times.append(time.perf_counter() - start)
-        assert status == 201, play
-        bought.append(play["play_number"])
-    return bought
-
-
-async def finish_all(
-    conn: Conn, auth: dict[str, str], numbers: list[int], times: list[float]
-) -> None:
-    """Finish each play."""
-    for number in numbers:
-        start = time.perf_counter()
-        status, done = await conn.call("POST", f"/api/plays/{number}/finish", None, auth)
-        times.append(time.perf_counter() - start)
-        assert status == 200, done
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    """The value below which `fraction` of the sorted values lie, in milliseconds."""
-    ordered = sorted(values)
-    return round(ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] * 1000, 2)
-
-
-def _stat(pid: int) -> list[str] | None:
-    """The fields of /proc/PID/stat after the command name (from the state on); None when the
-    process is gone or unreadable."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return None
-
-
-def cpu_seconds(pids: list[int]) -> float:
-    """User plus system CPU seconds of these processes (those gone or unreadable count 0)."""
-    ticks = 0
-    for pid in pids:
-        fields = _stat(pid)
-        if fields is not None:
-            ticks += int(fields[11]) + int(fields[12])
-    return ticks / os.sysconf("SC_CLK_TCK")
-
-
-def idle_priority(pid: int) -> bool:
-    """True for a process scheduled SCHED_IDLE (the hasher), from /proc/PID/stat's policy."""
-    fields = _stat(pid)
-    return fields is not None and int(fields[38]) == os.SCHED_IDLE
-
-
-def server_and_hashing_cpu(server: int | None) -> tuple[float, float]:
-    """CPU seconds so far of the server's processes at normal priority and of its hasher (at
-    SCHED_IDLE), the process tree read now; (0, 0) without a server."""
-    tree = process_tree(server) if server is not None else []
-    hashers = [pid for pid in tree if idle_priority(pid)]
-    return cpu_seconds([pid for pid in tree if pid not in hashers]), cpu_seconds(hashers)
-
-
-def process_tree(root: int) -> list[int]:
-    """A process and its descendants (uvicorn's workers), from /proc; [root] without /proc."""
-    parents: dict[int, int] = {}
-    for entry in Path("/proc").glob("[0-9]*"):
-        fields = _stat(int(entry.name))
-        if fields is not None:
-            parents[int(entry.name)] = int(fields[1])
-    tree = [root]
-    for pid in tree:
-        tree += [child for child, parent in parents.items() if parent == pid]
-    return tree
-
-
-def postgres_pids() -> list[int]:
-    """Every process named postgres on this machine (the local server and its backends)."""
-    found = []
-    for entry in Path("/proc").glob("[0-9]*"):
-        try:
-            if (entry / "comm").read_text().strip() == "postgres":
-                found.append(int(entry.name))
-        except OSError:
-            continue
-    return found
-
-
-def client_excluded(rate: float, client_share: float) -> float:
-    """A rate scaled to the cores the load generator left: rate x cores / (cores - share)."""
-    cores = os.cpu_count() or 1
-    return round(rate * cores / max(cores - client_share, 0.01), 1)
 
 
 def cpu_bound(figures: dict[str, float], purchases: int) -> dict[str, float]:

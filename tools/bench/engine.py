@@ -26,9 +26,8 @@ from engine.game import BookBuilder, Game
 from engine.outcome import Composition
 from engine.rng import Stream
 from tools.bench import paths as bench_paths
-from tools.build.dist import import_closure
+from tools.build.sources import ROOT, import_closure
 
-ROOT = Path(__file__).resolve().parents[2]
 ROUND_SECONDS = 0.25
 ROUNDS = 12
 PYODIDE_BOOKS = 300

@@ -32,10 +32,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tools.bench.endpoint import CLIENTS, GAME, buy_until, endpoint, free_port, percentile, player
+from tools.bench.buyers import GAME, buy_until, percentile, player
+from tools.bench.endpoint import CLIENTS, endpoint, free_port
 from tools.bench.worktree import worktree
+from tools.build.sources import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 SECONDS = 5.0
 CLOSED = 6
 FLOOD_CLIENTS = 4

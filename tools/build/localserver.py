@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from tools.build.dist import ROOT
+from tools.build.sources import ROOT
 
 # Chromium keeps only the last --disable-features switch, so this one repeats Playwright's own
 # list (playwright-core 1.65, chromiumSwitches.ts) and adds the omnibox popup WebUI: headless

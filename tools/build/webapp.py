@@ -15,7 +15,8 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
-SHELL = Path(__file__).resolve().parents[2] / "web" / "shell"
+from tools.build.sources import SHELL
+
 NAME = "Instant Win Games"
 SHORT_NAME = "Instant Win"
 BACKGROUND = (0x0B, 0x2A, 0x4A)  # the page's background and theme colour (index.html)

@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from tools.build.dist import ROOT, build, game_zip_names, zip_parts
+from tools.build.dist import build
+from tools.build.sources import ROOT
+from tools.build.zips import game_zip_names, zip_parts
 
 
 def main(argv: list[str]) -> int:

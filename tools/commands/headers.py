@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from tools.build.dist import ROOT
+from tools.build.sources import ROOT
 from web.devserver import security_headers
 
 

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import uvicorn
 
-from tools.build.dist import ROOT, build
+from tools.build.dist import build
+from tools.build.sources import ROOT
 from web.devserver import create_app
 from web.endpoint.protocol import JsonErrorsProtocol
 
