@@ -59,13 +59,6 @@ def stream(key: bytes, chunk: int) -> bytes:
     return hashlib.shake_256(LABEL + key + chunk.to_bytes(8, "big")).digest(32 * CHUNK)
 
 
-def seed_salt(key: bytes, index: int) -> tuple[bytes, bytes]:
-    """The 16-byte seed and salt of entry index."""
-    at = 32 * (index % CHUNK)
-    block = stream(key, index // CHUNK)[at : at + 32]
-    return block[:16], block[16:]
-
-
 def leaf(index: int, seed: bytes, salt: bytes, outcome: bytes) -> bytes:
     """SHA-256(0x00 || u64be(index) || seed || salt || outcome)."""
     return hashlib.sha256(b"\x00" + index.to_bytes(8, "big") + seed + salt + outcome).digest()
