@@ -22,7 +22,6 @@ from tools.build.compress import COMPRESSIBLE
 from tools.build.dist import EAGER_HINT
 from tools.build.sources import ROOT, import_closure, module_path
 from tools.build.zips import (
-    CODE_CACHE,
     SHARED_ROOTS,
     extended_packages,
     game_files,
@@ -31,7 +30,7 @@ from tools.build.zips import (
     stored_zip,
     zip_parts,
 )
-from web.runtime.patch import JS_EDITS
+from web.runtime.patch import JS_EDITS, START_CODE
 
 
 def manifest(dist: Path) -> dict[str, Any]:
@@ -133,6 +132,18 @@ def test_the_stdlib_ships_nothing_the_start_no_longer_imports(dist_dir: Path) ->
     assert "_pyodide/_deferred.pyc" in names
 
 
+def test_one_code_cache_holds_the_start_s_texts_and_the_game_s(dist_dir: Path) -> None:
+    # web/runtime/start/sitecustomize.py's cache, beside it in the standard library: the 13
+    # texts Pyodide's start compiles and every dataclass of the game (about 50); the build's
+    # proof booted from it with none compiled. The game's zips carry no cache of their own.
+    report = manifest(dist_dir)["stdlib"]
+    assert report["start_code_texts"] > 13 + 40 and report["start_code_bytes"] > 0
+    config = config_of(dist_dir)
+    assert {"sitecustomize.pyc", START_CODE} <= zip_names(dist_dir, config["pyodide"]["stdlib"])
+    for url in [config["game"]["zip"], *(game["zip"] for game in config["game"]["games"])]:
+        assert not any(name.endswith(".bin") for name in zip_names(dist_dir, url)), url
+
+
 def test_the_game_zips_ship_no_sources_but_keep_our_docstrings(dist_dir: Path) -> None:
     game = config_of(dist_dir)["game"]
     for url in [game["zip"], *(g["zip"] for g in game["games"])]:
@@ -208,7 +219,7 @@ def test_the_game_zips_are_the_import_closure_precompiled_in_parts(dist_dir: Pat
     game = config["game"]
     parts = zip_parts()
     # The shared zip also carries the dataclasses' code, compiled by the build's probe
-    assert zip_names(dist_dir, game["zip"]) == compiled(parts[""]) | {CODE_CACHE}
+    assert zip_names(dist_dir, game["zip"]) == compiled(parts[""])
     assert [g["id"] for g in game["games"]] == [g.id for g in GAMES if g.on_sale]
     for opened in game["games"]:
         assert zip_names(dist_dir, opened["zip"]) == compiled(parts[opened["id"]])
@@ -285,7 +296,7 @@ def test_the_game_zip_carries_no_pool() -> None:
 
 def test_the_import_closure_follows_imports_and_packages() -> None:
     # The worker imports the dataclass code cache, then the entry point, then a presentation
-    assert game_roots()[:2] == SHARED_ROOTS == ("backends.codecache", "backends.browser")
+    assert game_roots()[:1] == SHARED_ROOTS == ("backends.browser",)
     assert import_closure(["engine.money"]) == ["engine/__init__.py", "engine/money.py"]
     closure = import_closure(["backends.browser"])
     assert {"backends/__init__.py", "backends/canvas.py", "engine/ui/__init__.py"} <= set(closure)

@@ -28,12 +28,10 @@ from tools.build.probe import (
 from tools.build.sources import GAME_PACKAGES, PYODIDE, ROOT, SHELL
 from tools.build.zips import (
     BROWSER_ENTRY,
-    CODE_CACHE,
     extended_packages,
     game_files,
     split_zip,
     stored_zip,
-    with_member,
     zip_parts,
 )
 from web.runtime.patch import JS_EDITS, START_CODE, patched, patched_stdlib
@@ -119,37 +117,30 @@ def build(out: Path, api_url: str = "") -> DistResult:
     whole = precompiled(stored_zip(game_files()), out, optimize=GAME_OPTIMIZE)
     probe_zip = out / "probe-game.zip"
     probe_zip.write_bytes(whole)
-    code_file = out / "probe-code.bin"
     # Pyodide's standard library with the edits to its start (web/runtime/patch.py): the game
     # is probed on it, and the shipped one trimmed from it.
     edited_stdlib = patched_stdlib()
     patched_zip = out / "probe-stdlib.zip"
     patched_zip.write_bytes(stored_zip(edited_stdlib))
     start_file = out / "probe-start-code.bin"
-    loaded = probe_game(probe_zip, patched_zip, code_out=code_file, start_out=start_file)["loaded"]
+    loaded = probe_game(probe_zip, patched_zip, start_out=start_file)["loaded"]
     patched_zip.unlink()
-    # with the code of the texts the start compiles (sitecustomize), recorded by the probe
+    # with the one code cache (web/runtime/start/sitecustomize.py): the code of every text the
+    # start and the game compile (named tuples, dataclasses), recorded by the probe
     start_code = start_file.read_bytes()
     start_file.unlink()
     trimmed = {**trimmed_stdlib(loaded, edited_stdlib), START_CODE: start_code}
     stdlib = precompiled(stored_zip(trimmed), out, optimize=STDLIB_OPTIMIZE)
     stdlib_name = hashed_name("stdlib.zip", stdlib)
     (pyo_dir / stdlib_name).write_bytes(stdlib)
-    # The dataclasses' code, compiled in the probe, goes in the shared zip (backends/codecache)
-    code = code_file.read_bytes()
-    code_file.unlink()
-    probe_zip.write_bytes(with_member(whole, CODE_CACHE, code))
-    # Proof that the trimmed stdlib suffices and the cache holds every dataclass
+    # Proof that the trimmed stdlib suffices and its code cache holds every text compiled
     proof = probe_game(probe_zip, pyo_dir / stdlib_name)
     probe_zip.unlink()
-    if proof["misses"] or not proof["hits"]:
-        raise RuntimeError(f"the dataclass code cache missed {proof['misses']} classes")
-    if proof["start_misses"]:
-        raise RuntimeError(f"the start's code cache missed {proof['start_misses']} texts")
+    if proof["start_misses"] or not proof["start_texts"]:
+        raise RuntimeError(f"the code cache missed {proof['start_misses']} texts")
     zips: dict[str, str] = {}
     parts = zip_parts()
     split = split_zip(whole, parts)
-    split[""] = with_member(split[""], CODE_CACHE, code)
     for part, data in split.items():
         zips[part] = hashed_name(f"{part or 'game'}.zip", data)
         (out / "py" / zips[part]).write_bytes(data)
@@ -282,10 +273,9 @@ def build(out: Path, api_url: str = "") -> DistResult:
         "trimmed_br_bytes": (pyo_dir / (stdlib_name + ".br")).stat().st_size,
         "modules": sum(1 for p in loaded if p.startswith("/lib/python314.zip/")),
         "precompiled": 1,
-        # backends/codecache.py: the dataclasses compiled at build time, and the cache's bytes
-        "dataclasses_precompiled": proof["hits"],
-        "dataclass_code_bytes": len(code),
-        # web/runtime/start/sitecustomize.py: the code of the texts the start compiles
+        # web/runtime/start/sitecustomize.py: the code cache, the texts the start and the game
+        # compile (named tuples, dataclasses) and its bytes
+        "start_code_texts": proof["start_texts"],
         "start_code_bytes": len(start_code),
     }
     (out / "manifest.json").write_text(

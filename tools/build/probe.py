@@ -28,19 +28,15 @@ def pyodide_tool(*args: str) -> str:
 def probe_game(
     game_zip: Path,
     stdlib_zip: Path | None = None,
-    code_out: Path | None = None,
     start_out: Path | None = None,
 ) -> dict[str, Any]:
     """Boot Pyodide in Node.js with the game and run it: {"loaded": the stdlib files Python
-    loaded, "hits"/"misses": its dataclasses compiled from the zip's cache or not,
-    "start_misses": the texts Python's start compiled that the stdlib's cache lacked}. With
-    code_out, record every dataclass's code into that file (backends/codecache.py), and with
-    start_out too, the code of the start's texts (web/runtime/start/sitecustomize.py)."""
+    loaded, "start_misses": the texts compiled (named tuples', dataclasses') that the stdlib's
+    code cache lacked, "start_texts": the texts it holds}. With start_out, record the code of
+    every text compiled into that file (web/runtime/start/sitecustomize.py)."""
     args = [str(game_zip), str(stdlib_zip) if stdlib_zip is not None else "-"]
-    if code_out is not None:
-        args.append(str(code_out))
-        if start_out is not None:
-            args.append(str(start_out))
+    if start_out is not None:
+        args.append(str(start_out))
     out = pyodide_tool("probe", *args)
     found: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
     return found

@@ -8,15 +8,13 @@ import tomllib
 import zipfile
 from io import BytesIO
 
-from backends.codecache import CACHE_FILE
 from engine.game import BUILT_TABLE_FILE, TABLE_FILE
 from engine.ui.presentation import EXPORTS
 from tools.build.sources import ROOT, import_closure
 
 BROWSER_ENTRY = "backends.browser"
-CODE_CACHE = f"backends/{CACHE_FILE}"  # the dataclass code (backends/codecache.py), shared zip
 # What the worker imports by name before the game: the shared zip's roots, with BROWSER_ENTRY
-SHARED_ROOTS = ("backends.codecache", BROWSER_ENTRY)
+SHARED_ROOTS = (BROWSER_ENTRY,)
 
 
 def stored_zip(files: dict[str, bytes]) -> bytes:
@@ -30,17 +28,10 @@ def stored_zip(files: dict[str, bytes]) -> bytes:
     return buffer.getvalue()
 
 
-def with_member(zip_bytes: bytes, name: str, data: bytes) -> bytes:
-    """The stored zip with one more member."""
-    with zipfile.ZipFile(BytesIO(zip_bytes)) as archive:
-        members = {member: archive.read(member) for member in archive.namelist()}
-    return stored_zip({**members, name: data})
-
-
 def game_roots() -> tuple[str, ...]:
-    """What the browser imports by name: SHARED_ROOTS (the dataclass code cache and the entry
-    point), and of every registered game with screens its presentation and its lazily imported
-    parts (the book builder and the replay: engine.game.Lazy), which only the registry names."""
+    """What the browser imports by name: SHARED_ROOTS (the entry point), and of every
+    registered game with screens its presentation and its lazily imported parts (the book
+    builder and the replay: engine.game.Lazy), which only the registry names."""
     from engine.games import GAMES
 
     named: list[str] = []
@@ -85,11 +76,11 @@ def game_files() -> dict[str, bytes]:
 
 def zip_parts() -> dict[str, list[str]]:
     """game_zip_names() split into the zips the browser fetches: "" for the shared zip (what
-    importing SHARED_ROOTS imports: the code cache, the engine core, the registry with every
-    game's declaration, the shared screens and backends, and the prize tables; build() adds
-    the dataclass code), and one per game on sale with a presentation (by id): the files of
-    its packages (engine/ui/<package>/, and engine/<package>/ modules only it imports: its
-    book builder, replay and what its screens import) that the shared zip does not hold.
+    importing SHARED_ROOTS imports: the engine core, the registry with every game's
+    declaration, the shared screens and backends, and the prize tables), and one per game on
+    sale with a presentation (by id): the files of its packages (engine/ui/<package>/, and
+    engine/<package>/ modules only it imports: its book builder, replay and what its screens
+    import) that the shared zip does not hold.
     The worker fetches the shared zip and the opened game's only."""
     from engine.games import GAMES
 

@@ -1,16 +1,14 @@
 // Build-time work done inside the same Pyodide the browser runs (Node.js, node_modules/pyodide):
-//   node web/runtime/pyodide_tool.mjs probe GAME_ZIP [STDLIB_ZIP|-] [CODE_OUT [START_OUT]]
+//   node web/runtime/pyodide_tool.mjs probe GAME_ZIP [STDLIB_ZIP|-] [START_OUT]
 //       boot like the browser shell (web/shell/worker.js), import every game module, run
 //       frames, and print (JSON) every standard-library file Python loaded (not the frozen
-//       modules, which are built into the interpreter) and how its
-//       dataclasses were compiled ({"loaded", "hits", "misses"}); with STDLIB_ZIP, boot from
-//       that trimmed zip instead, which proves it is enough. With CODE_OUT, record the code of
-//       every dataclass into that file (backends/codecache.py); without, compile them from
-//       the cache the game zip holds, as the browser does (every miss is a class it lacks).
-//       Python runs without column ranges (PYTHONNODEBUGRANGES), so the code recorded has none,
-//       like every module the build ships (`compile` below).
-//       With START_OUT, record into it the code of every text Python's start compiled
-//       (web/runtime/start/sitecustomize.py); "start_misses" counts those its cache lacked.
+//       modules, which are built into the interpreter) ({"loaded"}); with STDLIB_ZIP, boot from
+//       that trimmed zip instead, which proves it is enough. With START_OUT, record into it the
+//       code of every text compiled from the start on (named tuples', dataclasses': the code
+//       cache, web/runtime/start/sitecustomize.py); "start_misses" counts those the stdlib's
+//       cache lacked (every miss is a text the browser would compile), "start_texts" those it
+//       holds. Python runs without column ranges (PYTHONNODEBUGRANGES), so the code recorded
+//       has none, like every module the build ships (`compile` below).
 //   node web/runtime/pyodide_tool.mjs compile IN_ZIP OUT_ZIP LEVEL
 //       byte-compile every .py of a zip with this exact CPython, so the browser never compiles:
 //       sourceless .pyc (PEP 552 flags 0, no timestamp: zipimport loads a .pyc with no .py
@@ -48,11 +46,6 @@ const unranged = { ...quiet, env: { PYTHONNODEBUGRANGES: "1" } };
 const PROBE = `
 import json, pkgutil, sys, importlib
 sys.path.insert(0, "/lottery.zip")
-from backends import codecache
-if record_code:
-    recorded, compiling = codecache.record()
-else:
-    compiling = codecache.install()
 # Whatever may run in the browser: every game module, plus what Python needs to report
 # an error (tracebacks) even though a healthy run never imports it.
 for name in ("traceback", "linecache", "tokenize", "codecs", "encodings.idna", "encodings.ascii",
@@ -77,11 +70,8 @@ try:
 except ValueError:
     import traceback
     traceback.format_exc()
-if record_code:
-    with open("/code.bin", "wb") as out:
-        out.write(codecache.dump(recorded))
-# The texts Python's start compiled (our stdlib's sitecustomize, web/runtime/start): recorded
-# without a cache, none with the build's.
+# The texts compiled from Python's start on (our stdlib's sitecustomize, web/runtime/start):
+# recorded without a cache, none with the build's.
 start_code = sys.modules.get("sitecustomize")
 if record_code and start_code:
     with open("/start_code.bin", "wb") as out:
@@ -94,8 +84,9 @@ def read_from_zip(module):
     frozen = getattr(module, "__loader__", None) is FrozenImporter or getattr(spec, "origin", None) == "frozen"
     return getattr(module, "__file__", None) and not frozen
 loaded = sorted({m.__file__ for m in list(sys.modules.values()) if read_from_zip(m)})
-json.dumps({"loaded": loaded, "hits": compiling.hits, "misses": compiling.misses,
-            "start_misses": len(start_code.recorded) if start_code else None})
+json.dumps({"loaded": loaded,
+            "start_misses": len(start_code.recorded) if start_code else None,
+            "start_texts": len(start_code._table) if start_code else None})
 `;
 
 const COMPILE = `
@@ -152,7 +143,7 @@ process.on("uncaughtException", (error) => {
 });
 
 if (command === "probe") {
-  const [gameZip, stdLibURL, codeOut, startOut] = args;
+  const [gameZip, stdLibURL, startOut] = args;
   const pyodide = await loadPyodide(
     stdLibURL && stdLibURL !== "-" ? { ...unranged, stdLibURL } : unranged,
   );
@@ -161,9 +152,8 @@ if (command === "probe") {
     globalThis
   ).lotteryMeasureText = (s, size) => s.length * size * 0.55;
   pyodide.FS.writeFile("/lottery.zip", new Uint8Array(readFileSync(gameZip)));
-  pyodide.globals.set("record_code", Boolean(codeOut));
+  pyodide.globals.set("record_code", Boolean(startOut));
   process.stdout.write(pyodide.runPython(PROBE) + "\n");
-  if (codeOut) writeFileSync(codeOut, pyodide.FS.readFile("/code.bin"));
   if (startOut) writeFileSync(startOut, pyodide.FS.readFile("/start_code.bin"));
 } else if (command === "compile") {
   const [inZip, outZip, level] = args;
@@ -203,7 +193,7 @@ if (command === "probe") {
   process.stdout.write(`${JSON.stringify({ ms, modules, compileMs, later, results, table })}\n`);
 } else {
   process.stderr.write(
-    "usage: pyodide_tool.mjs probe GAME_ZIP [STDLIB_ZIP|-] [CODE_OUT [START_OUT]] | compile IN OUT LEVEL | run STDLIB_ZIP|- SCRIPT [snapshot] | start INDEX_DIR [snapshot]\n",
+    "usage: pyodide_tool.mjs probe GAME_ZIP [STDLIB_ZIP|-] [START_OUT] | compile IN OUT LEVEL | run STDLIB_ZIP|- SCRIPT [snapshot] | start INDEX_DIR [snapshot]\n",
   );
   process.exit(2);
 }

@@ -240,18 +240,17 @@ interface PyProxy {
 }
 interface Pyodide {
   FS: { writeFile(path: string, data: Uint8Array): void };
-  /** A module: backends.browser (or another the config names), sys, backends.codecache, or a
-   * package whose `__path__` a game's zip extends. */
+  /** A module: backends.browser (or another the config names), sys, or a package whose
+   * `__path__` a game's zip extends. */
   pyimport(name: string): BrowserModule & StartModules;
   makeMemorySnapshot(): Uint8Array<ArrayBuffer>;
 }
-/** What the worker's start reads of the other modules it imports (sys, a package, the code
- * cache): called, never compiled from source. */
+/** What the worker's start reads of the other modules it imports (sys, a package): called,
+ * never compiled from source. */
 interface StartModules {
   path: { insert(index: number, item: string): void };
   modules: { __len__(): number };
   __path__: { append(item: string): void };
-  install(): void;
 }
 /** backends/browser.py as the worker calls it. */
 interface BrowserModule {
