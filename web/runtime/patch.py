@@ -6,7 +6,7 @@ which the build probes the game and trims. `patched(name)` is one of Pyodide's J
 files (`pyodide.mjs`, its loader; `pyodide.asm.mjs`, its runtime) with its JS_EDITS: the build
 ships it in place of Pyodide's. Each edit names the file's SHA-256 in the Pyodide release it was
 checked against, and the text it replaces, so an upgrade of Pyodide in package.json stops the
-build (and tests/test_pyodide_patch.py fails) until the edits are checked again against the new
+build (and tests/test_runtime_patch.py fails) until the edits are checked again against the new
 files and re-pinned here.
 """
 
