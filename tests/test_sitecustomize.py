@@ -145,3 +145,23 @@ def test_the_start_runs_the_recorded_code_and_compiles_what_it_lacks(tmp_path: P
     (form, version, _), table = marshal.loads((tmp_path / "start_code.bin").read_bytes())
     (folder / START_CODE).write_bytes(marshal.dumps(((form, version, "3.99.0"), table)))
     assert define(folder)["recorded"] == recording["recorded"]
+
+
+def test_a_missing_unreadable_or_partial_cache_compiles_what_it_lacks(tmp_path: Path) -> None:
+    # (what tests/test_codecache.py held the game's former cache, backends/codecache.py, to)
+    folder = tmp_path / "stdlib"
+    folder.mkdir()
+    (folder / "sitecustomize.py").write_bytes((START / "sitecustomize.py").read_bytes())
+    works = [2, "Pair(a=1, b='b')", True]
+    recording = define(folder, tmp_path / "start_code.bin")
+    texts = recording["recorded"]
+    for broken in (b"", b"not marshal", marshal.dumps("not a table")):
+        (folder / START_CODE).write_bytes(broken)
+        assert define(folder) == {**recording, "works": works}, broken
+    # a cache holding one of the texts: the others compiled as before, the same objects
+    stamp, table = marshal.loads((tmp_path / "start_code.bin").read_bytes())
+    kept = dict(list(table.items())[:1])
+    (folder / START_CODE).write_bytes(marshal.dumps((stamp, kept)))
+    partial = define(folder)
+    assert partial["works"] == works
+    assert partial["recorded"] == texts - 1 == len(partial["compiled"])
