@@ -129,7 +129,7 @@ def ensure_chromium() -> None:
 
 
 def ensure_engines() -> None:
-    """The other browsers players have, as Debian ships them, for tests/browsers: Firefox ESR
+    """The other browsers players have, as Debian ships them, for tests/firefox_webkit: Firefox ESR
     (driven over WebDriver BiDi, no geckodriver) and WebKitGTK's WebKitWebDriver under Xvfb.
     Installed as root with apt-get; without them the smoke suite fails on CI (CI=true)."""
     wanted = {"firefox-esr": "firefox-esr", "WebKitWebDriver": "webkit2gtk-driver", "Xvfb": "xvfb"}

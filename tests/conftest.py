@@ -10,8 +10,8 @@ import pytest
 from playwright.sync_api import Browser, Playwright, sync_playwright
 
 from engine import games
-from tools.dist import build
-from tools.localserver import CHROMIUM_ARGS, chromium_path, local_server
+from tools.build.dist import build
+from tools.build.localserver import CHROMIUM_ARGS, chromium_path, local_server
 
 
 @pytest.fixture(scope="session")
@@ -25,8 +25,8 @@ def dist_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def server(dist_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The real dev server (site + endpoint, test mode, SQLite) in a subprocess; its URL: one
-    for the session, shared by the Chromium tests (tests/browser) and the other browsers'
-    (tests/browsers), each of whose pages is a new player."""
+    for the session, shared by the Chromium tests (tests/chromium) and the other browsers'
+    (tests/firefox_webkit), each of whose pages is a new player."""
     with local_server(dist_dir, tmp_path_factory.mktemp("var")) as url:
         yield url
 

@@ -9,7 +9,7 @@
 // Prints (JSON) {"started": the texts compiled by the time Pyodide had started,
 // "first_frame": by the first frame, "returned": in the restored one, from its restore to its
 // first frame (each [file name, first 60 characters]), "ranged": of the code the start ran
-// from the build's caches instead (the start's, the game's dataclasses'), how many code objects
+// from the build's code cache instead (the start's and the game's texts), how many code objects
 // have column ranges}.
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
@@ -21,11 +21,9 @@ const { loadPyodide } = await import(pathToFileURL(`${index}pyodide.mjs`).href);
 const { findGames, gameZip, SHARED_ZIP } = await import(
   new URL("../web/shell/js/zips.js", import.meta.url).href
 );
-// Code objects (nested ones too) of the two caches whose instructions have column ranges.
+// Code objects (nested ones too) of the code cache whose instructions have column ranges.
 const RANGED = `
-import marshal, sys
-from backends import codecache
-from engine import package_data
+import sys
 def codes(code):
     yield code
     for const in code.co_consts:
@@ -34,8 +32,7 @@ def codes(code):
 def ranged(table):
     return sum(any(p[2] is not None for p in c.co_positions()) for t in table for c in codes(t))
 start = sys.modules.get("_start_code")  # Pyodide's own standard library has none
-dataclass = codecache.load(package_data.read("backends", codecache.CACHE_FILE))
-[ranged(start._table.values()) if start else None, ranged(dataclass.values())]
+[ranged(start._table.values()) if start else None]
 `;
 const options = { indexURL: index, stdout: () => {}, stderr: () => {} };
 const pyodide = await loadPyodide({ ...options, _makeSnapshot: true });

@@ -1,5 +1,5 @@
 // A returning visit's restore, in Node.js: Pyodide loaded from INDEX_DIR (the build's edited
-// pyodide.mjs and pyodide.asm.mjs, tools/pyodide_patch.py), a memory snapshot of it packed and
+// pyodide.mjs and pyodide.asm.mjs, web/runtime/patch.py), a memory snapshot of it packed and
 // read back by the shell's own js/snapshot.js, and restored from its header and pages alone.
 //   node tests/snapshot_restore.mjs INDEX_DIR
 // prints (JSON) what the restore wrote: {"writes", "length", "head", "dirty", "differed" (bytes

@@ -1,6 +1,6 @@
-"""tools/browsers.py without a browser: how a WebKitGTK tab meets its driver's failures. The
+"""tools/bench/browsers.py without a browser: how a WebKitGTK tab meets its driver's failures. The
 driver here is a stand-in for WebKitWebDriver (a third party's process), answering as it was
-seen to answer on CI; the tabs themselves are driven for real by tests/browsers/."""
+seen to answer on CI; the tabs themselves are driven for real by tests/firefox_webkit/."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from selenium.common.exceptions import WebDriverException
 
-from tools import browsers
-from tools.browsers import WEBKIT_SCRIPT_TRIES, WebKitTab
+from tools.bench import browsers
+from tools.bench.browsers import WEBKIT_SCRIPT_TRIES, WebKitTab
 
 
 class Driver:

@@ -15,7 +15,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from engine import games as registry
-from tools.cmd_headers import main as headers_main
+from tools.commands.headers import main as headers_main
 from web.devserver import create_app, security_headers
 
 

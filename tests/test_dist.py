@@ -18,22 +18,19 @@ import pytest
 
 from engine.game import BUILT_TABLE_FILE, TABLE_FILE, Lazy
 from engine.games import GAMES
-from tools.dist import (
-    CODE_CACHE,
-    COMPRESSIBLE,
-    EAGER_HINT,
-    ROOT,
+from tools.build.compress import COMPRESSIBLE
+from tools.build.dist import EAGER_HINT
+from tools.build.sources import ROOT, import_closure, module_path
+from tools.build.zips import (
     SHARED_ROOTS,
     extended_packages,
     game_files,
     game_roots,
     game_zip_names,
-    import_closure,
-    module_path,
     stored_zip,
     zip_parts,
 )
-from tools.pyodide_patch import JS_EDITS
+from web.runtime.patch import JS_EDITS, START_CODE
 
 
 def manifest(dist: Path) -> dict[str, Any]:
@@ -57,7 +54,7 @@ def test_the_site_ships_pyodide_s_javascript_as_the_build_edits_it(
     dist_dir: Path, name: str
 ) -> None:
     shipped = next(dist_dir.glob(f"pyodide/*/{name}")).read_text()
-    for edit in JS_EDITS[name]:  # tools/pyodide_patch.py
+    for edit in JS_EDITS[name]:  # web/runtime/patch.py
         assert edit.new in shipped and edit.old not in shipped
 
 
@@ -120,19 +117,31 @@ def test_the_trimmed_stdlib_is_smaller_and_holds_what_the_game_imports(dist_dir:
 def test_the_stdlib_ships_nothing_the_start_no_longer_imports(dist_dir: Path) -> None:
     stdlib = config_of(dist_dir)["pyodide"]["stdlib"]
     names = zip_names(dist_dir, stdlib)
-    # Pyodide's start as the build edits it (tools/pyodide_patch.py) imports none of these, and
+    # Pyodide's start as the build edits it (web/runtime/patch.py) imports none of these, and
     # neither does the game: asyncio and what it brings, the package loader's archives and
     # paths (the game reads its data with pkgutil.get_data, not importlib.resources).
     gone = ("asyncio/__init__", "ssl", "socket", "subprocess", "selectors", "logging/__init__",
             "concurrent/futures/__init__", "pyodide/webloop", "zipfile/__init__", "shutil",
             "tempfile", "pathlib/__init__", "importlib/resources/__init__",
-            # the prize tables ship parsed at build time (tools/dist.py, built_table)
+            # the prize tables ship parsed at build time (tools/build/dist.py, built_table)
             "tomllib/__init__", "tomllib/_parser")  # fmt: skip
     # Frozen modules are built into the interpreter: their files were never read.
     frozen = ("os", "site", "codecs", "io", "zipimport", "importlib/_bootstrap")
     for name in (*gone, *frozen):
         assert name + ".pyc" not in names, name
     assert "_pyodide/_deferred.pyc" in names
+
+
+def test_one_code_cache_holds_the_start_s_texts_and_the_game_s(dist_dir: Path) -> None:
+    # web/runtime/start/sitecustomize.py's cache, beside it in the standard library: the 13
+    # texts Pyodide's start compiles and every dataclass of the game (about 50); the build's
+    # proof booted from it with none compiled. The game's zips carry no cache of their own.
+    report = manifest(dist_dir)["stdlib"]
+    assert report["start_code_texts"] > 13 + 40 and report["start_code_bytes"] > 0
+    config = config_of(dist_dir)
+    assert {"sitecustomize.pyc", START_CODE} <= zip_names(dist_dir, config["pyodide"]["stdlib"])
+    for url in [config["game"]["zip"], *(game["zip"] for game in config["game"]["games"])]:
+        assert not any(name.endswith(".bin") for name in zip_names(dist_dir, url)), url
 
 
 def test_the_game_zips_ship_no_sources_but_keep_our_docstrings(dist_dir: Path) -> None:
@@ -210,7 +219,7 @@ def test_the_game_zips_are_the_import_closure_precompiled_in_parts(dist_dir: Pat
     game = config["game"]
     parts = zip_parts()
     # The shared zip also carries the dataclasses' code, compiled by the build's probe
-    assert zip_names(dist_dir, game["zip"]) == compiled(parts[""]) | {CODE_CACHE}
+    assert zip_names(dist_dir, game["zip"]) == compiled(parts[""])
     assert [g["id"] for g in game["games"]] == [g.id for g in GAMES if g.on_sale]
     for opened in game["games"]:
         assert zip_names(dist_dir, opened["zip"]) == compiled(parts[opened["id"]])
@@ -287,12 +296,12 @@ def test_the_game_zip_carries_no_pool() -> None:
 
 def test_the_import_closure_follows_imports_and_packages() -> None:
     # The worker imports the dataclass code cache, then the entry point, then a presentation
-    assert game_roots()[:2] == SHARED_ROOTS == ("backends.codecache", "backends.browser")
+    assert game_roots()[:1] == SHARED_ROOTS == ("backends.browser",)
     assert import_closure(["engine.money"]) == ["engine/__init__.py", "engine/money.py"]
     closure = import_closure(["backends.browser"])
     assert {"backends/__init__.py", "backends/canvas.py", "engine/ui/__init__.py"} <= set(closure)
     with pytest.raises(ValueError, match="not a module of"):
-        import_closure(["tools.dist"])
+        import_closure(["tools.build.dist"])
     with pytest.raises(ValueError, match="no module file"):
         import_closure(["engine.no_such_module"])
 

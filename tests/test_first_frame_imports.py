@@ -1,7 +1,7 @@
 """What a page imports before its first frame: only what that frame needs.
 
-Each page starts as the browser's worker starts it (the dataclass code cache installed, then
-backends.browser: start, the sound cues' notes, one frame) in a fresh interpreter whose only
+Each page starts as the browser's worker starts it (backends.browser: start, the sound cues'
+notes, one frame) in a fresh interpreter whose only
 game screens are those the page's zips hold (a game's page: its own; the lobby: every game's),
 and the modules it imported by then are checked. What a page uses later (the Rules and Prizes
 table, the lobby's own pages, a game's screens before it is opened) is imported when it is
@@ -42,8 +42,6 @@ class NotDownloaded:
 
 sys.meta_path.insert(0, NotDownloaded)
 before = set(sys.modules)
-from backends import codecache
-codecache.install()
 from backends import browser
 browser.start(1280, 720, json.dumps(params), "{}")
 browser.sound_notes()

@@ -144,7 +144,7 @@ def test_golden_books_are_stable(game: Game) -> None:
 
 def test_golden_books_are_the_same_bytes_in_pyodide() -> None:
     """The engine in the browser (Pyodide under Node.js) builds the very same books."""
-    from tools.bench_engine import pyodide_eval
+    from tools.bench.engine import pyodide_eval
 
     cases = [
         (game.id, game.table.model, parts, seed)

@@ -3,8 +3,10 @@
 Arrows point down the rooms' "may import" column: the engine core imports only the standard
 library and itself, with no I/O, clock or randomness of its own; the screens (engine/ui/) import
 the engine and the standard library, never a platform (`js`, `pygame`); the endpoint never
-imports the screens. Every import statement counts, wherever it is (functions, `try`,
-`if TYPE_CHECKING:`), since each one is a dependency someone can follow.
+imports the screens; the browser's runtime (web/runtime/) only the standard library and Pyodide,
+and no shipped room the tools; tools/ in rooms, commands over build, bench and audit. Every
+import statement counts, wherever it is (functions, `try`, `if TYPE_CHECKING:`), since each one
+is a dependency someone can follow.
 """
 
 from __future__ import annotations
@@ -140,6 +142,49 @@ def test_the_endpoint_never_imports_the_screens() -> None:
         return not is_within(name, "engine.ui")
 
     assert breaches("web/endpoint", "web/endpoint never imports engine.ui", allowed) == []
+
+
+# What the browser's Python start may import besides the standard library: Pyodide's own
+# packages, beside which web/runtime/start/ is shipped (in Pyodide's python_stdlib.zip).
+PYODIDE_PACKAGES = frozenset({"pyodide", "_pyodide", "pyodide_js"})
+# tools/ in rooms, each importing only the rooms named here (and itself): the commands are the
+# top, the benchmarks build the site, and the build and the auditors stand alone.
+TOOL_ROOMS = {
+    "build": frozenset(),
+    "audit": frozenset(),
+    "bench": frozenset({"build"}),
+    "commands": frozenset({"build", "bench", "audit"}),
+}
+
+
+def test_the_browser_runtime_imports_only_the_standard_library_and_pyodide() -> None:
+    def allowed(path: Path, name: str) -> bool:
+        return top(name) in STDLIB or top(name) in PYODIDE_PACKAGES
+
+    rule = "web/runtime: the standard library and Pyodide's own packages only"
+    assert breaches("web/runtime", rule, allowed) == []
+
+
+@pytest.mark.parametrize("folder", ["engine", "backends", "web"])
+def test_what_ships_never_imports_the_tools_or_the_runtime_s_build(folder: str) -> None:
+    def allowed(path: Path, name: str) -> bool:
+        inside = path.relative_to(ROOT).as_posix().startswith("web/runtime/")
+        return top(name) != "tools" and (inside or not is_within(name, "web.runtime"))
+
+    rule = "only tools/ and tests/ import tools or web.runtime"
+    assert breaches(folder, rule, allowed) == []
+
+
+def test_the_tools_rooms_import_one_way() -> None:
+    def allowed(path: Path, name: str) -> bool:
+        room = path.relative_to(ROOT / "tools").parts[0]
+        parts = name.split(".")
+        if parts[0] != "tools" or room not in TOOL_ROOMS:  # tools/__main__.py: the dispatcher
+            return True
+        return len(parts) > 1 and (parts[1] == room or parts[1] in TOOL_ROOMS[room])
+
+    rule = "tools/: commands -> build, bench, audit; bench -> build"
+    assert breaches("tools", rule, allowed) == []
 
 
 @pytest.mark.parametrize(

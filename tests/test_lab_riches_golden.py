@@ -79,7 +79,7 @@ def test_golden_opening() -> None:
 
 
 def test_golden_books_in_pyodide() -> None:
-    from tools.bench_engine import pyodide_eval
+    from tools.bench.engine import pyodide_eval
 
     lines = ["import hashlib, json", "from engine.outcome import Composition, Part"]
     lines.append("from engine.lab_riches.generator import build_book")

@@ -10,7 +10,11 @@ import pytest
 
 from engine.games import GAMES, get, ids, load_table
 from engine.math.leaves import PoolEntry, verify_proof
-from tools import cmd_books, cmd_certify, cmd_math, cmd_pool, par_report
+from tools.audit import par_report
+from tools.commands import books as cmd_books
+from tools.commands import certify as cmd_certify
+from tools.commands import math as cmd_math
+from tools.commands import pool as cmd_pool
 from web.endpoint import pool_store
 
 

@@ -79,7 +79,7 @@ def test_every_boost_is_a_bonus_game_award_and_the_awards_are_bounded() -> None:
 
 def test_a_losing_play_is_left_to_chance() -> None:
     """Model 3: one losing composition with no parts, so a losing play shows what a random play
-    that lost shows (engine/power_puck_shot/model3.py), Bonus Games included."""
+    that lost shows (engine/power_puck_shot/overlay.py), Bonus Games included."""
     assert TABLE.model == "power-puck-shot/3"
     assert TABLE.tier(0).compositions == ((Composition(), 1),)
 

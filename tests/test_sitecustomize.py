@@ -1,5 +1,5 @@
 """The code of the texts Python's start compiles, compiled at build time
-(tools/pyodide_start/sitecustomize.py, shipped as the standard library's `sitecustomize`), and
+(web/runtime/start/sitecustomize.py, shipped as the standard library's `sitecustomize`), and
 what it is for: nothing compiled from source before a page's first frame (docs/build.md)."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.node import node
-from tools.pyodide_patch import PYODIDE, ROOT, START, START_CODE
+from web.runtime.patch import PYODIDE, ROOT, START, START_CODE
 
 # A standard library's sitecustomize that counts every text compiled from then on (an audit
 # hook), then runs the build's own, renamed `_start_code` (Pyodide's own stdlib has none).
@@ -79,7 +79,7 @@ def test_nothing_is_compiled_before_the_first_frame(dist_dir: Path, tmp_path: Pa
         "started": [], "first_frame": [], "returned": []
     }  # fmt: skip
     # what it ran instead was recorded without column ranges, as the zips' modules are compiled
-    assert ours["ranged"] == [0, 0]
+    assert ours["ranged"] == [0]
     # Pyodide's own start compiles: its bootstrap's sources, its modules' named tuples and
     # dataclasses, and its modules themselves (its standard library ships sources); the
     # counting sees them
@@ -145,3 +145,23 @@ def test_the_start_runs_the_recorded_code_and_compiles_what_it_lacks(tmp_path: P
     (form, version, _), table = marshal.loads((tmp_path / "start_code.bin").read_bytes())
     (folder / START_CODE).write_bytes(marshal.dumps(((form, version, "3.99.0"), table)))
     assert define(folder)["recorded"] == recording["recorded"]
+
+
+def test_a_missing_unreadable_or_partial_cache_compiles_what_it_lacks(tmp_path: Path) -> None:
+    # (what tests/test_codecache.py held the game's former cache, backends/codecache.py, to)
+    folder = tmp_path / "stdlib"
+    folder.mkdir()
+    (folder / "sitecustomize.py").write_bytes((START / "sitecustomize.py").read_bytes())
+    works = [2, "Pair(a=1, b='b')", True]
+    recording = define(folder, tmp_path / "start_code.bin")
+    texts = recording["recorded"]
+    for broken in (b"", b"not marshal", marshal.dumps("not a table")):
+        (folder / START_CODE).write_bytes(broken)
+        assert define(folder) == {**recording, "works": works}, broken
+    # a cache holding one of the texts: the others compiled as before, the same objects
+    stamp, table = marshal.loads((tmp_path / "start_code.bin").read_bytes())
+    kept = dict(list(table.items())[:1])
+    (folder / START_CODE).write_bytes(marshal.dumps((stamp, kept)))
+    partial = define(folder)
+    assert partial["works"] == works
+    assert partial["recorded"] == texts - 1 == len(partial["compiled"])

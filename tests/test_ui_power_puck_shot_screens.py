@@ -26,15 +26,14 @@ from engine.ui.power_puck_shot import art, paint
 from engine.ui.power_puck_shot.layout import Layout, Rect, layout
 from tests.test_ui_power_puck_shot import (
     ARROWS,
-    EM,
     EVERYTHING,
     LAYOUT_SIZES,
     MODEL,
     SIZE_IDS,
     Shell,
-    apart,
-    wait_for_arrows,
 )
+from tests.test_ui_power_puck_shot_layout import EM, apart
+from tests.test_ui_power_puck_shot_main import wait_for_arrows
 
 SIZES = [(1280, 720), (390, 844), (360, 640), (844, 390)]  # the sizes the issue played at
 IDS = [SIZE_IDS[s] for s in SIZES]

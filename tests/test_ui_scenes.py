@@ -189,7 +189,7 @@ def test_power_puck_shot_s_splash_has_how_to_play_in_its_top_right(size: tuple[i
         c = controls[other]
         assert c.y > h / 2 and c.y + c.h <= h, c
     drawn = shapes(scene.draw, size)
-    from tests.test_ui_power_puck_shot import apart
+    from tests.test_ui_power_puck_shot_layout import apart
     from tests.test_ui_power_puck_shot_screens import inside
 
     over = [s for s in drawn if not inside(s.box, box, 4) and not apart(s.box, box)

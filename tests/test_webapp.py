@@ -1,5 +1,5 @@
-"""The site as an installable app (tools/webapp.py): the manifest a browser needs to install it,
-the icons drawn at build time, and the offline page's files in the build."""
+"""The site as an installable app (tools/build/webapp.py): the manifest a browser needs to
+install it, the icons drawn at build time, and the offline page's files in the build."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pygame
 
-from tools.webapp import BACKGROUND, GLASS, icon_png, manifest
+from tools.build.webapp import BACKGROUND, GLASS, icon_png, manifest
 
 
 def image(data: bytes) -> pygame.Surface:

@@ -1,6 +1,6 @@
 // Pyodide started from a WebAssembly module compiled elsewhere (the shell's js/runtime.js has a
 // second worker compile it for a returning visit), in Node.js: Pyodide loaded from INDEX_DIR
-// (the build's edited pyodide.mjs, tools/pyodide_patch.py) with `_wasmModule` a promise of that
+// (the build's edited pyodide.mjs, web/runtime/patch.py) with `_wasmModule` a promise of that
 // module, and again with a promise of null (the compile failed: Pyodide compiles its own).
 //   node tests/wasm_module.mjs INDEX_DIR
 // prints (JSON), for each start ("given", "failed"): how many times Pyodide instantiated the

@@ -1,4 +1,4 @@
-"""Dispatch `python -m tools COMMAND ARGS...` to the module tools.cmd_<command>.
+"""Dispatch `python -m tools COMMAND ARGS...` to the module tools.commands.<command>.
 
 Each command module defines `main(argv: list[str]) -> int`; adding a command is
 adding a module, so separate pieces of work never edit one shared table.
@@ -10,13 +10,13 @@ import importlib
 import pkgutil
 import sys
 
-import tools
+from tools import commands
 
 
 def available() -> list[str]:
     """Names of the commands that have a module."""
-    names = (m.name for m in pkgutil.iter_modules(tools.__path__))
-    return sorted(n[4:].replace("_", "-") for n in names if n.startswith("cmd_"))
+    names = (m.name for m in pkgutil.iter_modules(commands.__path__))
+    return sorted(name.replace("_", "-") for name in names)
 
 
 def main(argv: list[str]) -> int:
@@ -28,7 +28,7 @@ def main(argv: list[str]) -> int:
     if name not in available():
         print(f"unknown command {name!r}; commands: {', '.join(available())}", file=sys.stderr)
         return 2
-    module = importlib.import_module("tools.cmd_" + name.replace("-", "_"))
+    module = importlib.import_module("tools.commands." + name.replace("-", "_"))
     result: int = module.main(argv[1:])
     return result
 

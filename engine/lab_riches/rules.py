@@ -105,7 +105,6 @@ VARIETY_BONUS_CHANCE = (21, 256)
 UP = "up"
 SEGMENTS = "segments"
 INSTANT = "instant"
-BONUS_AWARDS = (UP, SEGMENTS, EXTRA_GOES, INSTANT)
 BONUS_ROW_LAYOUTS: tuple[tuple[tuple[str, int], ...], ...] = (
     ((UP, 0), (SEGMENTS, 1), (UP, 0), (EXTRA_GOES, 1), (UP, 0), (SEGMENTS, 2), (INSTANT, 300),
      (INSTANT, 500)),

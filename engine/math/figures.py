@@ -47,9 +47,3 @@ def feature_share(table: PrizeTable) -> dict[str, Fraction]:
     """Each feature's share of the total payout, exactly (the shares add up to 1)."""
     total = table.total_prizes_pence
     return {feature: Fraction(pence, total) for feature, pence in feature_payout(table).items()}
-
-
-def feature_rtp(table: PrizeTable) -> dict[str, Fraction]:
-    """Each feature's contribution to the expected payout, as a fraction of the price."""
-    stake = table.base_pool_size * table.price_pence
-    return {feature: Fraction(pence, stake) for feature, pence in feature_payout(table).items()}

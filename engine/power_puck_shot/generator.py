@@ -1,8 +1,8 @@
 """£500K Power Puck Shot: the book of a play from its composition and seed (models 2 and 3).
 
-Model 3 (`power-puck-shot/3`, model3.py) shows a losing play as a random play that lost and a
+Model 3 (`power-puck-shot/3`, overlay.py) shows a losing play as a random play that lost and a
 winning play as a random play with its win laid over it (simulate.py: the documented random
-play), from Stream(b"power-puck-shot/book/3\0" || seed); after model3.ATTEMPTS draws model 2's
+play), from Stream(b"power-puck-shot/book/3\0" || seed); after overlay.ATTEMPTS draws model 2's
 construction below takes over from the same stream. Books of model 2 are built as before.
 
 Model 2: the composition fixes what the play pays (rows at their boosted amounts, the PRIZE POT) and
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from engine.book import Book
 from engine.outcome import Composition
-from engine.power_puck_shot import model3, rules
+from engine.power_puck_shot import overlay, rules
 from engine.power_puck_shot.compositions import BonusAwards, bonus_awards, check
 from engine.power_puck_shot.plan import (
     BONUS,
@@ -252,9 +252,9 @@ def build_book(model: str, composition: Composition, seed: bytes) -> Book:
     goal = Goal.of(composition)
     plan = None
     if model == MODELS[1]:
-        stream = Stream(model3.DOMAIN + seed)
-        for _ in range(model3.ATTEMPTS):
-            plan = model3.plan(stream, goal)
+        stream = Stream(overlay.DOMAIN + seed)
+        for _ in range(overlay.ATTEMPTS):
+            plan = overlay.plan(stream, goal)
             if plan is not None:
                 break
     else:

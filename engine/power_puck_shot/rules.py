@@ -15,12 +15,10 @@ PUBLISHED_RTP_PERCENT = "73.00"
 
 START_PUCKS = 4
 DIRECTIONAL_ARROWS = 6
-GRID_SIZE = 4  # a 4×4 Play Grid; its top and bottom rows are Pockets
 
 # The Prize Table: 8 coloured rows of 12 squares, cheapest first.
 SQUARES_PER_ROW = 12
 COLOURS = ("dark-blue", "purple", "orange", "light-blue", "red", "green", "pink", "yellow")
-TOP_COLOUR = "yellow"
 # Each row's amount after 0, 1, 2 and 3 boosts (the three increases in the procedures).
 BOOST_LADDERS: dict[str, tuple[int, int, int, int]] = {
     "dark-blue": (500, 600, 800, 1_000),

@@ -12,7 +12,7 @@ This is what the fairness rule measures presentation against (engine/math/fairne
 losing play of model 3 is the first random play that lost (generator.py), and `certify`
 compares losing books with random plays that lost (stats.py). `random_plan` can also leave the
 won rows' colours out of every draw and host the composition's Bonus Game: the rest of a
-winning play's board (model3.py).
+winning play's board (overlay.py).
 """
 
 from __future__ import annotations
@@ -39,7 +39,6 @@ from engine.power_puck_shot.plan import (
 )
 from engine.rng import Stream
 
-BONUS_KINDS = tuple(rules.BONUS_PIP_WEIGHTS)
 BOOSTABLE = tuple(c for c in rules.COLOURS if c not in rules.UNBOOSTED)
 ROW = rules.SQUARES_PER_ROW
 PIPS_ENDS = tuple(itertools.accumulate(rules.PIPS_PER_SHOT))

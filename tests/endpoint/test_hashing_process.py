@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from engine import games
 from engine.book import Book
-from tools.bench_engine import draws
+from tools.bench.engine import draws
 from web.endpoint.hashing_process import book_hash, canonical_bytes
 
 

@@ -26,7 +26,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 
 from tests.endpoint.conftest import Clock, bearer, buy, serve, session
-from tools import cmd_audit_pool, cmd_retire_pool
+from tools.commands import audit_pool as cmd_audit_pool
+from tools.commands import retire_pool as cmd_retire_pool
 from web.endpoint import reveal, tokens
 from web.endpoint.ledger import Ledger
 from web.endpoint.schema import pools

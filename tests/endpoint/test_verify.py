@@ -1,4 +1,4 @@
-"""`build.py verify` (tools/cmd_verify.py) against a real endpoint: it passes for a real play
+"""`build.py verify` (tools/commands/verify.py) against a real endpoint: it passes for a real play
 and names the step a tampered proof or token fails, it says what kind of play and pool it
 checked, and a free TRY play's proof is refused as a paid play's.
 
@@ -28,7 +28,8 @@ from engine.math.pool import CHUNK, Pool
 from engine.outcome import Composition
 from tests.endpoint.conftest import bearer, buy, serve, session
 from tests.endpoint.test_reveal import run_tool
-from tools import cmd_retire_pool, cmd_verify
+from tools.commands import retire_pool as cmd_retire_pool
+from tools.commands import verify as cmd_verify
 from web.endpoint import reveal
 from web.endpoint.schema import pools
 

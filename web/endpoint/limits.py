@@ -32,7 +32,6 @@ WEEK_MS = 7 * DAY_MS
 RAISE_DELAY_MS = DAY_MS
 MAX_LIMIT_PENCE = money.MAX_LIMIT_PENCE  # one home: what a player may type (engine/money.py)
 PERIODS = ("daily", "weekly")
-_SPEND = {"daily": ("spend_day", "spend_day_pence"), "weekly": ("spend_week", "spend_week_pence")}
 
 
 def day_start(now_ms: int) -> int:

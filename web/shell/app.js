@@ -3,7 +3,7 @@
 // it can do: the HTML splash, the input, the accessibility mirror and narration
 // (js/controls.js), Python's requests for the network and storage (js/bridge.js), sound
 // (js/sound.js), and the frame clock. See docs/drawing.md, "The worker".
-// tools/dist.py bundles this file and its imports into one module with esbuild.
+// tools/build/dist.py bundles this file and its imports into one module with esbuild.
 import { config, $, stats, queue, record } from "./js/state.js";
 import { mirror, narrate } from "./js/controls.js";
 import { answering, askEarly, earlyAnswers, perform, usedEarly } from "./js/bridge.js";

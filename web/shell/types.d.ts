@@ -3,7 +3,7 @@
 // or export: the JSDoc of every file names these types as they are. The endpoint's answers the
 // page reads: api.d.ts.
 
-// ---- the build's configuration (tools/dist.py writes it into index.html) --------------------
+// ---- the build's configuration (tools/build/dist.py writes it into index.html) ------------
 /** One game on sale: its zip of screens, fetched only when that game is opened. */
 interface GameEntry {
   id: string;
@@ -45,7 +45,8 @@ interface ShellConfig {
   /** Uncompressed bytes by path, for the download's progress. */
   sizes: Record<string, number>;
   serviceWorker: string;
-  /** Read by the shell, not written by tools/dist.py: absent, the defaults hold (90 s; on). */
+  /** Read by the shell, not written by tools/build/dist.py: absent, the defaults hold
+   * (90 s; on). */
   bootTimeoutMs?: number;
   snapshot?: boolean;
 }
@@ -239,18 +240,17 @@ interface PyProxy {
 }
 interface Pyodide {
   FS: { writeFile(path: string, data: Uint8Array): void };
-  /** A module: backends.browser (or another the config names), sys, backends.codecache, or a
-   * package whose `__path__` a game's zip extends. */
+  /** A module: backends.browser (or another the config names), sys, or a package whose
+   * `__path__` a game's zip extends. */
   pyimport(name: string): BrowserModule & StartModules;
   makeMemorySnapshot(): Uint8Array<ArrayBuffer>;
 }
-/** What the worker's start reads of the other modules it imports (sys, a package, the code
- * cache): called, never compiled from source. */
+/** What the worker's start reads of the other modules it imports (sys, a package): called,
+ * never compiled from source. */
 interface StartModules {
   path: { insert(index: number, item: string): void };
   modules: { __len__(): number };
   __path__: { append(item: string): void };
-  install(): void;
 }
 /** backends/browser.py as the worker calls it. */
 interface BrowserModule {
@@ -266,7 +266,7 @@ interface SnapshotPages {
   /** The unpacked snapshot's length: header and memory. */
   length: number;
   /** The snapshot's bytes from `from` on into `memory` from its start, the gaps between the
-   * pages zeroed below `dirty` (tools/pyodide_patch.py: Pyodide's restore calls it). */
+   * pages zeroed below `dirty` (web/runtime/patch.py: Pyodide's restore calls it). */
   write(memory: Uint8Array, from: number, dirty: number): void;
 }
 /** pyodide.mjs's loadPyodide, with the options the shell gives it. */
@@ -277,12 +277,12 @@ type LoadPyodide = (options: {
   env: Record<string, string>;
   // Pyodide awaits them just before its restore, so its start need not wait for the read
   _loadSnapshot?: Uint8Array<ArrayBuffer> | Promise<Uint8Array<ArrayBuffer>>;
-  /** Ours (tools/pyodide_patch.py): the pages Pyodide's restore writes into its memory. */
+  /** Ours (web/runtime/patch.py): the pages Pyodide's restore writes into its memory. */
   _snapshotPages?: Promise<SnapshotPages>;
   _makeSnapshot?: boolean;
   /** The runtime's module function, if not the one Pyodide imports from indexURL. */
   createPyodideModule?: CreatePyodideModule;
-  /** Ours (tools/pyodide_patch.py): the WebAssembly compiled by another worker (null: that
+  /** Ours (web/runtime/patch.py): the WebAssembly compiled by another worker (null: that
    * failed, and Pyodide fetches and compiles its own). */
   _wasmModule?: Promise<WebAssembly.Module | null>;
 }) => Promise<Pyodide>;

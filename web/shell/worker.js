@@ -20,7 +20,7 @@
 //                                                                   first, run by the worker after "started")
 //                   {type: "fail", error, running}                 Python could not start, or stopped
 //                   {type: "timings", origin, resources, spans}    the worker's downloads and start (js/timings.js)
-// tools/dist.py bundles this file and its imports (js/canvas.js, js/snapshot.js,
+// tools/build/dist.py bundles this file and its imports (js/canvas.js, js/snapshot.js,
 // js/downloads.js, js/timings.js, js/zips.js) into one module with esbuild.
 import { attach, drawFrame, FONTS, resize } from "./js/canvas.js";
 import { countingFetch, plainFetch } from "./js/downloads.js";

@@ -3,7 +3,7 @@
 // functions compiled by the time it keeps it: a returning visit compiled most of Pyodide's
 // JavaScript (pyodide.asm.mjs, 1.2 MB) again, function by function, as it restored Python. The
 // build ships a second copy whose first line asks V8 to compile every function at once
-// (tools/dist.py, EAGER_RUNTIME). Once a release, after a visit that leaves Python's snapshot
+// (tools/build/dist.py, EAGER_RUNTIME). Once a release, after a visit that leaves Python's snapshot
 // (or restores one), a throwaway worker (runtime-cache.js) imports that copy through the
 // service worker, off the game's thread, and Chromium keeps all of its code; from the next
 // visit on, a start that restores the snapshot imports that copy and reads the code back.

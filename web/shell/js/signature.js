@@ -1,6 +1,6 @@
 // Ed25519 signature checks for the outcome token (docs/token.md, "Checking a token"): the
 // browser's WebCrypto where it has Ed25519 (Chromium 137+, Safari 17+, Firefox 129+), and
-// otherwise @noble/ed25519, bundled apart (tools/dist.py) and fetched only by a browser whose
+// otherwise @noble/ed25519, bundled apart (tools/build/dist.py) and fetched only by a browser whose
 // WebCrypto refuses the algorithm, so no other visit downloads it.
 import { config } from "./state.js";
 

@@ -66,7 +66,7 @@ export function packSnapshot(bytes) {
 // Pyodide's snapshot is its header (with a JSON of the JavaScript objects Python holds), then
 // the interpreter's memory from the header's end on: the worker hands Pyodide the header alone
 // and the pages to write straight into its memory (Pyodide's restore, edited by
-// tools/pyodide_patch.py), not a 31 MB unpacked copy.
+// web/runtime/patch.py), not a 31 MB unpacked copy.
 const HEADER = 48; // Pyodide's fixed part; its word 1 is where the memory starts
 /**
  * The pages of a packed snapshot, checked whole before anything is written.

@@ -11,14 +11,13 @@ export const gameZip = (game) => `/lottery-${game.id}.zip`;
 
 /**
  * The shared zip on sys.path, and the shared zip's packages that a game's zip adds modules to
- * (engine.ui: its screens) looking in that game's zip too; before the game is imported, its
- * dataclasses' methods from the code compiled at build time (backends/codecache.py).
+ * (engine.ui: its screens) looking in that game's zip too. (Its dataclasses' methods run the
+ * code compiled at build time from the start on: web/runtime/start/sitecustomize.py.)
  * @param {Pyodide} pyodide
  * @param {GameEntry[]} games the games the page opens (their zips written)
  */
 export function findGames(pyodide, games) {
   pyodide.pyimport("sys").path.insert(0, SHARED_ZIP);
-  pyodide.pyimport("backends.codecache").install();
   for (const game of games) {
     for (const name of game.packages) {
       pyodide.pyimport(name).__path__.append(`${gameZip(game)}/${name.replaceAll(".", "/")}`);
