@@ -44,6 +44,12 @@ def register(package: str) -> Game:
     return game
 
 
+def packages() -> tuple[str, ...]:
+    """The package of every registered game (its home, which exports its GAME), in order: a
+    process the endpoint starts registers them (`register`) to hold the same games."""
+    return tuple(game.home for game in GAMES)
+
+
 def ids() -> tuple[str, ...]:
     """Every game's id, in the registry's order."""
     return tuple(BY_ID)
