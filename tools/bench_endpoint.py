@@ -48,6 +48,7 @@ from typing import Any
 
 import psycopg
 
+from engine import games
 from tools.worktree import worktree
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,7 +56,8 @@ CLIENTS = 32
 WORKERS = 1
 SECONDS = 5.0
 PG_URL = "postgresql://postgres@127.0.0.1:5432/test"
-GAME = "lab-riches"  # the game the buyers buy (one pool, as a busy game's)
+GAME = games.on_sale()[0].id  # the game the buyers buy, the first on sale (Lab Riches): one
+# pool, as a busy game's
 
 
 class Conn:
