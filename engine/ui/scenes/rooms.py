@@ -9,18 +9,27 @@ from engine.ui.flow import Flow, Interrupts
 from engine.ui.look import Look
 from engine.ui.scenes.how_to_play import HowToPlayScene, Page
 from engine.ui.scenes.outcome import OutcomeScene
-from engine.ui.scenes.reality import RealityScene
-from engine.ui.scenes.refusal import CODES, RefusalScene
 from engine.ui.scenes.rules import RulesScene
 from engine.ui.scenes.splash import SplashScene
 
 
+# Each imported when first shown, as before they interrupted through the flow: no page's
+# first frame needs them (docs/build.md, "Our part of the start").
+def reality(flow: Flow, back: Scene) -> Scene:
+    """The reality check over the screen it interrupts."""
+    from engine.ui.scenes.reality import RealityScene
+
+    return RealityScene(flow, back)
+
+
 def refusal(flow: Flow, back: Scene, body: dict[str, Any]) -> Scene | None:
     """A spend limit's or the cooling-off's refusal on its own screen (None for any other)."""
+    from engine.ui.scenes.refusal import CODES, RefusalScene
+
     return RefusalScene(flow, back, body) if body.get("code") in CODES else None
 
 
-INTERRUPTS = Interrupts(reality=RealityScene, refusal=refusal)
+INTERRUPTS = Interrupts(reality=reality, refusal=refusal)
 
 
 def open_rooms(
