@@ -29,15 +29,15 @@ if TYPE_CHECKING:
 
 BookBuilder = Callable[[str, Composition, bytes], Book]
 TABLE_FILE = "prize-table.toml"  # each game's prize table, in its package: the one source
-# The same table parsed at build time (tools/dist.py), in the browser's game zip instead of the
-# TOML: reading it needs no TOML parser there (docs/build.md).
+# The same table parsed at build time (tools/build/dist.py), in the browser's game zip instead
+# of the TOML: reading it needs no TOML parser there (docs/build.md).
 BUILT_TABLE_FILE = "prize-table.json"
 
 
 class Lazy:
     """A game's part named by module and attribute, imported on its first call: the registry
     imports every game's package, and a page that shows one game need not import (or, in the
-    browser, download) the others' book builders and replays. tools/dist.py reads `module` to
+    browser, download) the others' book builders and replays. tools/build/dist.py reads `module` to
     put it in the game's own zip."""
 
     def __init__(self, module: str, name: str) -> None:
@@ -87,6 +87,15 @@ class Validator(Protocol):
     ) -> list[str]: ...
 
 
+class Examples(Protocol):
+    """A game's examples for tests and benchmarks (tools only): GOLDEN, its golden books as
+    (composition parts, seed hex, SHA-256 of the book's JSON), literal bytes that pin its
+    published model; WIN, a winning entry's composition parts, which test mode can sell."""
+
+    GOLDEN: tuple[tuple[list[dict[str, Any]], str, str], ...]
+    WIN: list[dict[str, Any]]
+
+
 class Statistics(Protocol):
     """What a book shows, counted for certification: FEATURES and features(book) -> 0/1 each."""
 
@@ -115,6 +124,8 @@ class Game:
     validator: str | None = None  # module with validate(book)
     statistics: str | None = None  # module with FEATURES and features(book)
     presentation: str | None = None  # engine.ui.<package>: its screens, narration, cues
+    examples: str | None = None  # module with GOLDEN and WIN (tests and benchmarks only)
+    max_choices: int = 0  # the most choices a play can record (the endpoint's bound)
 
     @property
     def id(self) -> str:
@@ -164,15 +175,21 @@ class Game:
         parts = (self.build_book, self.replay)
         return tuple(part.module for part in parts if isinstance(part, Lazy))
 
+    @property
+    def home(self) -> str:
+        """The game's engine package, where its rules module lives ('engine.lab_riches'; a game
+        the tests register lives in theirs)."""
+        return self.rules.__name__.rpartition(".")[0]
+
     def table_text(self) -> str:
-        """The TOML text of the game's prize table (engine/<package>/prize-table.toml)."""
-        return package_data.read(f"engine.{self.package}", TABLE_FILE).decode("utf-8")
+        """The TOML text of the game's prize table (<home>/prize-table.toml)."""
+        return package_data.read(self.home, TABLE_FILE).decode("utf-8")
 
     def built_table(self) -> bytes | None:
         """The prize table as the build parsed it (JSON: BUILT_TABLE_FILE), when the package
         ships one (the browser's game zip does, instead of the TOML); None in the source tree."""
         try:
-            return package_data.read(f"engine.{self.package}", BUILT_TABLE_FILE)
+            return package_data.read(self.home, BUILT_TABLE_FILE)
         except OSError:
             return None
 
@@ -192,6 +209,10 @@ class Game:
     def load_validator(self) -> Validator:
         """The independent validator module (imported on first use: tools only)."""
         return self._module(self.validator, "independent validator")  # type: ignore[return-value]
+
+    def load_examples(self) -> Examples:
+        """Its golden books and winning entry (imported on first use: tests and benchmarks)."""
+        return self._module(self.examples, "examples")  # type: ignore[return-value]
 
     def load_statistics(self) -> Statistics:
         """The certification statistics module (imported on first use: tools only)."""

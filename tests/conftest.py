@@ -10,6 +10,8 @@ import pytest
 from playwright.sync_api import Browser, Playwright, sync_playwright
 
 from engine import games
+from engine.game import Game
+from tests import fixtures
 from tools.build.dist import build
 from tools.build.localserver import CHROMIUM_ARGS, chromium_path, local_server
 
@@ -55,3 +57,12 @@ def withdrawn(monkeypatch: pytest.MonkeyPatch) -> str:
     monkeypatch.setattr(games, "GAMES", tuple(game if g.id == game.id else g for g in games.GAMES))
     monkeypatch.setattr(games, "BY_ID", {**games.BY_ID, game.id: game})
     return game.id
+
+
+@pytest.fixture
+def test_games(monkeypatch: pytest.MonkeyPatch) -> tuple[Game, ...]:
+    """The games only the tests register (tests/fixtures/: PACKAGES), added to the registry for
+    one test as the edge adds a game (engine.games.register), the registry restored after."""
+    monkeypatch.setattr(games, "GAMES", games.GAMES)
+    monkeypatch.setattr(games, "BY_ID", dict(games.BY_ID))
+    return tuple(games.register(package) for package in fixtures.PACKAGES)

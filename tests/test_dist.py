@@ -271,7 +271,7 @@ def test_the_game_zip_carries_every_presentation_and_no_tool_of_the_lab() -> Non
         if game.presentation:
             assert module_path(game.presentation) in names, game.presentation
         # Named only as strings and imported only by the tools: never in the browser.
-        for lab_only in (game.validator, game.statistics):
+        for lab_only in (game.validator, game.statistics, game.examples):
             if lab_only:
                 assert module_path(lab_only) not in names, lab_only
         if f"engine/{game.package}/__init__.py" in names:

@@ -1,12 +1,14 @@
 """The game contract: every registered game passes the same checks (engine/game.py).
 
 A new game is added by one line in engine/games.py; this file then holds it to what every
-game provides. A game on sale must have golden books here, an independent validator that
+game provides, reading what each declares (engine/game.py). A game on sale must declare golden
+books and a winning entry (Game.examples), an independent validator that
 accepts books of every composition of its table, and a presentation that handles every event
 type it can write; a game not on sale must be refused by every door that sells or shows it.
 """
 
 import hashlib
+import importlib
 import json
 from dataclasses import replace
 from pathlib import Path
@@ -17,74 +19,41 @@ import pytest
 from engine import games
 from engine.book import Book
 from engine.game import Game
+from engine.outcome import Composition
 from engine.payload import Payload, PayloadError
 from engine.ui.app import App
 from engine.ui.flow import book_from_payload
 from engine.ui.games import cover, first_scene, playable, presentation
+from tests import fixtures
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS_PER_COMPOSITION = 12
-# Per game with books, by its registry id: (composition, seed hex, SHA-256 of the book's JSON).
-# Literals on purpose: they pin behaviour. These bytes must never change for a published model: a
-# new presentation means a new model version. A game without an entry fails `golden` by name.
-GOLDEN: dict[str, list[tuple[list[dict[str, Any]], str, str]]] = {
-    "lab-riches": [
-        ([], "00" * 16, "b89d00cabc1cd68be0eed3e1b38a66761e502be32287b337139853ea808877b3"),
-        (
-            [{"feature": "row", "pence": 500}, {"feature": "meter", "pence": 400}],
-            "0123456789abcdef0123456789abcdef",
-            "53bfd32ad63bcb000199e813d00185caccf174b516ca65d4868f3d0647bb5a2a",
-        ),
-        (
-            [{"feature": "instant", "pence": 2000}, {"feature": "meter", "pence": 100000}],
-            "f" * 32,
-            "f4be986f60189333ad8f82ced179719261fb439f3cf89ba47242f30f3e0a8401",
-        ),
-    ],
-    "power-puck-shot": [  # model 3; model 2's are in tests/test_power_puck_shot_golden.py
-        ([], "00" * 16, "18e4bf2e3b4be0835d63188d915a3c6f03f152a0a4c82cb417391a04c62f9a38"),
-        (
-            [
-                {"feature": "row", "pence": 3000, "colour": "red", "boosts": 1},
-                {"feature": "bonus", "pence": 0, "games": 1, "pucks": 1, "boosters": "red"},
-            ],
-            "0123456789abcdef0123456789abcdef",
-            "68b46a2c2e7226fc52fac7207128b2fde7af5302199b98e38a05f859c257b09e",
-        ),
-        (
-            [
-                {"feature": "row", "pence": 2500, "colour": "red", "boosts": 0},
-                {"feature": "pot", "pence": 2500, "pucks": 2},
-            ],
-            "f" * 32,
-            "2ed9ecf290e4cc18759ff6c91d4b21bdc5c419db3978fee1b84139ca09c01086",
-        ),
-        (
-            [{"feature": "pot", "pence": 10000, "pucks": 1}],  # the £100 Prize Game amount
-            "3c" * 16,
-            "ed1f8dc0333abaff653a63ab26d569818f3fe99d8315e9c41422e61f9d499992",
-        ),
-    ],
-}
-
-ON_SALE = [game for game in games.GAMES if game.on_sale]
+# The registry's games (the browser's: engine/games.py), and every game the suite holds to the
+# contract: those and the games only the tests register (tests/fixtures/), each registered
+# for every test here (the `test_games` fixture) as the edge registers a game.
+BUILT_IN = games.GAMES
+GAMES = (*BUILT_IN, *(importlib.import_module(name).GAME for name in fixtures.PACKAGES))
+ON_SALE = [game for game in GAMES if game.on_sale]
 # Games whose engine is whole (book builder, replay, validator, statistics), on sale or not yet.
-WITH_BOOKS = [game for game in games.GAMES if game.build_book is not None]
+WITH_BOOKS = [game for game in GAMES if game.build_book is not None]
+
+
+@pytest.fixture(autouse=True)
+def registered(test_games: tuple[Game, ...]) -> tuple[Game, ...]:
+    """The tests' own games in the registry for each test (tests/conftest.py)."""
+    return test_games
 
 
 def ids(game: Game) -> str:
     return game.id
 
 
-def golden(game: Game) -> list[tuple[list[dict[str, Any]], str, str]]:
-    """The game's golden books; fails, naming the game, when this file has none for it."""
-    if game.id not in GOLDEN:
-        pytest.fail(f"{game.id} builds books but has no golden books in GOLDEN (this file)")
-    return GOLDEN[game.id]
-
-
-def test_golden_books_are_kept_only_for_registered_games() -> None:
-    assert set(GOLDEN) <= set(games.ids()), "GOLDEN names a game the registry does not hold"
+def golden(game: Game) -> tuple[tuple[list[dict[str, Any]], str, str], ...]:
+    """The game's golden books, as its examples declare them (engine.game.Examples: literal
+    bytes that pin its published model); fails, naming the game, when it declares none."""
+    if game.examples is None or not game.load_examples().GOLDEN:
+        pytest.fail(f"{game.id} builds books but declares no golden books (Game.examples)")
+    return game.load_examples().GOLDEN
 
 
 def books(game: Game) -> list[Book]:
@@ -108,7 +77,7 @@ def test_the_registry_holds_each_game_once() -> None:
         games.get("no-such-game")
 
 
-@pytest.mark.parametrize("game", games.GAMES, ids=ids)
+@pytest.mark.parametrize("game", GAMES, ids=ids)
 def test_every_composition_of_the_table_is_one_the_rules_can_show(game: Game) -> None:
     table = game.table
     assert (table.name, table.price_pence) == (game.name, game.price_pence)
@@ -130,6 +99,20 @@ def test_a_game_with_books_has_every_engine_part(game: Game) -> None:
     assert golden(game)
 
 
+@pytest.mark.parametrize("game", ON_SALE, ids=ids)
+def test_a_game_on_sale_declares_a_winning_entry_of_its_table(game: Game) -> None:
+    win = Composition.from_json(game.load_examples().WIN)
+    assert win.total > 0
+    assert any(win == shown for tier in game.table.tiers for shown, _weight in tier.compositions)
+
+
+@pytest.mark.parametrize("game", ON_SALE, ids=ids)
+def test_a_game_on_sale_declares_the_controls_that_act_on_its_book(game: Game) -> None:
+    controls = presentation(game).controls
+    assert controls.ids and controls.labels and set(controls.own_cue) <= set(controls.ids)
+    assert (game.max_choices > 0) == (game.choice_values > 0)
+
+
 def test_every_game_on_sale_has_books() -> None:
     assert set(ON_SALE) <= set(WITH_BOOKS)
 
@@ -143,12 +126,14 @@ def test_golden_books_are_stable(game: Game) -> None:
 
 
 def test_golden_books_are_the_same_bytes_in_pyodide() -> None:
-    """The engine in the browser (Pyodide under Node.js) builds the very same books."""
+    """The engine in the browser (Pyodide under Node.js) builds the very same books (of the
+    registry's games: the browser's)."""
     from tools.bench.engine import pyodide_eval
 
+    browsers = [game for game in WITH_BOOKS if game in BUILT_IN]
     cases = [
         (game.id, game.table.model, parts, seed)
-        for game in WITH_BOOKS
+        for game in browsers
         for parts, seed, _digest in golden(game)
     ]
     code = (
@@ -159,10 +144,10 @@ def test_golden_books_are_the_same_bytes_in_pyodide() -> None:
         "json.dumps([hashlib.sha256(get(g).book(m, Composition.from_json(p), bytes.fromhex(s))"
         ".to_json().encode()).hexdigest() for g, m, p, s in cases])"
     )
-    result = pyodide_eval(code)
+    result = pyodide_eval(code, ("engine.games", *(m for g in browsers for m in g.lazy_modules())))
     if result is None:
         pytest.skip("Node.js or node_modules/pyodide is not installed")
-    expected = [digest for game in WITH_BOOKS for _parts, _seed, digest in golden(game)]
+    expected = [digest for game in browsers for _parts, _seed, digest in golden(game)]
     assert json.loads(result) == expected
 
 

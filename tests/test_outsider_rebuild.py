@@ -26,11 +26,11 @@ import pytest
 
 from engine.games import load_table
 from engine.lab_riches import compositions, rules, simulate
+from engine.lab_riches.examples import GOLDEN as CURRENT_GOLDEN
 from engine.lab_riches.generator import build_book
 from engine.outcome import Composition, Part
 from engine.rng import Stream
 from tests.node import node as node_binary
-from tests.test_game_conformance import GOLDEN as CURRENT_GOLDEN
 from tests.test_lab_riches_golden import GOLDEN, GOLDEN_2
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -263,7 +263,7 @@ def test_the_outsider_gives_the_current_models_golden_books() -> None:
     """The conformance goldens of the table's model (lab-riches/3), the losing one included."""
     model = load_table("lab-riches").model
     assert model == MODEL_3
-    golden = CURRENT_GOLDEN["lab-riches"]
+    golden = CURRENT_GOLDEN
     assert any(not parts for parts, _seed, _digest in golden)
     requests: list[Request] = [
         (model, Composition.from_json(parts).to_json(), seed) for parts, seed, _ in golden

@@ -23,10 +23,10 @@ from typing import Any
 from engine.games import load_table
 from engine.outcome import Composition
 from engine.power_puck_shot import stats
+from engine.power_puck_shot.examples import GOLDEN
 from engine.power_puck_shot.generator import build_book
 from engine.power_puck_shot.paths import shot_path
 from tests.node import node
-from tests.test_game_conformance import GOLDEN
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTSIDER = ROOT / "tests" / "outsider" / "power_puck_shot.mjs"
@@ -51,13 +51,10 @@ def request(composition: Composition, seed: bytes) -> dict[str, Any]:
 
 
 def test_the_outsider_rebuilds_the_golden_books() -> None:
-    cases = [
-        (Composition.from_json(parts), bytes.fromhex(seed))
-        for parts, seed, _ in GOLDEN["power-puck-shot"]
-    ]
+    cases = [(Composition.from_json(parts), bytes.fromhex(seed)) for parts, seed, _ in GOLDEN]
     books = outsider([request(comp, seed) for comp, seed in cases])
     digests = [hashlib.sha256(book.encode()).hexdigest() for book in books]
-    assert digests == [digest for _, _, digest in GOLDEN["power-puck-shot"]]
+    assert digests == [digest for _, _, digest in GOLDEN]
 
 
 def test_the_outsider_rebuilds_every_composition_and_a_thousand_losing_plays() -> None:

@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 from backends.canvas import CommandCanvas
 from backends.endpoint_shell import EndpointShell
 from engine.ui.app import App
+from engine.ui.flow import Flow
 from engine.ui.games import first_scene
 from engine.ui.input import Activate, Event, Key
 from engine.ui.scenes.verify import run_steps
@@ -28,8 +29,9 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> TestClient:
 def run(
     shell: EndpointShell, presses: list[str], frames: int = 20_000, page: str = "lab-riches"
 ) -> tuple[App, list[str]]:
-    """Frames at 60 fps; each named control is pressed as soon as it is enabled, in order.
-    A request to open another page switches to its first scene, as the native window does."""
+    """Frames at 60 fps; each named control is pressed as soon as it is enabled, in order, then
+    the game's own controls (as its presentation declares them) or FINISH. A request to open
+    another page switches to its first scene, as the native window does."""
     app = App(first_scene({"fast": "1", "game": page}), 1280, 720)
     canvas = CommandCanvas(1280, 720, lambda s, px, f, b: len(s) * px * 0.55)
     said: list[str] = []
@@ -39,8 +41,8 @@ def run(
         events = list(pending)
         if i and presses and presses[0] in enabled:  # once the app has shown its controls
             events.append(Activate(presses.pop(0)))
-        elif not presses and enabled & {"go", "finish"}:
-            events.append(Activate(min(enabled & {"go", "finish"})))
+        elif not presses and (acting := {c for c in enabled if c == "finish" or acts(app, c)}):
+            events.append(Activate(min(acting)))
         result = app.frame(i * 1000 / 60, events, canvas)
         canvas.flush()
         said += result.narration
@@ -51,6 +53,12 @@ def run(
         if app.scene.name == "outcome":
             break
     return app, said
+
+
+def acts(app: App, control: str) -> bool:
+    """True for a control that acts on the book of the game the scene shows."""
+    flow = getattr(app.scene, "flow", None)
+    return isinstance(flow, Flow) and flow.presentation.controls.acts(control)
 
 
 def test_a_native_play_is_bought_verified_played_and_finished(client: TestClient) -> None:

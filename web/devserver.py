@@ -15,6 +15,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import os
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -115,10 +116,19 @@ def security_headers(dist: Path) -> dict[str, str]:
     }
 
 
+GAMES_VARIABLE = "LOTTERY_GAMES"  # packages of games to register beside the registry's (a, b)
+
+
 def endpoint_app() -> Any:
-    """The signing endpoint's ASGI app, configured from the environment."""
+    """The signing endpoint's ASGI app, configured from the environment; the games named by
+    LOTTERY_GAMES (their packages, comma-separated: a game kept outside engine/, such as the
+    tests' own) are registered first (engine.games.register)."""
+    from engine import games
     from web.endpoint.app import create_app
     from web.endpoint.settings import Settings
+
+    for package in filter(None, os.environ.get(GAMES_VARIABLE, "").split(",")):
+        games.register(package.strip())
 
     return create_app(Settings.from_env())
 

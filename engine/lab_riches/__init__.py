@@ -34,4 +34,5 @@ GAME = Game(
     validator="engine.lab_riches.validator",
     statistics="engine.lab_riches.stats",
     presentation="engine.ui.lab_riches",
+    examples="engine.lab_riches.examples",
 )

@@ -21,4 +21,8 @@ GAME = Game(
     validator="engine.power_puck_shot.validator",
     statistics="engine.power_puck_shot.stats",
     presentation="engine.ui.power_puck_shot",
+    examples="engine.power_puck_shot.examples",
+    # an arrow per shot: the endpoint's bound, above any play's shots (rules.MAX_RANDOM_SHOTS
+    # Main Game shots, then the Bonus and Prize Pucks)
+    max_choices=64,
 )

@@ -9,6 +9,7 @@ reload or a replay draws the same paths; they never change what the book reveals
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -16,6 +17,7 @@ from engine.book import Book, Event
 from engine.game import Game, Replay
 from engine.money import format_pounds
 from engine.payload import Payload, PayloadError
+from engine.ui.app import Scene
 from engine.ui.input import Reply
 from engine.ui.motion import Motion
 from engine.ui.presentation import Presentation
@@ -86,6 +88,16 @@ def choice_events(game: Game, replay: Replay) -> list[int]:
     return out
 
 
+@dataclass(frozen=True)
+class Interrupts:
+    """The screens that interrupt a game's play, given to its flow by the rooms around the play
+    (engine/ui/scenes/rooms.py): the shared base imports no particular screen."""
+
+    reality: Callable[[Flow, Scene], Scene]  # the reality check over the screen it interrupts
+    # a refused purchase's own screen over the current one (None: a refusal it does not show)
+    refusal: Callable[[Flow, Scene, dict[str, Any]], Scene | None]
+
+
 class Flow(Visit):
     """The state of one player's visit to a game shared by its screens.
 
@@ -109,6 +121,7 @@ class Flow(Visit):
         self.resumable: dict[str, Any] | None = None
         self.play: Play | None = None
         self.finished: dict[str, Any] | None = None
+        self.interrupts: Interrupts | None = None  # set by the rooms (open_rooms)
 
     @property
     def mode_label(self) -> str:
@@ -181,10 +194,11 @@ class Flow(Visit):
     def refused(self, body: dict[str, Any]) -> None:
         """A spend limit or the cooling-off refused the purchase: its own screen says so, large
         (the error stays under TRY AGAIN for when the player comes back)."""
-        from engine.ui.scenes.refusal import CODES, RefusalScene  # it is a Screen itself
-
-        if body.get("code") in CODES and self.app is not None:
-            self.app.switch(RefusalScene(self, self.app.scene, body))
+        if self.interrupts is None or self.app is None:
+            return
+        shown = self.interrupts.refusal(self, self.app.scene, body)
+        if shown is not None:
+            self.app.switch(shown)
 
     def resume(self) -> None:
         """RESUME: carry on the unfinished play at the event it reached."""

@@ -75,7 +75,7 @@ def as_is(book: Book, event: Event, choice: int | None) -> Event:
 
 
 # A game's UI package (engine/ui/<package>/, the module its Game names) exports each of these
-# from its own module, imported when first read (lazy_exports): tools/dist.py ships them.
+# from its own module, imported when first read (lazy_exports): tools/build/dist.py ships them.
 EXPORTS = {"COVER": "cover", "PRESENTATION": "presentation"}
 
 
@@ -106,6 +106,27 @@ class Cover:
     sounds: Cues  # the notes of this game's own cues
 
 
+@dataclass(frozen=True)
+class Controls:
+    """The controls that act on a game's book (Lab Riches' GO, Power Puck Shot's six arrows),
+    as its main screen offers them and the shell mirrors them as buttons: what the shared
+    screens and the tests read instead of naming a game's controls."""
+
+    ids: tuple[str, ...]  # their ids, or the start their ids share ("shoot-": shoot-0 ...)
+    labels: tuple[str, ...]  # their accessible names, as a player (or a test) presses them
+    own_cue: tuple[str, ...] = ()  # ids whose press sounds the game's cue, not the shared click
+
+    def acts(self, control: str) -> bool:
+        """True for a control that acts on the book (not FINISH, not a setting)."""
+        return control.startswith(self.ids)
+
+    def to_finish(self, offered: list[str], presses: int) -> str | None:
+        """How a test plays to FINISH: of the labels offered now (the mirror's, in order), the
+        one to press after `presses` presses (each offered in turn); None when none is."""
+        mine = [label for label in offered if label in self.labels]
+        return mine[presses % len(mine)] if mine else None
+
+
 @dataclass(frozen=True, eq=False)
 class Presentation:
     """A game's screens and the per-event tables the book player reads, with its cover (the
@@ -116,6 +137,7 @@ class Presentation:
     narration: Mapping[str, Narrator]  # event type -> its timed sentences for the aria-live log
     cues: Mapping[str, CueTimer]  # event type -> when its sound cues play
     durations: Mapping[str, Duration]  # event type -> seconds its animation lasts
+    controls: Controls  # the controls that act on its book
     prompt: Callable[[Event | None], str] = field(default=lambda _next: "")
     # what to say at a rest: the next event waits for the player (None: the play is over)
     prepare: Preparer = field(default=as_is)

@@ -53,9 +53,15 @@ class Page:
     def activate(self, control: str) -> None:
         """React to a control."""
 
+    def own_cue(self, control: str) -> bool:
+        """True for a control whose press sounds its own cue instead of the click (none here)."""
+        return False
+
     def press(self, control: str) -> None:
-        """Act on a control; one on screen and enabled clicks (but GO: the go has its own cue)."""
-        clicks = control != "go" and any(c.id == control and c.enabled for c in self.controls())
+        """Act on a control; one on screen and enabled clicks (but one with its own cue)."""
+        clicks = not self.own_cue(control) and any(
+            c.id == control and c.enabled for c in self.controls()
+        )
         self.activate(control)
         if clicks:  # after acting, so turning sound on is heard and turning it off is not
             self.flow.cue("press")
@@ -90,6 +96,10 @@ class Screen(Page):
     def __init__(self, flow: Flow) -> None:
         super().__init__(flow)
 
+    def own_cue(self, control: str) -> bool:
+        """The game's controls that sound their own cue (Presentation.controls: Lab Riches' GO)."""
+        return control in self.flow.presentation.controls.own_cue
+
     def game_backdrop(self, canvas: Canvas) -> Look:
         """The game's backdrop over the whole screen; its look, for the panel drawn on it."""
         look = self.flow.presentation.cover.look
@@ -103,12 +113,13 @@ class Screen(Page):
     def check_in(self) -> None:
         """After each frame: at a rest, show the reality check when one is due (not in a
         replay, which is no play)."""
-        if self.flow.mode != "replay" and self.flow.reality_due() and self.at_rest():
-            from engine.ui.scenes.reality import RealityScene  # it is a Screen itself
-
+        interrupts = self.flow.interrupts  # (the rooms give the reality check: open_rooms)
+        if interrupts is None or self.flow.mode == "replay":
+            return
+        if self.flow.reality_due() and self.at_rest():
             self.flow.reality_shown()
             if self.app is not None:
-                self.app.switch(RealityScene(self.flow, self))
+                self.app.switch(interrupts.reality(self.flow, self))
 
     def draw_over(self, canvas: Canvas) -> None:
         """Above everything, on every screen of a TRY or a REPLAY, what the page is for."""

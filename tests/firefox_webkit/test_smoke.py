@@ -14,15 +14,11 @@ import pytest
 from selenium.common.exceptions import InvalidSessionIdException, WebDriverException
 
 from engine import games
+from engine.game import Game
+from engine.ui.games import presentation
 from tests.chromium.test_lab_riches import pence_of
-from tests.chromium.test_power_puck_shot import CASES
 from tools.bench.browsers import Tab, wait_for
 
-# A winning entry of each game on sale, chosen through the test-mode next-entry route.
-WINS: dict[str, list[dict[str, Any]]] = {
-    "lab-riches": [{"feature": "row", "pence": 300}],
-    "power-puck-shot": CASES["row"],
-}
 # What WebKitWebDriver answers when WebKitGTK's web process crashed or hung in the middle of a
 # play: "session deleted because of page crash or hang", "Could not parse script result", or an
 # "unknown error" with no message (which tools/bench/browsers.py asks again first). It failed 3 of 3
@@ -75,9 +71,10 @@ def api(tab: Tab, method: str, path: str, body: Any = None) -> dict[str, Any]:
     return result
 
 
-def choose(tab: Tab, game: str) -> None:
-    """Test mode only: the next purchase of the game takes its winning entry."""
-    api(tab, "POST", "/api/test/next-entry", {"game": game, "composition": WINS[game]})
+def choose(tab: Tab, game: Game) -> None:
+    """Test mode only: the next purchase of the game takes the winning entry it declares."""
+    win = game.load_examples().WIN
+    api(tab, "POST", "/api/test/next-entry", {"game": game.id, "composition": win})
 
 
 def visit(new_tab: Callable[[], Tab], server: str, query: str) -> Tab:
@@ -89,16 +86,17 @@ def visit(new_tab: Callable[[], Tab], server: str, query: str) -> Tab:
     return tab
 
 
-def play_to_finish(tab: Tab, stop_after: int | None = None) -> int:
-    """Press GO, or the arrows in turn, until FINISH is offered (or stop_after presses)."""
+def play_to_finish(tab: Tab, game: Game, stop_after: int | None = None) -> int:
+    """Press the game's controls as it declares them (Presentation.controls: GO, or the arrows
+    in turn) until FINISH is offered (or stop_after presses)."""
+    controls = presentation(game).controls
     presses = 0
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline:
         offered = tab.js(MIRROR)
         if "FINISH" in offered or (stop_after is not None and presses >= stop_after):
             return presses
-        arrows = [name for name in offered if name.startswith("Shoot ")]
-        press = "GO" if "GO" in offered else arrows[presses % len(arrows)] if arrows else None
+        press = controls.to_finish(offered, presses)
         if press is None:
             time.sleep(0.1)
             continue
@@ -133,10 +131,6 @@ def test_every_page_loads(engine: Callable[[], Tab], server: str) -> None:
         tab.close()
 
 
-def test_every_game_on_sale_has_a_winning_entry_here() -> None:
-    assert set(WINS) == {game.id for game in games.on_sale()}
-
-
 @pytest.mark.parametrize(
     ("error", "runs_again"),
     [
@@ -153,21 +147,24 @@ def test_only_a_lost_page_runs_again(error: Exception, runs_again: bool) -> None
 
 
 @webkit_may_lose_the_page
-@pytest.mark.parametrize("game_id", sorted(WINS))
+@pytest.mark.parametrize("game_id", sorted(games.ids()))
 def test_a_paid_play_narrates_the_ledgers_prize(
     engine: Callable[[], Tab], server: str, game_id: str
 ) -> None:
     game = games.get(game_id)
+    if not game.on_sale:
+        pytest.skip(f"{game.name} is not on sale")
     tab = visit(engine, server, f"?game={game.id}&fast=1")
     try:
         before = api(tab, "GET", "/api/wallet")["balance_pence"]
-        choose(tab, game.id)
+        choose(tab, game)
         click(tab, "PLAY")
-        play_to_finish(tab)
+        play_to_finish(tab, game)
         number, narrated = finish(tab)
         prize = int(api(tab, "GET", f"/api/plays/{number}")["prize_pence"])
         after = api(tab, "GET", "/api/wallet")["balance_pence"]
-        assert narrated == prize == sum(int(part["pence"]) for part in WINS[game.id]) > 0
+        win = game.load_examples().WIN
+        assert narrated == prize == sum(int(part["pence"]) for part in win) > 0
         assert after - before == prize - game.price_pence
     finally:
         tab.close()
@@ -177,11 +174,13 @@ def test_a_paid_play_narrates_the_ledgers_prize(
 def test_a_reload_resumes_at_the_same_go_and_verify_passes(
     engine: Callable[[], Tab], server: str
 ) -> None:
-    tab = visit(engine, server, "?game=lab-riches&fast=1")
+    """Lab Riches' reload: it says the go it resumes at (its own words, so this test is its)."""
+    game = games.get("lab-riches")
+    tab = visit(engine, server, f"?game={game.id}&fast=1")
     try:
-        choose(tab, "lab-riches")
+        choose(tab, game)
         click(tab, "PLAY")
-        play_to_finish(tab, stop_after=2)
+        play_to_finish(tab, game, stop_after=2)
         wait_for(tab, BUTTON, "GO")
         goes = re.findall(r"Go (\d+):", tab.js(LOG))
         assert goes, "no go was narrated"
@@ -189,7 +188,7 @@ def test_a_reload_resumes_at_the_same_go_and_verify_passes(
         wait_for(tab, READY, timeout=120)
         click(tab, "RESUME")
         wait_for(tab, SAYS, f"at go {goes[-1]}")
-        play_to_finish(tab)
+        play_to_finish(tab, game)
         number, narrated = finish(tab)
         assert narrated == int(api(tab, "GET", f"/api/plays/{number}")["prize_pence"]) == 300
         assert api(tab, "GET", "/api/plays?status=unfinished")["plays"] == []

@@ -10,7 +10,10 @@ import secrets
 import time
 from typing import Any
 
-GAME = "lab-riches"  # the game the buyers buy (one pool, as a busy game's)
+from engine import games
+
+GAME = games.on_sale()[0].id  # the game the buyers buy, the first on sale (Lab Riches): one
+# pool, as a busy game's
 
 
 class Conn:

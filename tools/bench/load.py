@@ -22,8 +22,9 @@ less. `ratio_warm_ready_by_page` is each page's warm `playable_ms` over the same
 ratios, and the cold bytes). `runs` has every visit's figure behind those medians (the bare page's
 `ready_ms`, each page's cold and warm `playable_ms`), in the order made, to judge their spread.
 
-Then, warm, a whole Lab Riches play (PLAY, every GO, FINISH, the outcome screen; faster
-animations) and the main thread's long tasks during it (`play`).
+Then, warm, a whole play of the registry's first game, Lab Riches (PLAY, every press of the
+controls it declares, GO, FINISH, the outcome screen; faster animations) and the main thread's
+long tasks during it (`play`).
 """
 
 from __future__ import annotations

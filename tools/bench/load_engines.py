@@ -25,10 +25,11 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from engine import games
 from tools.bench.browsers import ENGINES, missing, wait_for
 
 COLD = 20
-PAGE = "/?game=lab-riches"
+PAGE = f"/?game={games.on_sale()[0].id}"  # the first game's page (Lab Riches')
 READ = """async () => {
   const stats = window.lottery && window.lottery.stats;
   if (!stats || stats.readyMs === null || !stats.worker) return null;

@@ -13,10 +13,13 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page
 
+from engine import games
+from engine.ui.games import presentation
 from tools.build.compress import write_compressed
 from tools.build.sources import PYODIDE
 
-PLAY_GAME = "lab-riches"  # the game whose whole play is measured (whole_play presses its GOs)
+PLAY_GAME = games.on_sale()[0].id  # the game whose whole play is measured: the registry's first
+# (Lab Riches)
 # Every main-thread task over 50 ms from navigation on (PerformanceObserver 'longtask'),
 # registered before any of the page's scripts run; and the moment a PLAY is first mirrored
 # enabled (the page's first playable frame: the game's PLAY, control "play", or a lobby
@@ -142,7 +145,9 @@ def press(page: Page, name: str) -> None:
 
 
 def whole_play(page: Page, url: str) -> dict[str, float]:
-    """A whole Lab Riches play on a warm page; the main thread's long tasks from PLAY on."""
+    """A whole play of PLAY_GAME on a warm page, pressing its controls (Lab Riches' GO) as it
+    declares them (Presentation.controls); the main thread's long tasks from PLAY on."""
+    controls = presentation(games.get(PLAY_GAME)).controls
     page.goto(url + f"/?game={PLAY_GAME}&fast=1")
     page.wait_for_selector("body[data-ready='1']", timeout=60_000)
     page.get_by_role("button", name="PLAY", exact=True).wait_for(timeout=30_000)
@@ -150,17 +155,22 @@ def whole_play(page: Page, url: str) -> dict[str, float]:
     page.evaluate("() => { window.__longTasks = []; }")
     started = time.monotonic()
     press(page, "PLAY")
+    at_rest = (
+        f"(names) => {{ const on = {ENABLED}; "
+        "return on.includes('FINISH') || names.some((n) => on.includes(n)); }"
+    )
+    presses = 0
     while True:
         if time.monotonic() - started > 300:
             raise TimeoutError("the play did not reach FINISH in 5 minutes")
-        page.wait_for_function(
-            f"() => {{ const on = {ENABLED}; return on.includes('GO') || on.includes('FINISH'); }}",
-            timeout=60_000,
-        )
-        if "FINISH" in page.evaluate(f"() => {ENABLED}"):
+        page.wait_for_function(at_rest, arg=list(controls.labels), timeout=60_000)
+        enabled = page.evaluate(f"() => {ENABLED}")
+        label = controls.to_finish(enabled, presses)
+        if "FINISH" in enabled or label is None:
             break
-        page.get_by_role("button", name="GO", exact=True).click()
-        page.wait_for_function(f"() => !{ENABLED}.includes('GO')", timeout=10_000)
+        page.get_by_role("button", name=label, exact=True).click()
+        presses += 1
+        page.wait_for_function(f"(n) => !{ENABLED}.includes(n)", arg=label, timeout=10_000)
     press(page, "FINISH")
     page.wait_for_function(
         "() => /Play number \\d+ finished/.test(document.getElementById('log').textContent)",

@@ -86,9 +86,12 @@ def digests(rows: list[Row]) -> list[tuple[int, str]]:
     ]
 
 
-def _lower_priority(parent: int) -> None:
+def _lower_priority(parent: int, held: tuple[str, ...] = ()) -> None:
     """The hashing process yields the CPU to the processes that serve, and (on Linux) ends
-    with the endpoint process that started it, however that one ends."""
+    with the endpoint process that started it, however that one ends. It holds the endpoint's
+    games (`held`: engine.games.packages), a registered one too."""
+    for package in held:
+        games.register(package)
     try:  # Linux: run only when a CPU would otherwise idle (SCHED_IDLE)
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     except (OSError, AttributeError):
@@ -106,7 +109,7 @@ def hashing_process() -> ProcessPoolExecutor:
         max_workers=1,
         mp_context=multiprocessing.get_context("spawn"),
         initializer=_lower_priority,
-        initargs=(os.getpid(),),
+        initargs=(os.getpid(), games.packages()),
     )
 
 

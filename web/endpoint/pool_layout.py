@@ -83,10 +83,15 @@ def clear_partials(directory: Path) -> None:
             shutil.rmtree(path, ignore_errors=True)
 
 
-def lay_out_and_save(game: str, size: int, directory: str, parent: int, result: Connection) -> None:
+def lay_out_and_save(
+    game: str, size: int, directory: str, parent: int, result: Connection, held: tuple[str, ...]
+) -> None:
     """(Run in a lay-out process.) Lay a fresh pool of the game out, save it under the pool
-    directory and send its id back; the process ends with the endpoint that started it."""
+    directory and send its id back; the process ends with the endpoint that started it. It
+    holds the endpoint's games (`held`: engine.games.packages), a registered one too."""
     end_with_parent(parent, "pool-lay-out")
+    for package in held:
+        games.register(package)
     pool = default_lay_out(games.load_table(game), size)
     save_new(pool, Path(directory))
     result.send(pool.pool_id)
@@ -123,7 +128,7 @@ class LayOuts:
         receive, send = spawn.Pipe(duplex=False)
         process = spawn.Process(
             target=lay_out_and_save,
-            args=(game, size, str(directory), os.getpid(), send),
+            args=(game, size, str(directory), os.getpid(), send, games.packages()),
             name=f"pool-lay-out-{game}",
             daemon=True,  # (terminated at the interpreter's exit, should it still run)
         )

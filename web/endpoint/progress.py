@@ -15,7 +15,9 @@ from web.endpoint.ledger import Account, Ledger
 from web.endpoint.schema import plays
 from web.endpoint.settlement import finish_play
 
-MAX_CHOICES = 64  # choices a play may record (Power Puck Shot: one arrow per shot)
+# The most choices a play of any game may record (each game's Game.max_choices; Power Puck
+# Shot's: one arrow per shot): the bound of the request's schema; merge_choices checks each game's.
+MAX_CHOICES = max(game.max_choices for game in games.GAMES)
 # The largest choice any game takes, from each game's contract (Game.waits; Power Puck Shot's
 # arrows: 0-5): the bound of the request's schema; merge_choices checks each game's own.
 MAX_CHOICE = max(game.choice_values for game in games.GAMES) - 1
@@ -69,10 +71,13 @@ def locked_play(conn: Connection, account_pk: int, play_number: int) -> Any:
 def merge_choices(game: str, stored: list[int], given: list[int]) -> list[int]:
     """The stored choices extended by the given ones: 422 for choices the game does not take,
     409 choices_conflict when the two disagree where both have a choice."""
-    values = games.get(game).choice_values  # its contract: Game.waits
-    if len(given) > MAX_CHOICES or any(not 0 <= choice < values for choice in given):
+    found = games.get(game)
+    values = found.choice_values  # its contract: Game.waits
+    if len(given) > found.max_choices or any(not 0 <= choice < values for choice in given):
         allowed = f"0..{values - 1}" if values else "none"
-        raise ApiError(422, "invalid_choices", f"This game's choices are {allowed} (at most 64).")
+        raise ApiError(
+            422, "invalid_choices", f"This game's choices are {allowed} (at most {MAX_CHOICES})."
+        )
     common = min(len(stored), len(given))
     if stored[:common] != given[:common]:
         raise ApiError(409, "choices_conflict", "These choices differ from the ones recorded.")

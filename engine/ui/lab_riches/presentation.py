@@ -12,7 +12,7 @@ from engine.ui.lab_riches import cues, narrate
 from engine.ui.lab_riches.cover import COVER
 from engine.ui.lab_riches.main import DURATIONS, MainScene, prompt
 from engine.ui.lab_riches.pages import HOW_TO_PLAY
-from engine.ui.presentation import Presentation
+from engine.ui.presentation import Controls, Presentation
 from engine.ui.scenes.rooms import open_rooms
 
 
@@ -27,5 +27,6 @@ PRESENTATION = Presentation(
     narration=narrate.HANDLERS,
     cues=cues.HANDLERS,
     durations=DURATIONS,
+    controls=Controls(ids=("go",), labels=("GO",), own_cue=("go",)),  # GO sounds its own cue
     prompt=prompt,
 )

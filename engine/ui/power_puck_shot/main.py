@@ -27,8 +27,6 @@ SHOOT = "shoot-"  # the arrows' control ids: shoot-0 (steep left) ... shoot-5 (s
 class MainScene(PlayScreen[Layout]):
     """Plays the flow's current book from its resume index to the end message and FINISH."""
 
-    action_ids = (SHOOT,)
-
     def __init__(self, flow: Flow) -> None:
         super().__init__(flow)
         self.selected = 2  # the arrow Left/Right move to and Space/Enter shoot

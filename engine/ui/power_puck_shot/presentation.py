@@ -11,10 +11,10 @@ from engine.ui.app import Scene
 from engine.ui.flow import Flow
 from engine.ui.power_puck_shot import cues, narrate
 from engine.ui.power_puck_shot.cover import COVER
-from engine.ui.power_puck_shot.main import MainScene
+from engine.ui.power_puck_shot.main import SHOOT, MainScene
 from engine.ui.power_puck_shot.timing import DURATIONS, prepare
 from engine.ui.power_puck_shot.words import HOW_TO_PLAY, SPLASH
-from engine.ui.presentation import Presentation
+from engine.ui.presentation import Controls, Presentation
 from engine.ui.scenes.rooms import open_rooms
 
 
@@ -29,6 +29,7 @@ PRESENTATION = Presentation(
     narration=narrate.HANDLERS,
     cues=cues.HANDLERS,
     durations=DURATIONS,
+    controls=Controls(ids=(SHOOT,), labels=tuple(f"Shoot {name}" for name in narrate.ARROW_NAMES)),
     prompt=narrate.prompt,
     prepare=prepare,
 )

@@ -45,11 +45,11 @@ class PlayScreen(Screen, Generic[L]):
     In a replay the screen takes each of the player's actions itself, after a rest, with the
     choices the endpoint recorded (so Power Puck Shot draws the same paths); Pause stops it
     at the next rest and Step takes one action. A game gives `play_controls` (its action
-    controls, whose ids start with one of `action_ids`, and the settings) and `replay_step`.
+    controls, as its presentation declares them: Presentation.controls, and the settings) and
+    `replay_step`.
     """
 
     name = "main"
-    action_ids: tuple[str, ...] = ("go",)
 
     def __init__(self, flow: Flow) -> None:
         super().__init__(flow)
@@ -112,7 +112,8 @@ class PlayScreen(Screen, Generic[L]):
         out = self.play_controls()
         if self.flow.mode != "replay":
             return out
-        actions = [c for c in out if c.id.startswith(self.action_ids) or c.id == "finish"]
+        acts = self.flow.presentation.controls.acts
+        actions = [c for c in out if acts(c.id) or c.id == "finish"]
         rest = [c for c in out if c not in actions]
         if not actions:
             return out
