@@ -1,11 +1,13 @@
-"""The notes of Lab Riches' own sound cues (the shared ones are in engine/ui/sound.py).
+"""The notes of Lab Riches' own sound cues (the shared ones are in engine/ui/sound.py) and its
+music bed: a quiet electronic loop for a laboratory (bubbling arpeggios over a filtered pad,
+a soft kick and ticking hats, eight seconds at 120 beats a minute).
 
-When each one sounds is engine/ui/lab_riches/cues.py.
+When each cue sounds is engine/ui/lab_riches/cues.py.
 """
 
 from __future__ import annotations
 
-from engine.ui.sound import C5, C6, E5, G5, Note, arpeggio
+from engine.ui.sound import C5, C6, E5, G5, Bed, Note, arpeggio, bass, chord, hat, kick
 
 E6 = 1318.51
 SOUNDS: dict[str, tuple[Note, ...]] = {
@@ -38,3 +40,35 @@ SOUNDS: dict[str, tuple[Note, ...]] = {
     # the light comes to rest
     "rest": (Note(0.0, 0.35, E6, gain=0.5), Note(0.0, 0.25, 1975.53, gain=0.2)),
 }
+
+
+BEAT = 0.5  # seconds: 120 beats a minute, four bars of four beats a loop
+# A minor, F, C, G: each bar's chord (for the pad and the arpeggio) and its bass note
+BARS = (
+    ((220.0, 261.63, 329.63), 110.0),
+    ((174.61, 220.0, 261.63), 87.31),
+    ((261.63, 329.63, 392.0), 130.81),
+    ((196.0, 246.94, 293.66), 98.0),
+)
+ARP = (0, 1, 2, 1, 2, 0, 1, 2)  # the chord tones an octave up, one an eighth of a beat
+
+
+def _bar(k: int) -> tuple[Note, ...]:
+    tones, root = BARS[k]
+    at = k * 4 * BEAT
+    arp = (Note(at + j * BEAT / 2, 0.14, tones[t] * 2, "triangle", 0.16, cutoff=2400.0)
+           for j, t in enumerate(ARP))  # fmt: skip
+    return (
+        *chord(at, 4 * BEAT, tones, 0.06, "sawtooth", 700.0, attack=0.6),
+        *arp,
+        *bass(at, BEAT * 1.5, root, 0.18),
+        *bass(at + 2 * BEAT, BEAT * 1.5, root, 0.14),
+        *kick(at, 0.35),
+        *kick(at + 2 * BEAT, 0.3),
+        *(n for b in range(4) for n in hat(at + (b + 0.5) * BEAT, 0.08)),
+        # a bubble rising in a flask, once a bar
+        Note(at + 3.25 * BEAT, 0.18, 600.0 + 150 * k, "sine", 0.1, to=1600.0 + 200 * k),
+    )
+
+
+BED = Bed(16 * BEAT, tuple(n for k in range(4) for n in _bar(k)))

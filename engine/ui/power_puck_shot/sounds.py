@@ -1,12 +1,14 @@
 """The notes of £500K Power Puck Shot's own sound cues (the shared ones are in
-engine/ui/sound.py; none of these names is one Lab Riches uses, so `merge` takes all three).
+engine/ui/sound.py; none of these names is one Lab Riches uses, so `merge` takes all three) and
+its music bed: arena energy (stomp, stomp, clap over a driving bass, power-chord stabs and a
+stadium organ's call, four bars at 128 beats a minute).
 
 When each one sounds is decided by the game's cue timers, at the moment its animation shows it.
 """
 
 from __future__ import annotations
 
-from engine.ui.sound import C5, C6, E5, G5, Note, arpeggio
+from engine.ui.sound import C5, C6, E5, G5, Bed, Note, arpeggio, bass, chord, kick, snare
 
 A4, D5, A5, D6, E6, G6 = 440.0, 587.33, 880.0, 1174.66, 1318.51, 1567.98
 SOUNDS: dict[str, tuple[Note, ...]] = {
@@ -68,3 +70,32 @@ SOUNDS: dict[str, tuple[Note, ...]] = {
         Note(0.0, 0.1, 987.77, gain=0.2),
     ),
 }
+
+
+BEAT = 60 / 128  # seconds: four bars of four beats a loop
+# D minor, B flat, F, C: each bar's bass note (an octave under the power chord's root)
+ROOTS = (73.42, 58.27, 87.31, 65.41)
+ORGAN = ((0.0, D5), (0.5, D5), (1.0, 698.46), (1.5, D5), (2.5, A5), (3.0, 698.46))  # bar 4
+
+
+def _bar(k: int) -> tuple[Note, ...]:
+    at, root = k * 4 * BEAT, ROOTS[k]
+    stomps = (n for b in (0.0, 0.5, 2.0, 2.5) for n in kick(at + b * BEAT, 0.4))
+    claps = (n for b in (1.0, 3.0) for n in snare(at + b * BEAT, 0.22))
+    drive = (n for j in range(8) for n in bass(at + j * BEAT / 2, BEAT * 0.45, root, 0.1))
+    organ = (
+        (Note(at + b * BEAT, BEAT * 0.45, f, "square", 0.07, cutoff=2200.0) for b, f in ORGAN)
+        if k == 3
+        else ()
+    )
+    power = (root * 4, root * 6, root * 8)  # the root, its fifth and its octave
+    return (
+        *stomps,
+        *claps,
+        *drive,
+        *chord(at, BEAT * 1.5, power, 0.05, "sawtooth", 1400.0, attack=0.01),
+        *organ,
+    )
+
+
+BED = Bed(16 * BEAT, tuple(n for k in range(4) for n in _bar(k)))

@@ -11,6 +11,11 @@ fit: they never reach the price, the balance or the buttons (on a screen too sho
 even at the smallest size, what does not fit is cut off at the band's edge); WIN UP TO is
 never smaller than them. They are said when the splash opens, after WIN UP TO and the price,
 since the shell's mirror carries only the screen's name and buttons.
+
+Where the backend has audio, the top left corner offers Sound on and Sound off (the chosen one
+drawn pressed; the press is the gesture browsers wait for before they play anything) and, with
+sound on, the music's and the effects' volumes (each press turns one a step down, from silence
+back to full). The shell keeps the choice.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from engine.ui.flow import Flow
 from engine.ui.input import Control
 from engine.ui.look import Look
 from engine.ui.screen import Screen, status_line
-from engine.ui.widgets import MIN_TARGET, draw_controls, wrap
+from engine.ui.widgets import MIN_TARGET, button, draw_controls, wrap
 
 ART_SHARE = 0.62  # with messages: the share of the height laid out as the picture's screen
 MESSAGE_SIZES = (20.0, 9.0)  # the messages' largest and smallest font size, in logical px
@@ -33,6 +38,7 @@ LINE = 1.6  # a wrapped line's height, in font sizes (as widgets.rich_text draws
 PARAGRAPH = 0.4  # the space between two messages, in font sizes
 ROW_BELOW = 560.0  # with messages, a wider screen shorter than this puts its buttons in a row
 CORNER = (150.0, 8.0)  # the top-right HOW TO PLAY's width and its margin from the edges
+SOUND_IDS = ("sound-on", "sound-off", "music", "effects")  # the top-left corner's controls
 
 
 @dataclass(frozen=True)
@@ -77,6 +83,16 @@ def corner_box(w: float) -> tuple[float, float, float, float]:
     return w - margin - bw, margin, bw, MIN_TARGET
 
 
+def sound_boxes(w: float) -> list[tuple[float, float, float, float]]:
+    """The top-left corner's (x, y, w, h): Sound on and Sound off side by side, and under them
+    the music's and the effects' volumes, clear of a top-right HOW TO PLAY."""
+    _, margin = CORNER
+    gap = 4.0
+    bw = max(MIN_TARGET, min(120.0, (w * 0.55 - 2 * margin - gap) / 2))
+    return [(margin + col * (bw + gap), margin + row * (MIN_TARGET + gap), bw, MIN_TARGET)
+            for row in (0, 1) for col in (0, 1)]  # fmt: skip
+
+
 def splash_layout(
     w: float, h: float, messages: bool, count: int = 3, top: float = 0.0
 ) -> SplashLayout:
@@ -88,7 +104,11 @@ def splash_layout(
     gap = bh * 0.3
     if not messages:  # the buttons one under another, or in a row where they would not fit
         row = w > h and h * 0.6 + count * bh + (count - 1) * gap > h - gap
-        return SplashLayout(h, unit, unit, (0.0, 0.0), h * 0.47, h * 0.54, h * 0.6, row)
+        # below `top`, shrunk so that WIN UP TO (at 0.4 of art_h) stays above the price
+        art_h = h if top <= 0 else min(h, (h * 0.44 - top) / 0.4)
+        art_unit = min(w, art_h * 0.8)
+        return SplashLayout(art_h, art_unit, unit, (0.0, 0.0), h * 0.47, h * 0.54, h * 0.6, row,
+                            top)  # fmt: skip
     row = h < ROW_BELOW and w > h
     buttons_y = h - gap - (bh if row else count * bh + (count - 1) * gap)
     art_h = h * ART_SHARE - top
@@ -169,7 +189,21 @@ class SplashScene(Screen):
             ready = self.flow.balance is not None and not self.flow.busy
             play = Control("play", "TRY" if self.flow.mode == "try" else "PLAY", *first, ready)
         return [play, Control("howto", "HOW TO PLAY", *howto),
-                Control("rules", "Rules and Prizes", *rules)]  # fmt: skip
+                Control("rules", "Rules and Prizes", *rules), *self.sound_controls(w)]  # fmt: skip
+
+    def sound_controls(self, w: float) -> list[Control]:
+        """Sound on, Sound off and, with sound on, the music's and the effects' volumes (none
+        where the backend has no audio)."""
+        settings = self.flow.settings
+        if not settings.audio:
+            return []
+        boxes = sound_boxes(w)
+        out = [Control("sound-on", "Sound on", *boxes[0]),
+               Control("sound-off", "Sound off", *boxes[1])]  # fmt: skip
+        if settings.sound:
+            out += [Control("music", f"Music {settings.music}%", *boxes[2]),
+                    Control("effects", f"Effects {settings.effects}%", *boxes[3])]  # fmt: skip
+        return out
 
     def price_line(self) -> str:
         """'£3.00 a play'; a TRY shows no price: what it is instead (the TRY badge's words,
@@ -196,6 +230,10 @@ class SplashScene(Screen):
             self.flow.go("howto")
         elif control == "rules":
             self.flow.go("rules")
+        elif control in ("sound-on", "sound-off"):
+            self.flow.choose("sound", control == "sound-on")
+        elif control in ("music", "effects"):
+            self.flow.turn_down("music" if control == "music" else "effects")
 
     def draw(self, canvas: Canvas) -> None:
         """Title art, the top prize message, any messages, the price, status and buttons."""
@@ -217,23 +255,34 @@ class SplashScene(Screen):
         font = fit_text(canvas, status, status_font(lay.text_unit), w * 0.92)
         canvas.text(status, w / 2, lay.status_y, font,
                     fill="#ff8a80" if self.flow.error else self.look.gold)  # fmt: skip
-        draw_controls(canvas, self.controls())
+        controls = self.controls()
+        draw_controls(canvas, [c for c in controls if c.id not in SOUND_IDS])
+        chosen = "sound-on" if self.flow.settings.sound else "sound-off"
+        for c in controls:
+            if c.id in SOUND_IDS:
+                button(canvas, c, pressed=c.id == chosen)
+
+    def corners(self, w: float) -> list[tuple[float, float, float, float]]:
+        """The boxes in the top corners: the sound controls (all four, so the picture does not
+        move as sound is turned on) and a top-right HOW TO PLAY."""
+        boxes = sound_boxes(w) if self.flow.settings.audio else []
+        return [*boxes, corner_box(w)] if self.look.howto_corner else boxes
 
     def layout(self, canvas: Canvas) -> SplashLayout:
-        """The layout drawn: with HOW TO PLAY in the corner, the picture's band starts below it
-        when the picture or the name (centred, as wide as `unit` or the name) would reach it."""
+        """The layout drawn: with controls in the corners, the picture's band starts below them
+        when the picture or the name (centred, as wide as `unit` or the name) would reach one."""
         w, h = canvas.width, canvas.height
         messages = bool(self.messages)
-        if not self.look.howto_corner:
-            return splash_layout(w, h, messages)
-        lay = splash_layout(w, h, messages, 2)
+        count = 2 if self.look.howto_corner else 3
+        lay = splash_layout(w, h, messages, count)
         name = self.flow.game.name.upper()
         title = fit_text(canvas, name, Font(lay.unit * 0.14, "display", True), w * 0.9)
         widest = max(lay.unit, canvas.measure(name, title))
-        x, y, _bw, bh = corner_box(w)
-        if (w + widest) / 2 <= x - 4:
+        left, right = (w - widest) / 2, (w + widest) / 2
+        corners = self.corners(w)
+        if all(x + bw + 4 <= left or x - 4 >= right for x, _y, bw, _bh in corners):
             return lay
-        return splash_layout(w, h, messages, 2, y + bh + 4)
+        return splash_layout(w, h, messages, count, max(y + bh for _x, y, _bw, bh in corners) + 4)
 
     def _draw_title(self, canvas: Canvas, w: float, h: float, unit: float) -> None:
         """The game's picture, its name and WIN UP TO the top prize, laid out against h."""
