@@ -70,17 +70,6 @@ class Bed:
         return {"period": self.period, "notes": [n.to_json() for n in self.notes]}
 
 
-def arpeggio(freqs: tuple[float, ...], step: float, length: float, gain: float) -> list[Note]:
-    """One triangle note after another, `step` seconds apart."""
-    return [Note(k * step, length, f, "triangle", gain) for k, f in enumerate(freqs)]
-
-
-def shifted(notes: tuple[Note, ...] | list[Note], by: float) -> list[Note]:
-    """The notes, `by` seconds later."""
-    return [Note(n.at + by, n.length, n.freq, n.wave, n.gain, n.to, n.cutoff, n.attack)
-            for n in notes]  # fmt: skip
-
-
 # ---- layered voices: each returns the notes of one sound with body ---------------------------
 def pluck(at: float, freq: float, length: float, gain: float) -> tuple[Note, ...]:
     """A bright plucked note: a triangle, its octave and a low-passed sawtooth for bite."""
