@@ -83,14 +83,16 @@ def corner_box(w: float) -> tuple[float, float, float, float]:
     return w - margin - bw, margin, bw, MIN_TARGET
 
 
-def sound_boxes(w: float) -> list[tuple[float, float, float, float]]:
+def sound_boxes(w: float, cols: int = 2) -> list[tuple[float, float, float, float]]:
     """The top-left corner's (x, y, w, h): Sound on and Sound off side by side, and under them
-    the music's and the effects' volumes, clear of a top-right HOW TO PLAY."""
+    the music's and the effects' volumes (or all four in a row: `cols` 4), clear of a
+    top-right HOW TO PLAY."""
     _, margin = CORNER
     gap = 4.0
-    bw = max(MIN_TARGET, min(120.0, (w * 0.55 - 2 * margin - gap) / 2))
-    return [(margin + col * (bw + gap), margin + row * (MIN_TARGET + gap), bw, MIN_TARGET)
-            for row in (0, 1) for col in (0, 1)]  # fmt: skip
+    share = 0.6 if cols == 4 else 0.55
+    bw = max(MIN_TARGET, min(120.0, (w * share - 2 * margin - (cols - 1) * gap) / cols))
+    return [(margin + (k % cols) * (bw + gap), margin + (k // cols) * (MIN_TARGET + gap), bw,
+             MIN_TARGET) for k in range(4)]  # fmt: skip
 
 
 def splash_layout(
@@ -162,6 +164,7 @@ class SplashScene(Screen):
         super().__init__(flow)
         self.look = look
         self.messages = messages
+        self.cols = 2  # the sound controls' columns, as the last drawing laid them out
 
     def enter(self, app: App) -> None:
         """Say WIN UP TO, the price and the messages (the name and the buttons are the
@@ -188,16 +191,19 @@ class SplashScene(Screen):
         else:
             ready = self.flow.balance is not None and not self.flow.busy
             play = Control("play", "TRY" if self.flow.mode == "try" else "PLAY", *first, ready)
-        return [play, Control("howto", "HOW TO PLAY", *howto),
-                Control("rules", "Rules and Prizes", *rules), *self.sound_controls(w)]  # fmt: skip
+        shown = [
+            Control("howto", "HOW TO PLAY", *howto),
+            Control("rules", "Rules and Prizes", *rules),
+        ]
+        return [play, *shown, *self.sound_controls(w, h)]
 
-    def sound_controls(self, w: float) -> list[Control]:
+    def sound_controls(self, w: float, h: float) -> list[Control]:
         """Sound on, Sound off and, with sound on, the music's and the effects' volumes (none
         where the backend has no audio)."""
         settings = self.flow.settings
         if not settings.audio:
             return []
-        boxes = sound_boxes(w)
+        boxes = sound_boxes(w, self.cols)
         out = [Control("sound-on", "Sound on", *boxes[0]),
                Control("sound-off", "Sound off", *boxes[1])]  # fmt: skip
         if settings.sound:
@@ -262,15 +268,17 @@ class SplashScene(Screen):
             if c.id in SOUND_IDS:
                 button(canvas, c, pressed=c.id == chosen)
 
-    def corners(self, w: float) -> list[tuple[float, float, float, float]]:
+    def corners(self, w: float, cols: int) -> list[tuple[float, float, float, float]]:
         """The boxes in the top corners: the sound controls (all four, so the picture does not
-        move as sound is turned on) and a top-right HOW TO PLAY."""
-        boxes = sound_boxes(w) if self.flow.settings.audio else []
+        move as sound is turned on) in `cols` columns and a top-right HOW TO PLAY."""
+        boxes = sound_boxes(w, cols) if self.flow.settings.audio else []
         return [*boxes, corner_box(w)] if self.look.howto_corner else boxes
 
     def layout(self, canvas: Canvas) -> SplashLayout:
         """The layout drawn: with controls in the corners, the picture's band starts below them
-        when the picture or the name (centred, as wide as `unit` or the name) would reach one."""
+        when the picture or the name (centred, as wide as `unit` or the name) would reach one;
+        on a short, wide screen the sound controls stand in one row where that leaves the
+        picture more height. Keeps the sound controls' columns for `controls`."""
         w, h = canvas.width, canvas.height
         messages = bool(self.messages)
         count = 2 if self.look.howto_corner else 3
@@ -279,10 +287,15 @@ class SplashScene(Screen):
         title = fit_text(canvas, name, Font(lay.unit * 0.14, "display", True), w * 0.9)
         widest = max(lay.unit, canvas.measure(name, title))
         left, right = (w - widest) / 2, (w + widest) / 2
-        corners = self.corners(w)
-        if all(x + bw + 4 <= left or x - 4 >= right for x, _y, bw, _bh in corners):
+        tops = {}  # columns -> where the picture's band must start
+        for cols in (2, 4) if h < ROW_BELOW and w > h else (2,):
+            corners = self.corners(w, cols)
+            clear = all(x + bw + 4 <= left or x - 4 >= right for x, _y, bw, _bh in corners)
+            tops[cols] = 0.0 if clear else max(y + bh for _x, y, _bw, bh in corners) + 4
+        self.cols = min(tops, key=lambda cols: (tops[cols], cols))
+        if not tops[self.cols]:
             return lay
-        return splash_layout(w, h, messages, count, max(y + bh for _x, y, _bw, bh in corners) + 4)
+        return splash_layout(w, h, messages, count, tops[self.cols])
 
     def _draw_title(self, canvas: Canvas, w: float, h: float, unit: float) -> None:
         """The game's picture, its name and WIN UP TO the top prize, laid out against h."""
