@@ -179,7 +179,9 @@ def test_without_audio_the_splash_offers_no_sound() -> None:
 
 
 @pytest.mark.parametrize("game", ["lab-riches", "power-puck-shot"])
-@pytest.mark.parametrize("size", [(360, 640), (390, 844), (1280, 720), (844, 390), (667, 375)])
+@pytest.mark.parametrize(
+    "size", [(360, 640), (390, 844), (1280, 720), (1024, 768), (844, 390), (667, 375)]
+)
 def test_the_sound_controls_fit_the_corner_clear_of_everything_else(
     game: str, size: tuple[int, int]
 ) -> None:
@@ -202,6 +204,9 @@ def test_the_sound_controls_fit_the_corner_clear_of_everything_else(
     drawn = [s for s in painted if s.text and s.text not in labels]
     for shape in drawn:  # the name, WIN UP TO, the price and the messages
         assert all(apart(shape.box, (c.x, c.y, c.w, c.h)) for c in corner), shape
+    win = next(s for s in drawn if s.text.startswith("WIN UP TO"))
+    price = next(s for s in drawn if s.text.endswith(" a play"))
+    assert apart(win.box, price.box), (win, price)  # the picture pushed down, still above it
 
 
 @pytest.mark.parametrize("driver", ["dummy", "no-such-driver"])

@@ -106,8 +106,10 @@ def splash_layout(
     gap = bh * 0.3
     if not messages:  # the buttons one under another, or in a row where they would not fit
         row = w > h and h * 0.6 + count * bh + (count - 1) * gap > h - gap
-        # below `top`, shrunk so that WIN UP TO (at 0.4 of art_h) stays above the price
-        art_h = h if top <= 0 else min(h, (h * 0.44 - top) / 0.4)
+        # below `top`, shrunk so that WIN UP TO (centred at 0.4 of art_h, at most 0.03 of it
+        # half as tall) stays 4 px above the price's line
+        room = h * 0.47 - price_font(unit).size / 2 - 4 - top
+        art_h = h if top <= 0 else min(h, room / 0.43)
         art_unit = min(w, art_h * 0.8)
         return SplashLayout(art_h, art_unit, unit, (0.0, 0.0), h * 0.47, h * 0.54, h * 0.6, row,
                             top)  # fmt: skip
