@@ -13,9 +13,9 @@ from engine.ui.flow import Flow
 from engine.ui.lab_riches import PRESENTATION
 from engine.ui.lab_riches.look import LOOK
 from engine.ui.scenes.how_to_play import HowToPlayScene
+from engine.ui.scenes.sound_offer import IDS as SOUND_IDS
 from engine.ui.scenes.splash import (
     MESSAGE_WIDTH,
-    SOUND_IDS,
     SplashScene,
     fit_paragraphs,
     paragraphs_height,

@@ -1,6 +1,7 @@
 """Sound design: the voices, cues and music beds of engine/ui/sound.py, the mix a page asks for
-(engine/ui/visit.py, engine/ui/settings.py), the splash's offer of sound, and the pygame
-backend's synthesis of the same data (backends/pygame_sound.py)."""
+(engine/ui/visit.py, engine/ui/settings.py), the splash's offer of sound
+(engine/ui/scenes/sound_offer.py), and the pygame backend's synthesis of the same data
+(backends/pygame_sound.py)."""
 
 from __future__ import annotations
 

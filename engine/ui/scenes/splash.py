@@ -12,10 +12,8 @@ even at the smallest size, what does not fit is cut off at the band's edge); WIN
 never smaller than them. They are said when the splash opens, after WIN UP TO and the price,
 since the shell's mirror carries only the screen's name and buttons.
 
-Where the backend has audio, the top left corner offers Sound on and Sound off (the chosen one
-drawn pressed; the press is the gesture browsers wait for before they play anything) and, with
-sound on, the music's and the effects' volumes (each press turns one a step down, from silence
-back to full). The shell keeps the choice.
+Where the backend has audio, the top left corner offers sound (engine/ui/scenes/sound_offer.py);
+the picture's band starts below it where the picture or the name would reach it.
 """
 
 from __future__ import annotations
@@ -28,8 +26,9 @@ from engine.ui.draw import Canvas, Font, fit_text
 from engine.ui.flow import Flow
 from engine.ui.input import Control
 from engine.ui.look import Look
+from engine.ui.scenes import sound_offer as offer
 from engine.ui.screen import Screen, status_line
-from engine.ui.widgets import MIN_TARGET, button, draw_controls, wrap
+from engine.ui.widgets import MIN_TARGET, draw_controls, wrap
 
 ART_SHARE = 0.62  # with messages: the share of the height laid out as the picture's screen
 MESSAGE_SIZES = (20.0, 9.0)  # the messages' largest and smallest font size, in logical px
@@ -38,7 +37,6 @@ LINE = 1.6  # a wrapped line's height, in font sizes (as widgets.rich_text draws
 PARAGRAPH = 0.4  # the space between two messages, in font sizes
 ROW_BELOW = 560.0  # with messages, a wider screen shorter than this puts its buttons in a row
 CORNER = (150.0, 8.0)  # the top-right HOW TO PLAY's width and its margin from the edges
-SOUND_IDS = ("sound-on", "sound-off", "music", "effects")  # the top-left corner's controls
 
 
 @dataclass(frozen=True)
@@ -81,18 +79,6 @@ def corner_box(w: float) -> tuple[float, float, float, float]:
     bw, margin = CORNER
     bw = min(bw, w * 0.45)
     return w - margin - bw, margin, bw, MIN_TARGET
-
-
-def sound_boxes(w: float, cols: int = 2) -> list[tuple[float, float, float, float]]:
-    """The top-left corner's (x, y, w, h): Sound on and Sound off side by side, and under them
-    the music's and the effects' volumes (or all four in a row: `cols` 4), clear of a
-    top-right HOW TO PLAY."""
-    _, margin = CORNER
-    gap = 4.0
-    share = 0.6 if cols == 4 else 0.55
-    bw = max(MIN_TARGET, min(120.0, (w * share - 2 * margin - (cols - 1) * gap) / cols))
-    return [(margin + (k % cols) * (bw + gap), margin + (k // cols) * (MIN_TARGET + gap), bw,
-             MIN_TARGET) for k in range(4)]  # fmt: skip
 
 
 def splash_layout(
@@ -197,21 +183,7 @@ class SplashScene(Screen):
             Control("howto", "HOW TO PLAY", *howto),
             Control("rules", "Rules and Prizes", *rules),
         ]
-        return [play, *shown, *self.sound_controls(w, h)]
-
-    def sound_controls(self, w: float, h: float) -> list[Control]:
-        """Sound on, Sound off and, with sound on, the music's and the effects' volumes (none
-        where the backend has no audio)."""
-        settings = self.flow.settings
-        if not settings.audio:
-            return []
-        boxes = sound_boxes(w, self.cols)
-        out = [Control("sound-on", "Sound on", *boxes[0]),
-               Control("sound-off", "Sound off", *boxes[1])]  # fmt: skip
-        if settings.sound:
-            out += [Control("music", f"Music {settings.music}%", *boxes[2]),
-                    Control("effects", f"Effects {settings.effects}%", *boxes[3])]  # fmt: skip
-        return out
+        return [play, *shown, *offer.controls(self.flow.settings, w, self.cols)]
 
     def price_line(self) -> str:
         """'£3.00 a play'; a TRY shows no price: what it is instead (the TRY badge's words,
@@ -238,10 +210,8 @@ class SplashScene(Screen):
             self.flow.go("howto")
         elif control == "rules":
             self.flow.go("rules")
-        elif control in ("sound-on", "sound-off"):
-            self.flow.choose("sound", control == "sound-on")
-        elif control in ("music", "effects"):
-            self.flow.turn_down("music" if control == "music" else "effects")
+        else:
+            offer.activate(self.flow, control)
 
     def draw(self, canvas: Canvas) -> None:
         """Title art, the top prize message, any messages, the price, status and buttons."""
@@ -264,16 +234,13 @@ class SplashScene(Screen):
         canvas.text(status, w / 2, lay.status_y, font,
                     fill="#ff8a80" if self.flow.error else self.look.gold)  # fmt: skip
         controls = self.controls()
-        draw_controls(canvas, [c for c in controls if c.id not in SOUND_IDS])
-        chosen = "sound-on" if self.flow.settings.sound else "sound-off"
-        for c in controls:
-            if c.id in SOUND_IDS:
-                button(canvas, c, pressed=c.id == chosen)
+        draw_controls(canvas, [c for c in controls if c.id not in offer.IDS])
+        offer.draw(canvas, controls, self.flow.settings)
 
     def corners(self, w: float, cols: int) -> list[tuple[float, float, float, float]]:
         """The boxes in the top corners: the sound controls (all four, so the picture does not
         move as sound is turned on) in `cols` columns and a top-right HOW TO PLAY."""
-        boxes = sound_boxes(w, cols) if self.flow.settings.audio else []
+        boxes = offer.boxes(w, cols) if self.flow.settings.audio else []
         return [*boxes, corner_box(w)] if self.look.howto_corner else boxes
 
     def layout(self, canvas: Canvas) -> SplashLayout:
