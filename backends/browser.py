@@ -25,7 +25,7 @@ from typing import Any
 from backends.canvas import BatchReader, CommandCanvas
 from engine.ui.app import App
 from engine.ui.draw import Font
-from engine.ui.games import first_scene, sounds
+from engine.ui.games import beds, first_scene, sounds
 from engine.ui.input import Event, Resize, event_from_json
 from engine.ui.sound import notes_json
 
@@ -113,6 +113,8 @@ def frame(now_ms: float, events_json: str = "[]") -> str:
             "say": result.narration,
             "requests": result.requests,
             "sounds": result.sounds,
+            "music": result.music,
+            "volumes": result.volumes,
             **({} if layout is None else {"layout": layout}),
         },
         separators=(",", ":"),
@@ -147,8 +149,9 @@ def _layout_of(app: App, canvas: CommandCanvas, commands: list[list[Any]]) -> di
 
 
 def sound_notes() -> str:
-    """Every sound cue's notes, as JSON (the shell reads them once, before the first frame)."""
-    return notes_json(sounds())
+    """Every sound cue's notes and every music bed, as JSON (the shell reads them once, before
+    the first frame)."""
+    return notes_json(sounds(), beds())
 
 
 def batch() -> array[float]:

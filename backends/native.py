@@ -17,7 +17,7 @@ from backends.endpoint_shell import EndpointShell
 from backends.pygame_backend import PygameCanvas
 from backends.pygame_sound import SoundPlayer
 from engine.ui.app import App, FrameResult, Scene
-from engine.ui.games import sounds
+from engine.ui.games import beds, sounds
 from engine.ui.input import Event, Key, Pointer, Resize
 
 KEY_NAMES = {
@@ -87,7 +87,7 @@ def run_window(
     pygame.display.set_caption("Lottery instant-win games")
     screen = pygame.display.set_mode(size, pygame.RESIZABLE)
     app = App(make_scene(), *size)
-    sound = SoundPlayer(sounds())
+    sound = SoundPlayer(sounds(), beds())
     clock = pygame.time.Clock()
     replies: list[Event] = []
     while True:
@@ -106,6 +106,7 @@ def run_window(
         result = app.frame(pygame.time.get_ticks(), events, PygameCanvas(screen, 1.0))
         for text in result.narration:
             print(text, flush=True)
+        sound.mix(result.music, result.volumes)
         sound.play(result.sounds)
         for request in result.requests:
             if request["op"] == "open" and open_page is not None:

@@ -6,15 +6,11 @@ pygame player is checked with SDL's dummy audio driver and with no audio device 
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 
-import pygame
 import pytest
 
-from backends import browser
 from backends.canvas import CommandCanvas
-from backends.pygame_sound import RATE, SoundPlayer, samples
 from engine.games import get
 from engine.ui.app import App
 from engine.ui.flow import book_from_payload
@@ -22,7 +18,6 @@ from engine.ui.games import first_scene, sounds
 from engine.ui.input import Activate
 from engine.ui.lab_riches import cues, narrate
 from engine.ui.motion import Motion
-from engine.ui.sound import MASTER
 from tests.test_ui_lab_riches import CASES, SIZES, Shell, payload, play
 
 CUES = sounds()
@@ -157,33 +152,3 @@ def test_the_app_plays_a_cue_once_a_frame_and_refuses_unknown_ones() -> None:
     canvas = CommandCanvas(1280, 720, lambda s, px, f, b: len(s) * px * 0.55)
     assert app.frame(0.0, [], canvas).sounds == ["tick", "rest"]
     assert app.frame(16.7, [], canvas).sounds == []
-
-
-def test_the_shell_reads_every_cue_s_notes() -> None:
-    book = json.loads(browser.sound_notes())
-    assert book["master"] == MASTER == 0.2
-    assert set(book["cues"]) == set(CUES)
-    for notes in book["cues"].values():
-        assert notes and all(n["wave"] in ("sine", "triangle", "square", "sawtooth") for n in notes)
-
-
-def test_samples_are_short_and_quiet() -> None:
-    for name, notes in CUES.items():
-        pcm = samples(notes)
-        assert 0.02 * RATE < len(pcm) < 1.5 * RATE, name
-        assert 0 < max(abs(v) for v in pcm) <= 32767 * MASTER * 1.5, name
-
-
-@pytest.mark.parametrize("driver", ["dummy", "no-such-driver"])
-def test_the_pygame_player_plays_with_a_mixer_and_is_silent_without(
-    driver: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("SDL_AUDIODRIVER", driver)  # SDL's silent driver, or no audio device
-    pygame.mixer.quit()
-    player = SoundPlayer(CUES)
-    if driver == "dummy" and not player.available:
-        pytest.skip("pygame.mixer does not start here, even with SDL's dummy driver")
-    player.play(["go", "win", "go"])
-    assert player.available == (driver == "dummy")
-    assert player.played == (3 if player.available else 0)
-    pygame.mixer.quit()

@@ -54,6 +54,8 @@ class FrameResult:
     narration: list[str] = field(default_factory=list)
     requests: list[dict[str, Any]] = field(default_factory=list)
     sounds: list[str] = field(default_factory=list)  # cue names (engine/ui/sound.py)
+    music: str = ""  # the music bed looping now (a game's id), "" for none
+    volumes: tuple[float, float] = (0.0, 0.0)  # the music's and the effects' gains, 0..1
 
 
 class App:
@@ -85,6 +87,8 @@ class App:
         self._narration: list[str] = []
         self._requests: list[dict[str, Any]] = []
         self._sounds: list[str] = []
+        self._music = ""
+        self._volumes = (0.0, 0.0)
         self._waiting: dict[str, Callable[[Reply], None]] = {}
         self._next_request = 0
         self._answered: dict[str, Answer] = dict(answered or {})
@@ -108,6 +112,10 @@ class App:
         The flow checks the name against the game's cue table (engine/ui/sound.py)."""
         if name not in self._sounds:
             self._sounds.append(name)
+
+    def mix(self, music: str, volumes: tuple[float, float]) -> None:
+        """The music bed to loop ("" for none) and the music's and effects' gains, from now on."""
+        self._music, self._volumes = music, volumes
 
     def request(self, op: str, data: dict[str, Any], on_reply: Callable[[Reply], None]) -> str:
         """Ask the shell to perform an operation (I/O stays out of Python); returns its id."""
@@ -184,4 +192,4 @@ class App:
         requests, self._requests = self._requests, []
         sounds, self._sounds = self._sounds, []
         controls = list(self._controls) if changed else None
-        return FrameResult(drew, controls, narration, requests, sounds)
+        return FrameResult(drew, controls, narration, requests, sounds, self._music, self._volumes)

@@ -116,6 +116,7 @@ class Flow(Visit):
         super().__init__(settings, merge(SHARED, presentation.cover.sounds))
         self.presentation = presentation
         self.game = presentation.cover.game
+        self.bed = self.game.id if presentation.cover.music is not None else ""
         self.mode: Mode = mode
         self.recall = recall  # the play number a replay recalls
         self.resumable: dict[str, Any] | None = None

@@ -18,7 +18,7 @@ from engine.ui.app import Scene
 from engine.ui.flow import Flow
 from engine.ui.presentation import Cover, Presentation
 from engine.ui.settings import Settings
-from engine.ui.sound import SHARED, Note, merge
+from engine.ui.sound import SHARED, Bed, Note, merge
 
 
 def presentation(game: Game) -> Presentation:
@@ -73,6 +73,11 @@ def present() -> tuple[Game, ...]:
 def sounds() -> dict[str, tuple[Note, ...]]:
     """Every cue of every game present and the shared ones (the shell reads them once)."""
     return merge(SHARED, *(cover(game).sounds for game in present()))
+
+
+def beds() -> dict[str, Bed]:
+    """Every present game's music bed, by game id (the shell reads them with the cues)."""
+    return {game.id: bed for game in present() if (bed := cover(game).music) is not None}
 
 
 def first_scene(params: Mapping[str, object]) -> Scene:

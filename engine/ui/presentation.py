@@ -16,7 +16,7 @@ from engine.book import Book, Event
 from engine.game import Game
 from engine.ui.look import Look
 from engine.ui.motion import Motion
-from engine.ui.sound import Cues
+from engine.ui.sound import Bed, Cues
 
 if TYPE_CHECKING:
     from engine.ui.app import Scene
@@ -104,6 +104,7 @@ class Cover:
     look: Look
     rules_text: tuple[str, ...]  # its Rules and Prizes words
     sounds: Cues  # the notes of this game's own cues
+    music: Bed | None = None  # its music bed, looped on its pages while sound is on
 
 
 @dataclass(frozen=True)

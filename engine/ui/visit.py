@@ -15,7 +15,7 @@ from typing import Any
 from engine.money import format_pounds
 from engine.ui.app import App, Scene
 from engine.ui.input import Reply
-from engine.ui.settings import LABELS, Setting, Settings
+from engine.ui.settings import LABELS, VOLUME_LABELS, Setting, Settings, Volume
 from engine.ui.sound import SHARED, Cues
 
 
@@ -25,6 +25,7 @@ class Visit:
     def __init__(self, settings: Settings | None = None, sounds: Cues = SHARED) -> None:
         self.settings = settings or Settings()
         self.sounds = sounds
+        self.bed = ""  # the music bed of this page (a game's id), "" for none
         self.app: App | None = None
         self.balance: int | None = None
         self.busy = ""
@@ -47,6 +48,7 @@ class Visit:
         if self.app is not None:
             return
         self.app = app
+        self.mix()
         if connect:
             self.connect()
 
@@ -103,10 +105,31 @@ class Visit:
 
     def toggle(self, setting: Setting) -> None:
         """Turn a setting ('fast' or 'sound') on or off, say so, and have the shell keep it."""
-        on = self.settings.toggle(setting)
+        self.choose(setting, not getattr(self.settings, setting))
+
+    def choose(self, setting: Setting, on: bool) -> None:
+        """Set a setting on or off (the splash's Sound on / Sound off), say so, have the shell
+        keep it."""
+        on = self.settings.choose(setting, on)
         self.say(f"{LABELS[setting]} {'on' if on else 'off'}")
         if self.app is not None:
             self.app.request("pref", {setting: on}, lambda _reply: None)
+        self.mix()
+
+    def turn_down(self, volume: Volume) -> None:
+        """Turn the music or the effects one step down (from silence back to full), say it,
+        have the shell keep it."""
+        new = self.settings.turn_down(volume)
+        self.say(f"{VOLUME_LABELS[volume]} volume {new}%")
+        if self.app is not None:
+            self.app.request("pref", {volume: new}, lambda _reply: None)
+        self.mix()
+
+    def mix(self) -> None:
+        """Tell the app which bed loops (this page's, while sound is on) and the volumes."""
+        if self.app is not None:
+            bed = self.bed if self.settings.sound else ""
+            self.app.mix(bed, self.settings.volumes())
 
     # ---- replies -----------------------------------------------------------------------
     def fail(self, reply: Reply, doing: str) -> None:

@@ -7,7 +7,7 @@
 import { config, $, stats, queue, record } from "./js/state.js";
 import { mirror, narrate } from "./js/controls.js";
 import { answering, askEarly, earlyAnswers, perform, usedEarly } from "./js/bridge.js";
-import { audioAvailable, play, setNotes, want } from "./js/sound.js";
+import { audioAvailable, mix, play, setNotes, want } from "./js/sound.js";
 import { explain, fail, setProgress } from "./js/splash.js";
 import { store } from "./js/store.js";
 import { compileWasm, keepRuntimeCode, restoringRuntime } from "./js/runtime.js";
@@ -52,6 +52,7 @@ function framed({ now, out, drew, drawMs }) {
   if (out.say.length) narrate(out.say);
   if (out.requests?.length) perform(out.requests);
   if (out.sounds?.length) play(out.sounds);
+  if (out.volumes) mix(out.music, out.volumes);
   stats.frames += 1;
   record(stats.frameAt, now); // the frame this answers was in flight
   if (drew) {
@@ -124,6 +125,10 @@ function startParams() {
   if (!audioAvailable)
     params.audio = "0"; // no Web Audio: no Sound setting, silence
   else if (!("sound" in params) && store.get("sound")) params.sound = "1";
+  for (const key of ["music", "effects"]) {
+    const level = store.get(key); // a volume the player chose, per cent
+    if (!(key in params) && typeof level === "number") params[key] = String(level);
+  }
   return params;
 }
 

@@ -69,12 +69,17 @@ interface Stats {
   /** What the worker notes (canvas, fonts, workerBytes, modules, snapshotMs, ...). */
   [figure: string]: unknown;
 }
-/** What the page's sound did: cues played, the last, each one's count, the context's state. */
+/** What the page's sound did: cues played, the last, each one's count, the context's state,
+ * the bed looping, its passes scheduled, the voices made and the buses' gains. */
 interface SoundStats {
   played: number;
   last: string | null;
   counts: Record<string, number>;
   context: string;
+  music: string;
+  loops: number;
+  voices: number;
+  volumes: [number, number];
 }
 /** The query parameters Python starts with (app.js startParams), all strings. */
 type StartParams = Record<string, string>;
@@ -103,21 +108,29 @@ interface ScreenShown {
   id: string;
   game: string;
 }
-/** A sound cue's note (engine/ui/sound.py Note). */
+/** A sound's voice (engine/ui/sound.py Note). */
 interface Note {
   at: number;
   length: number;
   freq: number;
-  wave: "sine" | "triangle" | "square" | "sawtooth";
+  wave: "sine" | "triangle" | "square" | "sawtooth" | "noise";
   gain: number;
   to: number | null;
+  cutoff: number | null;
+  attack: number;
 }
-/** Every cue's notes and the envelope's figures (engine/ui/sound.py notes_json). */
+/** A music bed: one loop's notes (engine/ui/sound.py Bed). */
+interface Bed {
+  period: number;
+  notes: Note[];
+}
+/** Every cue's notes, every bed and the envelope's figures (engine/ui/sound.py notes_json). */
 interface SoundBook {
   master: number;
-  attack: number;
   floor: number;
+  q: number;
   cues: Record<string, Note[]>;
+  beds: Record<string, Bed>;
 }
 /** browser.frame()'s answer. */
 interface FrameOut {
@@ -129,6 +142,9 @@ interface FrameOut {
   say: string[];
   requests: ShellRequest[];
   sounds: string[];
+  /** The music bed looping now ("" for none) and the music's and effects' gains. */
+  music: string;
+  volumes: [number, number];
   /** ?layout=1: what the layout test measures (its own JSON, read by the test alone). */
   layout?: unknown;
 }
@@ -154,7 +170,7 @@ interface RequestFields {
   set_limits: { daily_pence?: number | null; weekly_pence?: number | null };
   plays: { cursor?: string; limit?: number };
   open: { params?: Record<string, string | number | boolean> };
-  pref: { fast?: boolean; sound?: boolean };
+  pref: { fast?: boolean; sound?: boolean; music?: number; effects?: number };
 }
 /** A request as Python's JSON gives it: the shell reads the fields its operation names. */
 type ShellRequest = { id: string; op: string; [field: string]: unknown };

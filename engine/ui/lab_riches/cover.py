@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine.lab_riches import GAME
 from engine.ui.lab_riches.look import LOOK
 from engine.ui.lab_riches.pages import RULES_TEXT
-from engine.ui.lab_riches.sounds import SOUNDS
+from engine.ui.lab_riches.sounds import BED, SOUNDS
 from engine.ui.presentation import Cover
 
-COVER = Cover(game=GAME, look=LOOK, rules_text=RULES_TEXT, sounds=SOUNDS)
+COVER = Cover(game=GAME, look=LOOK, rules_text=RULES_TEXT, sounds=SOUNDS, music=BED)

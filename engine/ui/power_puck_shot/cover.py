@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine.power_puck_shot import GAME
 from engine.ui.look import Look
 from engine.ui.power_puck_shot import art
-from engine.ui.power_puck_shot.sounds import SOUNDS
+from engine.ui.power_puck_shot.sounds import BED, SOUNDS
 from engine.ui.power_puck_shot.words import RULES_TEXT
 from engine.ui.presentation import Cover
 
@@ -20,4 +20,4 @@ LOOK = Look(
     howto_corner=True,  # the procedure: "In the top right of the splash screen is a 'HOW TO PLAY'"
 )
 
-COVER = Cover(game=GAME, look=LOOK, rules_text=RULES_TEXT, sounds=SOUNDS)
+COVER = Cover(game=GAME, look=LOOK, rules_text=RULES_TEXT, sounds=SOUNDS, music=BED)

@@ -11,6 +11,9 @@ fit: they never reach the price, the balance or the buttons (on a screen too sho
 even at the smallest size, what does not fit is cut off at the band's edge); WIN UP TO is
 never smaller than them. They are said when the splash opens, after WIN UP TO and the price,
 since the shell's mirror carries only the screen's name and buttons.
+
+Where the backend has audio, the top left corner offers sound (engine/ui/scenes/sound_offer.py);
+the picture's band starts below it where the picture or the name would reach it.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from engine.ui.draw import Canvas, Font, fit_text
 from engine.ui.flow import Flow
 from engine.ui.input import Control
 from engine.ui.look import Look
+from engine.ui.scenes import sound_offer as offer
 from engine.ui.screen import Screen, status_line
 from engine.ui.widgets import MIN_TARGET, draw_controls, wrap
 
@@ -88,7 +92,13 @@ def splash_layout(
     gap = bh * 0.3
     if not messages:  # the buttons one under another, or in a row where they would not fit
         row = w > h and h * 0.6 + count * bh + (count - 1) * gap > h - gap
-        return SplashLayout(h, unit, unit, (0.0, 0.0), h * 0.47, h * 0.54, h * 0.6, row)
+        # below `top`, shrunk so that WIN UP TO (centred at 0.4 of art_h, at most 0.03 of it
+        # half as tall) stays 4 px above the price's line
+        room = h * 0.47 - price_font(unit).size / 2 - 4 - top
+        art_h = h if top <= 0 else min(h, room / 0.43)
+        art_unit = min(w, art_h * 0.8)
+        return SplashLayout(art_h, art_unit, unit, (0.0, 0.0), h * 0.47, h * 0.54, h * 0.6, row,
+                            top)  # fmt: skip
     row = h < ROW_BELOW and w > h
     buttons_y = h - gap - (bh if row else count * bh + (count - 1) * gap)
     art_h = h * ART_SHARE - top
@@ -142,6 +152,7 @@ class SplashScene(Screen):
         super().__init__(flow)
         self.look = look
         self.messages = messages
+        self.cols = 2  # the sound controls' columns, as the last drawing laid them out
 
     def enter(self, app: App) -> None:
         """Say WIN UP TO, the price and the messages (the name and the buttons are the
@@ -168,8 +179,11 @@ class SplashScene(Screen):
         else:
             ready = self.flow.balance is not None and not self.flow.busy
             play = Control("play", "TRY" if self.flow.mode == "try" else "PLAY", *first, ready)
-        return [play, Control("howto", "HOW TO PLAY", *howto),
-                Control("rules", "Rules and Prizes", *rules)]  # fmt: skip
+        shown = [
+            Control("howto", "HOW TO PLAY", *howto),
+            Control("rules", "Rules and Prizes", *rules),
+        ]
+        return [play, *shown, *offer.controls(self.flow.settings, w, self.cols)]
 
     def price_line(self) -> str:
         """'£3.00 a play'; a TRY shows no price: what it is instead (the TRY badge's words,
@@ -196,6 +210,8 @@ class SplashScene(Screen):
             self.flow.go("howto")
         elif control == "rules":
             self.flow.go("rules")
+        else:
+            offer.activate(self.flow, control)
 
     def draw(self, canvas: Canvas) -> None:
         """Title art, the top prize message, any messages, the price, status and buttons."""
@@ -217,23 +233,38 @@ class SplashScene(Screen):
         font = fit_text(canvas, status, status_font(lay.text_unit), w * 0.92)
         canvas.text(status, w / 2, lay.status_y, font,
                     fill="#ff8a80" if self.flow.error else self.look.gold)  # fmt: skip
-        draw_controls(canvas, self.controls())
+        controls = self.controls()
+        draw_controls(canvas, [c for c in controls if c.id not in offer.IDS])
+        offer.draw(canvas, controls, self.flow.settings)
+
+    def corners(self, w: float, cols: int) -> list[tuple[float, float, float, float]]:
+        """The boxes in the top corners: the sound controls (all four, so the picture does not
+        move as sound is turned on) in `cols` columns and a top-right HOW TO PLAY."""
+        boxes = offer.boxes(w, cols) if self.flow.settings.audio else []
+        return [*boxes, corner_box(w)] if self.look.howto_corner else boxes
 
     def layout(self, canvas: Canvas) -> SplashLayout:
-        """The layout drawn: with HOW TO PLAY in the corner, the picture's band starts below it
-        when the picture or the name (centred, as wide as `unit` or the name) would reach it."""
+        """The layout drawn: with controls in the corners, the picture's band starts below them
+        when the picture or the name (centred, as wide as `unit` or the name) would reach one;
+        on a short, wide screen the sound controls stand in one row where that leaves the
+        picture more height. Keeps the sound controls' columns for `controls`."""
         w, h = canvas.width, canvas.height
         messages = bool(self.messages)
-        if not self.look.howto_corner:
-            return splash_layout(w, h, messages)
-        lay = splash_layout(w, h, messages, 2)
+        count = 2 if self.look.howto_corner else 3
+        lay = splash_layout(w, h, messages, count)
         name = self.flow.game.name.upper()
         title = fit_text(canvas, name, Font(lay.unit * 0.14, "display", True), w * 0.9)
         widest = max(lay.unit, canvas.measure(name, title))
-        x, y, _bw, bh = corner_box(w)
-        if (w + widest) / 2 <= x - 4:
+        left, right = (w - widest) / 2, (w + widest) / 2
+        tops = {}  # columns -> where the picture's band must start
+        for cols in (2, 4) if h < ROW_BELOW and w > h else (2,):
+            corners = self.corners(w, cols)
+            clear = all(x + bw + 4 <= left or x - 4 >= right for x, _y, bw, _bh in corners)
+            tops[cols] = 0.0 if clear else max(y + bh for _x, y, _bw, bh in corners) + 4
+        self.cols = min(tops, key=lambda cols: (tops[cols], cols))
+        if not tops[self.cols]:
             return lay
-        return splash_layout(w, h, messages, 2, y + bh + 4)
+        return splash_layout(w, h, messages, count, tops[self.cols])
 
     def _draw_title(self, canvas: Canvas, w: float, h: float, unit: float) -> None:
         """The game's picture, its name and WIN UP TO the top prize, laid out against h."""

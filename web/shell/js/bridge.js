@@ -253,9 +253,11 @@ const ops = {
     return {};
   },
   async pref(req) {
-    // One setting a request: faster animations or sound.
+    // One setting a request: faster animations, sound, or the music's or effects' volume.
     for (const key of /** @type {const} */ (["fast", "sound"]))
       if (key in req) store.set(key, !!req[key]);
+    for (const key of /** @type {const} */ (["music", "effects"]))
+      if (key in req) store.set(key, Number(req[key]));
     if ("sound" in req) want(req.sound);
     return {};
   },
