@@ -41,10 +41,12 @@ class Note:
 
 
 def arpeggio(freqs: tuple[float, ...], step: float, length: float, gain: float) -> list[Note]:
+    """Notes one `step` apart, each `length` long, rising through freqs."""
     return [Note(k * step, length, f, "triangle", gain) for k, f in enumerate(freqs)]
 
 
 C5, E5, G5, C6 = 523.25, 659.25, 783.99, 1046.5
+E6, G6 = 1318.51, 1567.98
 Cues = Mapping[str, tuple[Note, ...]]
 # The cues every game shares; a game's presentation adds its own (engine/ui/<game>/sounds.py).
 SHARED: dict[str, tuple[Note, ...]] = {
@@ -58,6 +60,28 @@ SHARED: dict[str, tuple[Note, ...]] = {
     ),
     # the end message without one: two soft falling notes
     "nowin": (Note(0.0, 0.22, 440.0, gain=0.4), Note(0.2, 0.4, 349.23, gain=0.35)),
+    # a prize shown that is no bigger than the price (or any in a free TRY): marked, not
+    # celebrated (engine/ui/celebration.py)
+    "plain": (Note(0.0, 0.12, G5, "triangle", 0.4), Note(0.08, 0.2, C6, "triangle", 0.3)),
+    # the end of a play that gives the price back, or of a free TRY: a plain, level chime (no
+    # fanfare: a return no bigger than the stake is not celebrated, engine/ui/celebration.py)
+    "over": (Note(0.0, 0.3, G5, "triangle", 0.35), Note(0.12, 0.45, C5, gain=0.3)),
+    # a big win's full-screen celebration: a longer run, a held chord over a low root
+    "big-win": (
+        *arpeggio((C5, E5, G5, C6, E6, G6), 0.08, 0.16, 0.5),
+        *(Note(0.5, 0.85, f, "triangle", 0.28) for f in (C5, E5, G5, C6)),
+        Note(0.0, 1.35, 130.81, gain=0.3),
+    ),
+    # the top prize: the big win's run, then again a tone higher, and a held chord
+    "top-prize": (
+        *arpeggio((C5, E5, G5, C6, E6, G6), 0.06, 0.14, 0.5),
+        *(
+            Note(0.4 + n.at, n.length, n.freq * 9 / 8, n.wave, n.gain)
+            for n in arpeggio((C5, E5, G5, C6, E6, G6), 0.06, 0.14, 0.5)
+        ),
+        *(Note(0.8, 0.55, f * 9 / 8, "triangle", 0.26) for f in (C5, E5, G5, C6)),
+        Note(0.0, 1.35, 146.83, gain=0.3),
+    ),
 }
 
 
