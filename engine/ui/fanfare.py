@@ -4,9 +4,9 @@ glows, each graded by engine/ui/celebration.py and timed by its event's progress
 Everything moves by the event's progress (which the book player advances by elapsed time, at
 the player's speed), never by frame count, and nothing is random: each piece's place and
 colour come from its index (golden-ratio steps), so the same moment draws the same picture.
-With reduced motion nothing flies, falls or turns: a burst is a still ring of sparks, the rays
-stand still and the shower is left out; the message and the amount are the same.
-The pieces are few (a celebration's frame draws about 150 shapes at most) so a phone keeps
+With reduced motion nothing flies, falls or turns: the bursts and the shower are left out and
+the rays stand still; the message, the amount and the glows are the same.
+The pieces are few (a celebration's frame draws 200 shapes at most) so a phone keeps
 its frame time.
 """
 
@@ -21,7 +21,7 @@ from engine.ui.motion import Motion
 PHI = 0.6180339887  # golden-ratio steps spread pieces evenly without a random stream
 SPARKS = ("#ffe27a", "#ffffff", "#ffb300", "#7fd4ff", "#ff6f91")
 COINS = ("#ffd54a", "#ffe9a3", "#f2a900")
-BURST_PIECES = {Grade.WIN: 18, Grade.BIG_WIN: 28, Grade.TOP_PRIZE: 40}
+BURST_PIECES = {Grade.WIN: 18, Grade.BIG_WIN: 24, Grade.TOP_PRIZE: 30}
 SHOWER_PIECES = {Grade.BIG_WIN: 36, Grade.TOP_PRIZE: 64}
 RAYS = {Grade.BIG_WIN: 16, Grade.TOP_PRIZE: 24}
 
@@ -30,20 +30,25 @@ def _frac(x: float) -> float:
     return x - math.floor(x)
 
 
-def burst(c: Canvas, x: float, y: float, reach: float, p: float, m: Motion, pieces: int = 18,
-          *, fade: bool = True) -> None:  # fmt: skip
-    """Sparks flying out from (x, y) to `reach` as p goes 0..1, slowing and fading as they go
-    (with reduced motion a still ring of them at p's end, none before)."""
-    if p <= 0.0 or (fade and p >= 1.0):
+def burst(c: Canvas, x: float, y: float, reach: float, p: float, m: Motion,
+          pieces: int = 18) -> None:  # fmt: skip
+    """Sparks flying out from (x, y) to `reach` as p goes 0..1, each a bright head with a
+    streak behind it, slowing and fading as they go (none with reduced motion: a flourish)."""
+    if m.reduced or not 0.0 < p < 1.0:
         return
-    out = 1.0 if m.reduced else 1 - (1 - p) ** 3
+    out = 1 - (1 - p) ** 3
     c.save()
-    c.alpha(max(0.0, 1.0 - p) if fade else 1.0)
+    c.alpha(1.0 - p * p)
     for k in range(pieces):
         a = 2 * math.pi * (k / pieces + 0.5 * _frac(k * PHI) / pieces)
         d = reach * out * (0.55 + 0.45 * _frac(k * PHI * 3))
-        size = reach * (0.05 + 0.035 * _frac(k * PHI * 7))
-        c.circle(x + d * math.cos(a), y + d * math.sin(a), size, fill=SPARKS[k % len(SPARKS)])
+        size = reach * (0.018 + 0.02 * _frac(k * PHI * 7))
+        colour = SPARKS[k % len(SPARKS)]
+        cos, sin = math.cos(a), math.sin(a)
+        tail = d * (0.55 + 0.3 * p)  # the streak: where it was a moment ago
+        c.path([(x + tail * cos, y + tail * sin), (x + d * cos, y + d * sin)], stroke=colour,
+               line_width=size, closed=False)  # fmt: skip
+        c.circle(x + d * cos, y + d * sin, size * 1.3, fill=colour)
     c.restore()
 
 
