@@ -49,9 +49,12 @@ def table(c: Canvas, lay: Layout, mo: Moment, free: bool = False) -> None:
                 art.coloured_square(c, sx + ss / 2, sy + ss / 2, ss * 1.15, colour)
             else:
                 c.rect(sx, sy, ss, ss, fill="#ffffff14", stroke=fill, line_width=1, radius=ss * 0.2)
-        if winning and grade(won[colour], GAME, free=free) >= Grade.WIN:
+    if mo.kind == "row_won":  # over the rows round it, under its badge (drawn again on top)
+        colour = str(mo.event["colour"])
+        if grade(won[colour], GAME, free=free) >= Grade.WIN:
             ax, ay, aw, ah = lay.amount(colour)
-            fanfare.burst(c, ax + aw / 2, ay + ah / 2, rh * 1.6, mo.p, mo.m, 14)
+            fanfare.burst(c, ax + aw / 2, ay + ah / 2, ah * 2.2, mo.p, mo.m, 14)
+            amount_box(c, lay, shown, colour, True, free)
 
 
 def badge(pence: int, free: bool) -> str:
