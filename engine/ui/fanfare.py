@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 
 from engine.ui.celebration import Grade
-from engine.ui.draw import Canvas
+from engine.ui.draw import Canvas, LinearGradient
 from engine.ui.motion import Motion
 
 PHI = 0.6180339887  # golden-ratio steps spread pieces evenly without a random stream
@@ -92,6 +92,18 @@ def glow(c: Canvas, x: float, y: float, w: float, h: float, radius: float, stren
         alpha = f"{int(255 * a * min(1.0, strength)):02x}"
         c.rect(x - d, y - d, w + 2 * d, h + 2 * d, stroke=colour + alpha, line_width=3,
                radius=radius + d)  # fmt: skip
+
+
+def plaque(c: Canvas, cx: float, cy: float, w: float, h: float, g: Grade) -> None:
+    """The band a celebrated total stands on (centred on cx, cy): deep red edged in gold, a
+    wider gold edge for a big win and the top prize; nothing for a smaller grade."""
+    if g < Grade.WIN:
+        return
+    edge = 4.0 if g >= Grade.BIG_WIN else 2.0
+    c.rect(cx - w / 2, cy - h / 2 + 3, w, h, fill="#00000066", radius=h / 2)
+    fill = LinearGradient(0, cy - h / 2, 0, cy + h / 2, ((0.0, "#7a1030"), (1.0, "#3d0718")))
+    c.rect(cx - w / 2, cy - h / 2, w, h, fill=fill, stroke="#ffd54a", line_width=edge,
+           radius=h / 2)  # fmt: skip
 
 
 def shine(p: float, m: Motion) -> float:

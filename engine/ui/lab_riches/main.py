@@ -200,9 +200,12 @@ class MainScene(PlayScreen[Layout]):
             canvas.text(f"Prize(s): {format_pounds(prizes)}", w / 2, y + ph * 0.36, body)
             canvas.text(f"Instant Prizes: {format_pounds(state.instant_pence)}", w / 2,
                         y + ph * 0.52, body)  # fmt: skip
+        band = min(big.size * 1.6, 2 * (ph * 0.25 - 22))  # clear of FINISH below it
+        fanfare.plaque(canvas, w / 2, y + ph * 0.75, pw - 16, band, g)
         shown = celebration.counted(state.total, g, p)
         total = FREE_RESULT.upper() if free else celebration.total_line(g, shown)
-        canvas.text(total, w / 2, y + ph * 0.75, fit_text(canvas, total, big, pw - 20),
+        font = Font(min(big.size, band * 0.8), "display", True)  # inside its band
+        canvas.text(total, w / 2, y + ph * 0.75, fit_text(canvas, total, font, pw - 16 - band),
                     fill=art.GOLD)  # fmt: skip
         # Under FINISH: what is happening ("Recording your play…") or why it did not go through.
         note = self.flow.error or self.flow.busy

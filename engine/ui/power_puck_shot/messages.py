@@ -88,10 +88,12 @@ def end_message(c: Canvas, lay: Layout, flow: Flow, state: State, p: float = 1.0
     for k, line in enumerate(lines):
         at = 0.44 if len(lines) == 1 else 0.36 + 0.16 * k
         art.label(c, line, w / 2, y + ph * at, body, pw - 20)
+    band = min(size * 1.6, 2 * (ph * 0.24 - 22))  # clear of FINISH below it
+    fanfare.plaque(c, w / 2, y + ph * 0.76, pw - 16, band, g)
     total = celebration.total_line(g, celebration.counted(state.total, g, p))
     if g == Grade.NONE:
         total = FREE_RESULT.upper() if free else "NO PRIZE THIS TIME"
-    art.label(c, total, w / 2, y + ph * 0.76, size, pw - 20, art.GOLD)
+    art.label(c, total, w / 2, y + ph * 0.76, min(size, band * 0.8), pw - 16 - band, art.GOLD)
     note = flow.error or flow.busy
     if note:
         colour = "#ffb4a8" if flow.error else "#cfe8ff"
