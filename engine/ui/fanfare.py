@@ -128,6 +128,24 @@ def backdrop(c: Canvas, w: float, h: float, cx: float, cy: float, g: Grade, p: f
         shower(c, w, h, p, SHOWER_PIECES[g])
 
 
+def behind(c: Canvas, w: float, h: float, box: tuple[float, float, float, float], g: Grade,
+           p: float, m: Motion) -> None:  # fmt: skip
+    """Behind an end message whose panel is `box` (x, y, w, h) in a w × h window: the big
+    win's `backdrop` round it and, for a win, the panel's glow."""
+    x, y, bw, bh = box
+    backdrop(c, w, h, x + bw / 2, y + bh * 0.3, g, p, m)
+    if g >= Grade.WIN:
+        glow(c, x, y, bw, bh, 16, shine(p, m))
+
+
+def heading_scale(g: Grade, p: float, m: Motion) -> float:
+    """How large a message's heading is drawn at progress p: a big win's and the top prize's
+    a fifth larger, popping up to it as the message opens (at once with reduced motion)."""
+    if g < Grade.BIG_WIN:
+        return 1.0
+    return 1.2 * (1.0 if m.reduced else min(1.0, 0.6 + p * 4))
+
+
 def front(c: Canvas, cx: float, cy: float, reach: float, g: Grade, p: float, m: Motion,
           counted: float) -> None:  # fmt: skip
     """Over a celebrated message: a burst from its amount as the count lands (at `counted` of

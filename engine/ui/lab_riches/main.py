@@ -178,19 +178,16 @@ class MainScene(PlayScreen[Layout]):
         free = self.flow.mode == "try"  # a free TRY: no celebration and no amount won
         g = celebration.grade(state.total, GAME, free=free)
         m = self.flow.motion(self.player.event())
-        fanfare.backdrop(canvas, w, h, w / 2, y + ph * 0.45, g, p, m)
-        panel(canvas, x - 4, y - 10, pw + 8, ph + END_FOOT, glow=g >= Grade.WIN)
-        if g >= Grade.WIN:
-            fanfare.glow(canvas, x - 4, y - 10, pw + 8, ph + END_FOOT, 14, fanfare.shine(p, m))
+        box = (x - 4, y - 10, pw + 8, ph + END_FOOT)  # FINISH, a note and the board's toggle
+        fanfare.behind(canvas, w, h, box, g, p, m)
+        panel(canvas, *box, glow=g >= Grade.WIN)
         # the burst flies out from the amount as it lands, behind the words
         fanfare.front(canvas, w / 2, y + ph * 0.75, min(pw * 0.6, h * 0.4), g, p, m,
                       celebration.COUNTED)  # fmt: skip
         big = Font(min(36.0, pw * 0.08), "display", True)
         head = "FREE TRY OVER" if free else celebration.headline(g, state.total)
-        grow = 1.0 if m.reduced or g < Grade.BIG_WIN else min(1.0, 0.6 + p * 4)
-        head_font = fit_text(canvas, head, Font(big.size * grow * (1.2 if g >= Grade.BIG_WIN
-                                                                   else 1.0), "display", True),
-                             pw - 20)  # fmt: skip
+        scale = fanfare.heading_scale(g, p, m)
+        head_font = fit_text(canvas, head, Font(big.size * scale, "display", True), pw - 20)
         canvas.text(head, w / 2, y + ph * 0.14, head_font, fill=art.GOLD)
         body = Font(min(22.0, pw * 0.05), "body", True)
         prizes = state.rows_pence + state.meter_pence

@@ -63,19 +63,16 @@ def end_message(c: Canvas, lay: Layout, flow: Flow, state: State, p: float = 1.0
     free = flow.mode == "try"  # a free TRY: no celebration and no amount won
     g = celebration.grade(state.total, GAME, free=free)
     c.rect(0, 0, w, h, fill="#00000080")  # the board dims behind the message ("See the board")
-    fanfare.backdrop(c, w, h, w / 2, y + ph * 0.45, g, p, m)
-    box = (x - 4, y - 10, pw + 8, ph + END_FOOT)
-    if g >= Grade.WIN:
-        fanfare.glow(c, *box, 18, fanfare.shine(p, m))
+    box = (x - 4, y - 10, pw + 8, ph + END_FOOT)  # FINISH, a note and the board's toggle
+    fanfare.behind(c, w, h, box, g, p, m)
     fill = LinearGradient(0, box[1], 0, box[1] + box[3], ((0.0, "#14305a"), (1.0, "#0a1a33")))
     c.rect(*box, fill=fill, stroke=art.GOLD, line_width=3, radius=18)
     # the burst flies out from the amount as it lands, behind the words
     fanfare.front(c, w / 2, y + ph * 0.76, min(pw * 0.6, h * 0.4), g, p, m, celebration.COUNTED)
     head = "FREE TRY OVER" if free else celebration.headline(g, state.total)
     size = min(36.0, pw * 0.08)
-    grow = 1.0 if m.reduced or g < Grade.BIG_WIN else min(1.0, 0.6 + p * 4)
-    scale = 1.2 if g >= Grade.BIG_WIN else 1.0
-    art.label(c, head, w / 2, y + ph * 0.14, size * scale * grow, pw - 20, art.GOLD)
+    scale = fanfare.heading_scale(g, p, m)
+    art.label(c, head, w / 2, y + ph * 0.14, size * scale, pw - 20, art.GOLD)
     rows = sum(pence for _, pence in state.won)
     body = min(22.0, pw * 0.05)
     lines = []
