@@ -129,10 +129,13 @@ def grid(c: Canvas, lay: Layout, s: State, e: Event | None, p: float, m: Motion)
                 c.alpha(fade)
                 art.lock(c, x + cell * 0.8, y + cell * 0.22, cell * 0.32 * pop)
                 c.restore()
-    if kind == "row_win" and e is not None:
-        glow = m.pulse(p, 3)
-        y = lay.grid_y + int(e["row"]) * cell
-        c.rect(lay.grid_x, y, 4 * cell, cell, stroke=art.GOLD, line_width=3 + 4 * glow, radius=10)
+    winning = int(e["row"]) if kind == "row_win" and e is not None else -1
+    for row in won:  # a won row stays outlined in glowing gold; the one winning now pulses
+        y = lay.grid_y + row * cell
+        strength = fanfare.shine(p, m) if row == winning else 1.0
+        fanfare.glow(c, lay.grid_x, y, 4 * cell, cell, 10, strength)
+        width = 3 + 4 * m.pulse(p, 3) if row == winning else 3
+        c.rect(lay.grid_x, y, 4 * cell, cell, stroke=art.GOLD, line_width=width, radius=10)
 
 
 def lit_gold(x: float, y: float, h: float) -> LinearGradient:
