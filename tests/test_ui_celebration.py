@@ -55,6 +55,7 @@ def test_every_tier_of_both_tables_is_graded(game: Game, pence: int) -> None:
     assert of_end(end, game) == g and of_end({**end, FREE: True}, game) == Grade.NONE
     # what the end shows, says and sounds follows the grade
     assert end_cue(game)(end, Motion()) == ((0.0 if g >= Grade.WIN else COUNTED, CUES[g]),)
+    assert end_cue(game)({**end, FREE: True}, Motion()) == ((COUNTED, "over"),)  # no fanfare
     assert end_seconds(game)(end) == SECONDS[g]
     if g == Grade.PRICE_BACK:
         back = f"YOUR {format_pounds(pence)} BACK"

@@ -90,11 +90,13 @@ COUNTED = 0.5  # the amount has counted up at this share of the end event (and i
 
 
 def end_cue(game: Game) -> CueTimer:
-    """A game's timer for its end event: the grade's cue as the end message shows."""
+    """A game's timer for its end event: the grade's cue as the end message shows (a free
+    TRY's the plain chime of the price back: it neither wins nor loses money)."""
 
     def timer(event: Mapping[str, Any], motion: Motion) -> Timeline:
         g = of_end(event, game)
-        return ((0.0 if g >= Grade.WIN else COUNTED, CUES[g]),)
+        cue = CUES[Grade.PRICE_BACK] if event.get(FREE) else CUES[g]
+        return ((0.0 if g >= Grade.WIN else COUNTED, cue),)
 
     return timer
 
