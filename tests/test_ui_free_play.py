@@ -99,6 +99,9 @@ def test_a_winning_try_shows_and_says_that_it_wins_nothing(
     s.frame()
     assert FREE_RESULT.upper() in s.texts or FREE_RESULT in s.texts, s.texts
     assert FREE_END in s.said and not any("Total won" in line for line in s.said)
+    # a row it completes is said as its badge shows it, COMPLETE: not 'you win £15'
+    assert any("row" in line.lower() and line.endswith(" complete.") for line in s.said), s.said
+    assert not any(w in line.lower() for line in s.said for w in ("you win", "your £"))
     s.press("finish")
     for _ in range(5):
         s.frame()

@@ -68,18 +68,28 @@ def test_sound_is_off_by_default_and_a_play_is_silent() -> None:
 
 
 def test_a_row_win_sounds_each_go_column_lock_and_the_row() -> None:
-    shell = play(SIZES["desktop"], CASES["row"], SOUND_ON)
+    shell = play(SIZES["desktop"], [{"feature": "row", "pence": 1000}], SOUND_ON)
     cues_heard, count = heard(shell), events(shell)
     tally = Counter(cues_heard)
     assert tally["go"] == count["go"] + count["bonus_row"]
     assert tally["column"] == 4 * count["go"]
     assert tally["lock"] == count["lock"]
     assert tally["row"] >= count["row_win"] == 1
-    assert heard_with(shell, "complete: you win £3.00") == ["row"]
+    assert heard_with(shell, "complete: you win £10.00") == ["row"]
     assert "lock" in heard_with(shell, "locked in row")
     assert cues_heard[0] == "press" and cues_heard[1] == "go"  # PLAY, then the first GO
     assert cues_heard[-2:] == ["win", "press"]  # the end message, then FINISH
     assert "nowin" not in tally
+
+
+def test_the_price_back_sounds_no_win() -> None:
+    """A row of the price (£3) is the price back: a plain chime for the row and a plain end,
+    never the prize chime or the win fanfare (engine/ui/celebration.py)."""
+    shell = play(SIZES["desktop"], CASES["row"], SOUND_ON)
+    tally = Counter(heard(shell))
+    assert heard_with(shell, "complete: your £3.00 back") == ["priceback"]
+    assert heard(shell)[-2:] == ["priceback", "press"]  # the end message, then FINISH
+    assert tally["row"] == tally["win"] == tally["nowin"] == 0
 
 
 def test_a_bonus_game_sounds_its_activation_the_light_and_the_rest() -> None:

@@ -150,6 +150,8 @@ def _lab_line_shown(line: str, shell: ReadingShell) -> bool:
         return kind != "bonus_row" or p >= bonus.REST_AT
     if found := re.match(r"Total won (.+)$", line):
         return f"TOTAL WON {found[1]}" in texts
+    if found := re.match(r"Your (.+) back$", line):  # the price back (engine/ui/celebration.py)
+        return f"YOUR {found[1]} BACK" in texts and f"TOTAL {found[1]}" in texts
     if line.startswith("No goes left"):
         return any(t.startswith("TOTAL WON") for t in texts)
     return True
@@ -169,6 +171,6 @@ def test_lab_riches_says_each_thing_as_the_window_shows_it(case: str, speed: str
                 early.append((line, f"{player.event()} at {player.progress():.3f}"))
         seen = len(shell.said)
     assert early == []
-    assert any(line.startswith("Total won") for line in shell.said)
+    assert any(line.startswith(("Total won", "Your £")) for line in shell.said)
     if case == "instant":
         assert any("YOU HAVE WON" in line for line in shell.said)

@@ -14,6 +14,7 @@ from backends.native import render_frames
 from engine.games import get, load_table
 from engine.money import format_pounds
 from engine.outcome import Composition
+from engine.power_puck_shot import rules
 from engine.power_puck_shot.generator import build_book
 from engine.ui.app import FrameResult
 from engine.ui.games import first_scene
@@ -167,8 +168,11 @@ def prize_of(composition: list[dict[str, Any]], seed: int = 7) -> int:
 
 def check_finished(shell: Shell, prize: int) -> None:
     """The play's narration ends with its prize, then FINISH took it to the outcome."""
-    totals = [line for line in shell.said if line.startswith("Total won")]
-    assert totals == [f"Total won {format_pounds(prize)}"]
+    totals = [line for line in shell.said if line.startswith(("Total won", "Your £"))]
+    back = prize == rules.PRICE_PENCE  # the price back is said so (engine/ui/celebration.py)
+    assert totals == [
+        f"Your {format_pounds(prize)} back" if back else f"Total won {format_pounds(prize)}"
+    ]
     at = shell.said.index(totals[0])
     assert at > max(i for i, line in enumerate(shell.said) if "shot" in line)  # after every shot
     assert shell.said[at + 1] == "Press FINISH to complete your play."  # the last of the play

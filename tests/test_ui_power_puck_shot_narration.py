@@ -90,7 +90,9 @@ def test_every_book_is_narrated_in_full_and_ends_with_its_prize(arrows: bool) ->
             assert sentences and all(isinstance(s, str) and s.strip() for s in sentences)
             if event["type"] == "shot":  # 'Main Game shot, steep left.' only with an arrow
                 assert ("," in sentences[0]) == arrows
-        assert said[-1][2][-1] == f"Total won {format_pounds(book.prize_pence)}"
+        total = format_pounds(book.prize_pence)  # the price back is not called a win
+        back = book.prize_pence == rules.PRICE_PENCE
+        assert said[-1][2][-1] == (f"Your {total} back" if back else f"Total won {total}")
         assert narration(book, arrows) == said  # deterministic
 
 
@@ -164,7 +166,9 @@ def test_the_other_events_say_what_the_screen_shows() -> None:
             if kind == "row_won":
                 colour = colour_said(str(event["colour"])).capitalize()
                 pounds = format_pounds(int(event["pence"]), always_pence=False)
-                assert sentences[0] == f"{colour} row complete: you win {pounds}."
+                back = int(event["pence"]) == rules.PRICE_PENCE  # said as its badge shows it
+                won = f"your {pounds} back" if back else f"you win {pounds}"
+                assert sentences[0] == f"{colour} row complete: {won}."
             elif kind == "bonus_start":
                 assert sentences[0].startswith("BONUS GAME!")
                 assert f"{event['pucks']} Bonus Puck" in sentences[0]

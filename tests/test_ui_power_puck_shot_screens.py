@@ -22,7 +22,7 @@ from engine.power_puck_shot.geometry import POCKETS
 from engine.power_puck_shot.replay import Replay, State
 from engine.ui.input import Activate, Key
 from engine.ui.motion import Motion
-from engine.ui.power_puck_shot import art, paint
+from engine.ui.power_puck_shot import art, messages, paint, table
 from engine.ui.power_puck_shot.layout import Layout, Rect, layout
 from tests.test_ui_power_puck_shot import (
     ARROWS,
@@ -139,7 +139,7 @@ def test_the_banner_shows_before_the_window_changes(kind: str) -> None:
     seen: list[tuple[bool, str]] = []
     for step in range(101):
         mo = moment(state, before, event, step / 100)
-        said = [s.text for s in shapes(lambda c, mo=mo: paint.banners(c, lay, mo), (1280, 720))]
+        said = [s.text for s in shapes(lambda c, mo=mo: messages.banners(c, lay, mo), (1280, 720))]
         banner = any(t in ("BONUS GAME!", "RESULT!") for t in said)
         seen.append((banner, mo.stage))
     shot = max(k for k in range(i) if replay.events[k]["type"] == "shot")
@@ -239,7 +239,7 @@ def test_boosters_show_inside_the_amount_box_apart_from_the_amount(size: tuple[i
     lay = layout(*size)
     boosts = (3, 2, 1, 0, 3, 2, 1, 0)  # dark blue ×3, purple ×2, orange once ...
     state = table_state((5,) * 8, boosts, ())
-    drawn = shapes(lambda c: paint.table(c, lay, moment(state)), size)
+    drawn = shapes(lambda c: table.table(c, lay, moment(state)), size)
     for colour, n in zip(rules.COLOURS, boosts, strict=True):
         box = lay.amount(colour)
         row = [s for s in drawn if apart(s.box, box) is False and s.kind in ("text", "path")]
@@ -254,16 +254,18 @@ def test_boosters_show_inside_the_amount_box_apart_from_the_amount(size: tuple[i
             assert s.size >= amount[0].size * 0.9 and s.text == f"×{n}"
 
 
+@pytest.mark.parametrize(("pence", "badge"), [(500, "£5 BACK"), (800, "WIN £8")])
 @pytest.mark.parametrize("size", LAYOUT_SIZES, ids=SIZE_IDS.get)
-def test_a_won_row_shows_all_its_squares(size: tuple[int, int]) -> None:
-    """'WIN £X' hides none of the won row's twelve squares."""
+def test_a_won_row_shows_all_its_squares(size: tuple[int, int], pence: int, badge: str) -> None:
+    """'WIN £X' (or, for no more than the price, '£5 BACK': engine/ui/celebration.py) hides
+    none of the won row's twelve squares."""
     lay = layout(*size)
     squares = (12, 3, 3, 3, 3, 3, 3, 3)
-    state = table_state(squares, (0,) * 8, (("dark-blue", 500),))
-    drawn = shapes(lambda c: paint.table(c, lay, moment(state)), size)
+    state = table_state(squares, (0,) * 8, (("dark-blue", pence),))
+    drawn = shapes(lambda c: table.table(c, lay, moment(state)), size)
     slots = [lay.slot("dark-blue", k) for k in range(rules.SQUARES_PER_ROW)]
-    win = [s for s in drawn if s.text.startswith("WIN")]
-    assert [s.text for s in win] == ["WIN £5"]
+    win = [s for s in drawn if s.text == badge]
+    assert [s.text for s in win] == [badge]
 
     def grown(slot: Rect) -> Rect:  # a filled square is drawn a little larger than its slot
         x, y, w, h = slot
@@ -299,10 +301,22 @@ def test_the_end_message_names_the_prize_pot_only_after_a_prize_game(pot: int) -
     state = table_state((3,) * 8, (0,) * 8, ())
     state = state.__class__(**{**state.__dict__, "pot": pot, "stage": "end"})
     flow: Any = type("F", (), {"error": None, "busy": None, "mode": "play"})()
-    said = [s.text for s in shapes(lambda c: paint.end_message(c, lay, flow, state), (390, 844))]
-    assert any(t.startswith("Rows won") for t in said)
+    said = [s.text for s in shapes(lambda c: messages.end_message(c, lay, flow, state), (390, 844))]
+    # no row won: no 'Rows won: £0.00' (on a Prize-Game-only win it read like a loss)
+    assert not any(t.startswith("Rows won") for t in said)
+    assert ("No row complete." in said) == (not pot)
     pots = [t for t in said if "PRIZE POT" in t]
     assert pots == ([f"PRIZE POT: £{pot // 100}.00"] if pot else [])
+
+
+def test_the_end_message_names_the_rows_won_when_there_are_some() -> None:
+    lay = layout(390, 844)
+    state = table_state((12,) + (3,) * 7, (0,) * 8, (("dark-blue", 500),))
+    state = state.__class__(**{**state.__dict__, "pot": 1500, "stage": "end"})
+    flow: Any = type("F", (), {"error": None, "busy": None, "mode": "play"})()
+    said = [s.text for s in shapes(lambda c: messages.end_message(c, lay, flow, state), (390, 844))]
+    assert "Rows won: £5.00" in said and "PRIZE POT: £15.00" in said
+    assert "TOTAL WON £20.00" in said and "CONGRATULATIONS" in said
 
 
 def finished(size: tuple[int, int]) -> Shell:

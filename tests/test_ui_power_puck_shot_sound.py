@@ -63,4 +63,5 @@ def test_a_play_sounds_every_shot_and_every_reveal_with_sound_on() -> None:
 
 def test_the_prize_game_sounds_its_pot() -> None:
     _shell, cues = heard("prize-game-5", sound=True)
-    assert cues["prize-game"] == 1 and cues["pot"] == 5 and cues["win"] == 1
+    # £250 is 50 times the price: the big win's fanfare (engine/ui/celebration.py)
+    assert cues["prize-game"] == 1 and cues["pot"] == 5 and cues["bigwin"] == 1

@@ -23,7 +23,7 @@ from engine.ui.input import Activate
 from engine.ui.settings import LEVELS, Settings
 from engine.ui.sound import MASTER, SHARED, WAVES, Bed, Note
 from tests.test_ui_lab_riches import SIZES, Shell, payload
-from tests.test_ui_power_puck_shot import apart
+from tests.test_ui_power_puck_shot_layout import apart
 from tests.test_ui_power_puck_shot_screens import shapes
 
 CUES, BEDS = sounds(), beds()

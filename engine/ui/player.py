@@ -12,6 +12,7 @@ from typing import Any
 
 from engine.book import Event
 from engine.game import Action, Replay
+from engine.ui.celebration import FREE
 from engine.ui.flow import Flow
 from engine.ui.presentation import Said, free_play
 
@@ -42,7 +43,7 @@ class BookPlayer:
 
     def prepared(self, index: int) -> Event:
         """Event index as the screens play it (the presentation's `prepare`, with the choice
-        recorded for it), computed once."""
+        recorded for it; in a TRY marked `FREE`, engine/ui/celebration.py), computed once."""
         assert self.replay is not None
         found = self._prepared.get(index)
         if found is None:
@@ -51,6 +52,8 @@ class BookPlayer:
             if play is None:
                 return event
             found = self.presentation.prepare(play.book, event, play.choices.get(index))
+            if self.flow.mode == "try":  # a TRY's events say so: they celebrate no money
+                found = {**found, FREE: True}
             self._prepared[index] = found
         return found
 

@@ -63,12 +63,6 @@ def silent(event: Event, motion: Motion) -> Timeline:
     return ()
 
 
-def ending(event: Event, motion: Motion) -> Timeline:
-    """The end message's cue, as it shows: 'win' when the book's total is a prize, else 'nowin'
-    (both shared, engine/ui/sound.py)."""
-    return ((1.0, "win" if int(event["total"]) else "nowin"),)
-
-
 def as_is(book: Book, event: Event, choice: int | None) -> Event:
     """An event the screens show as the book has it (no choice changes how it looks)."""
     return event

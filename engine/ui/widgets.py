@@ -7,7 +7,6 @@ the game passes in, and said in words from the game's table.
 from __future__ import annotations
 
 import functools
-import math
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -172,17 +171,13 @@ def banner(c: Canvas, w: float, h: float, lines: tuple[str, ...], p: float, m: M
         spaced_text(c, line, w / 2, y, font, spacing, fill=gold)
 
 
-def sunburst(c: Canvas, cx: float, cy: float, radius: float, rays: int = 16) -> None:
-    """Still rays of gold round (cx, cy): the celebration behind a big win's message (they do
-    not move or flash)."""
-    step = 2 * math.pi / rays
-    for k in range(rays):
-        a = k * step
-        points = [(cx, cy)] + [
-            (round(cx + radius * math.cos(t), 2), round(cy + radius * math.sin(t), 2))
-            for t in (a, a + step / 2)
-        ]
-        c.path(points, fill="#ffd54a33" if k % 2 == 0 else "#ffb30022")
+def end_box(w: float, h: float, foot: float) -> Rect:
+    """A game's end message's text area (x, y, w, h) in a w × h window: FINISH stands 20 px
+    above its foot and the board's toggle 106 px below FINISH, the panel reaching `foot` below
+    it; on a short screen (a phone held sideways) it all rises to stay on the screen."""
+    pw, ph = min(w * 0.92, 520.0), min(h * 0.42, 330.0)
+    y = max(12.0, min(h * 0.62 - ph + 20, h - ph - foot + 2))
+    return (w - pw) / 2, y, pw, ph
 
 
 def unit_icon(fn: Callable[..., None]) -> Callable[..., None]:

@@ -31,13 +31,14 @@ GO_TAKEN = (
     "() => ![...document.querySelectorAll('#mirror button')]"
     f".some(b => b.textContent === 'GO' && {ON})"
 )
-TOTAL = re.compile(r"Total won £([\d,]+)\.(\d\d)")
+# the end's total: 'Total won £X.XX', or the price back 'Your £3.00 back' (celebration.py)
+TOTAL = re.compile(r"(?:Total won|Your) £([\d,]+)\.(\d\d)")
 
 
 def pence_of(text: str) -> int:
-    """The pence of the last 'Total won £X.XX' in the narration."""
+    """The pence of the last 'Total won £X.XX' (or 'Your £X.XX back') in the narration."""
     found = TOTAL.findall(text)
-    assert found, "the narration never said 'Total won'"
+    assert found, "the narration never said 'Total won' or 'Your £X back'"
     pounds, pence = found[-1]
     return int(pounds.replace(",", "")) * 100 + int(pence)
 
@@ -157,7 +158,9 @@ def test_a_meter_win(browser: Browser, server: str, view: str) -> None:
 @pytest.mark.parametrize("view", ["desktop", "phone"])
 def test_a_row_win(browser: Browser, server: str, view: str) -> None:
     page, _, log = complete_play(browser, server, view, [{"feature": "row", "pence": 300}])
-    assert re.search(r"Row \d complete: you win £3\.00", log)
+    # £3, the price, is the price back: said so, never 'you win' (engine/ui/celebration.py)
+    assert re.search(r"Row \d complete: your £3\.00 back", log) and "Your £3.00 back" in log
+    assert "you win" not in log and "Total won" not in log
     page.context.close()
 
 

@@ -147,7 +147,8 @@ def test_plays_on_both_viewports(browser: Browser, server: str, view: str, case:
 def test_wins(browser: Browser, server: str, case: str) -> None:
     page, prize, log = complete_play(browser, server, "desktop", case)
     if case == "row":
-        assert "Dark blue row complete: you win £5." in log
+        # £5, the price, is the price back: said so, never 'you win' (engine/ui/celebration.py)
+        assert "Dark blue row complete: your £5 back." in log and "Your £5.00 back" in log
     if case == "boosted":
         assert "Prize booster: the dark blue row rises to £6" in log
         assert "Dark blue row complete: you win £6." in log

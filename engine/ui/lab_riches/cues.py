@@ -12,11 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from engine.lab_riches import rules
+from engine.lab_riches import GAME, rules
+from engine.ui.celebration import Grade, end_cue, shown
 from engine.ui.lab_riches.bonus import REST_AT, light_moves, light_steps
 from engine.ui.lab_riches.paint import ARRIVE, LAND, sweep_starts
 from engine.ui.motion import Motion
-from engine.ui.presentation import Timeline, cue_at, ending, silent
+from engine.ui.presentation import Timeline, cue_at, silent
 
 Event = Mapping[str, Any]
 
@@ -25,8 +26,22 @@ def _go(e: Event, m: Motion) -> Timeline:
     return ((0.0, "go"), *((at, "column") for at in sweep_starts()))
 
 
+def prized(pence: int, e: Event) -> str:
+    """The cue of a prize shown (a row, a paying meter box, an Instant Prize): the prize chime
+    for more than the price, a plain one for the price back or in a free TRY (celebration.py)."""
+    return "row" if shown(pence, e, GAME) >= Grade.WIN else "priceback"
+
+
 def _meter_box(e: Event, m: Motion) -> Timeline:
-    return ((0.0, "row" if e["pence"] else "meter"),)
+    return ((0.0, prized(int(e["pence"]), e) if e["pence"] else "meter"),)
+
+
+def _row_win(e: Event, m: Motion) -> Timeline:
+    return ((0.0, prized(int(e["pence"]), e)),)
+
+
+def _instant(e: Event, m: Motion) -> Timeline:
+    return ((LAND, prized(int(e["pence"]), e)),)
 
 
 def _bonus_row(e: Event, m: Motion) -> Timeline:
@@ -39,13 +54,13 @@ HANDLERS: dict[str, Callable[[Event, Motion], Timeline]] = {
     "go": _go,
     "prize_boxes": silent,
     "lock": cue_at(0.0, "lock"),
-    "row_win": cue_at(0.0, "row"),
+    "row_win": _row_win,
     "segments": cue_at(ARRIVE, "meter"),
     "meter_box": _meter_box,
     "extra_goes": cue_at(0.0, "goes"),
     "bonus_activated": cue_at(0.0, "bonus"),
     "bonus_row": _bonus_row,
-    "instant": cue_at(LAND, "row"),
+    "instant": _instant,
     "bonus_end": silent,
-    "end": ending,
+    "end": end_cue(GAME),
 }

@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from engine.lab_riches import rules
+from engine.lab_riches import GAME
 from engine.lab_riches.replay import State
 from engine.money import format_pounds
-from engine.ui import widgets
+from engine.ui import celebration, fanfare, widgets
+from engine.ui.celebration import Grade, end_seconds
 from engine.ui.draw import Canvas, Font, fit_text
 from engine.ui.input import Control, Event, Key
 from engine.ui.lab_riches import art, bonus, paint
@@ -36,9 +37,7 @@ SECONDS = {
     "bonus_row": 2.4,
     "instant": 1.2,
     "bonus_end": 0.4,
-    "end": 0.6,
 }
-BIG_WIN = 100  # a play that wins 100 times its price or more gets a celebration
 AWARD_PAUSE = 1.6  # extra time for 'BONUS GAME … YOU HAVE WON' on the final bonus_row
 
 
@@ -54,6 +53,7 @@ def _fixed(seconds: float) -> Callable[[Mapping[str, Any]], float]:
 DURATIONS: dict[str, Callable[[Mapping[str, Any]], float]] = {
     **{kind: _fixed(seconds) for kind, seconds in SECONDS.items()},
     "bonus_row": _bonus_row,
+    "end": end_seconds(GAME),  # the celebration's length (engine/ui/celebration.py)
 }
 
 
@@ -70,12 +70,8 @@ END_FOOT = 170.0  # below its text, the end message holds FINISH, a note and the
 
 
 def end_box(w: float, h: float) -> tuple[float, float, float, float]:
-    """The end message's text area (x, y, w, h): FINISH stands 20 px above its foot and the
-    board's toggle 106 px below FINISH, the panel reaching END_FOOT below it; on a short
-    screen (a phone held sideways) it all rises to stay on the screen."""
-    pw, ph = min(w * 0.92, 520.0), min(h * 0.42, 330.0)
-    y = max(12.0, min(h * 0.62 - ph + 20, h - ph - END_FOOT + 2))
-    return (w - pw) / 2, y, pw, ph
+    """The end message's text area (x, y, w, h): widgets.end_box, with END_FOOT under it."""
+    return widgets.end_box(w, h, END_FOOT)
 
 
 class MainScene(PlayScreen[Layout]):
@@ -158,9 +154,14 @@ class MainScene(PlayScreen[Layout]):
             canvas, lay, self.player.before() if landing else state, self.flow.mode == "try"
         )
         controls = self.controls()
-        if self.ended() and not self.board:
-            self._end_message(canvas, lay, state)
-        draw_controls(canvas, controls)
+        if kind == "end" and not self.board:  # it shows as the end event runs, over GO
+            draw_controls(canvas, controls)
+            self._end_message(canvas, lay, state, p)
+        elif self.ended() and not self.board:  # FINISH and the board's toggle: on it
+            self._end_message(canvas, lay, state, p)
+            draw_controls(canvas, controls)
+        else:
+            draw_controls(canvas, controls)
         # What flies passes the buttons beside the Prize Boxes (on its way round them): over them.
         paint.flying(canvas, lay, state, event, p, m)
         # The messages that pause the play lie over everything, the controls included.
@@ -168,20 +169,26 @@ class MainScene(PlayScreen[Layout]):
             paint.banner(canvas, lay, ("BONUS GAME", "ACTIVATED"), p, m)
         bonus.result(canvas, lay, event, p)
 
-    def _end_message(self, canvas: Canvas, lay: Layout, state: State) -> None:
+    def _end_message(self, canvas: Canvas, lay: Layout, state: State, p: float) -> None:
+        """The end message at progress p of the end event (1 at rest): graded by the play's
+        total (engine/ui/celebration.py), its amount counting up to it, with the
+        celebration the grade earns behind and over it (engine/ui/fanfare.py)."""
         w, h = lay.width, lay.height
         x, y, pw, ph = end_box(w, h)
         free = self.flow.mode == "try"  # a free TRY: no celebration and no amount won
-        top = state.total >= rules.TOP_PRIZE_PENCE and not free
-        big_win = state.total >= BIG_WIN * rules.PRICE_PENCE and not free
-        if big_win:  # the top prizes get a celebration: a burst of gold behind the message
-            widgets.sunburst(canvas, w / 2, y + ph / 2, max(w, h))
-        panel(canvas, x - 4, y - 10, pw + 8, ph + END_FOOT, glow=True)  # FINISH, a note, the board
+        g = celebration.grade(state.total, GAME, free=free)
+        m = self.flow.motion(self.player.event())
+        box = (x - 4, y - 10, pw + 8, ph + END_FOOT)  # FINISH, a note and the board's toggle
+        fanfare.behind(canvas, w, h, box, g, p, m)
+        panel(canvas, *box, glow=g >= Grade.WIN)
+        # the burst flies out from the amount as it lands, behind the words
+        fanfare.front(canvas, w / 2, y + ph * 0.75, min(pw * 0.6, h * 0.4), g, p, m,
+                      celebration.COUNTED)  # fmt: skip
         big = Font(min(36.0, pw * 0.08), "display", True)
-        head = "TOP PRIZE!" if top else "BIG WIN!" if big_win else "CONGRATULATIONS"
-        head = "FREE TRY OVER" if free else head if state.total else "GAME OVER"
-        canvas.text(head, w / 2, y + ph * 0.14, fit_text(canvas, head, big, pw - 20),
-                    fill=art.GOLD)  # fmt: skip
+        head = "FREE TRY OVER" if free else celebration.headline(g, state.total)
+        scale = fanfare.heading_scale(g, p, m)
+        head_font = fit_text(canvas, head, Font(big.size * scale, "display", True), pw - 20)
+        canvas.text(head, w / 2, y + ph * 0.14, head_font, fill=art.GOLD)
         body = Font(min(22.0, pw * 0.05), "body", True)
         prizes = state.rows_pence + state.meter_pence
         if free:
@@ -190,8 +197,12 @@ class MainScene(PlayScreen[Layout]):
             canvas.text(f"Prize(s): {format_pounds(prizes)}", w / 2, y + ph * 0.36, body)
             canvas.text(f"Instant Prizes: {format_pounds(state.instant_pence)}", w / 2,
                         y + ph * 0.52, body)  # fmt: skip
-        total = FREE_RESULT.upper() if free else f"TOTAL WON {format_pounds(state.total)}"
-        canvas.text(total, w / 2, y + ph * 0.75, fit_text(canvas, total, big, pw - 20),
+        band = min(big.size * 1.6, 2 * (ph * 0.25 - 22))  # clear of FINISH below it
+        fanfare.plaque(canvas, w / 2, y + ph * 0.75, pw - 16, band, g)
+        shown = celebration.counted(state.total, g, p)
+        total = FREE_RESULT.upper() if free else celebration.total_line(g, shown)
+        font = Font(min(big.size, band * 0.8), "display", True)  # inside its band
+        canvas.text(total, w / 2, y + ph * 0.75, fit_text(canvas, total, font, pw - 16 - band),
                     fill=art.GOLD)  # fmt: skip
         # Under FINISH: what is happening ("Recording your play…") or why it did not go through.
         note = self.flow.error or self.flow.busy

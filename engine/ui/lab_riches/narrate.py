@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from engine.lab_riches import rules
+from engine.lab_riches import GAME, rules
 from engine.lab_riches.replay import State
 from engine.money import format_pounds
+from engine.ui.celebration import COUNTED, Grade, headline, of_end, shown, total_words, won_words
 from engine.ui.lab_riches.art import spoken
 from engine.ui.lab_riches.bonus import REST_AT, WON_AT
 from engine.ui.lab_riches.paint import ARRIVE, LAND, REVEAL, TURNED
@@ -55,7 +56,9 @@ def _lock(e: Event, s: State) -> Said:
 
 
 def _row_win(e: Event, s: State) -> Said:
-    return said_at(0.0, f"Row {e['row'] + 1} complete: you win {format_pounds(e['pence'])}.")
+    pence = int(e["pence"])
+    won = won_words(format_pounds(pence), shown(pence, e, GAME))
+    return said_at(0.0, f"Row {e['row'] + 1} complete{won}.")
 
 
 def _segments(e: Event, s: State) -> Said:
@@ -109,11 +112,14 @@ def _bonus_end(e: Event, s: State) -> Said:
 
 def _end(e: Event, s: State) -> Said:
     prizes = int(e["rows_pence"]) + int(e["meter_pence"])
-    return said_at(  # as the end message shows, once the event has run
-        1.0,
+    g, total = of_end(e, GAME), int(e["total"])
+    cheer = [headline(g, total)] if g >= Grade.BIG_WIN else []
+    return said_at(  # as the end message shows its total, counted up
+        COUNTED,
+        *cheer,
         f"No goes left. Prizes {format_pounds(prizes)}, "
         f"Instant Prizes {format_pounds(int(e['instant_pence']))}.",
-        f"Total won {format_pounds(int(e['total']))}",
+        total_words(g, total),
     )
 
 

@@ -13,10 +13,11 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from engine.lab_riches import rules
+from engine.lab_riches import GAME, rules
 from engine.lab_riches.replay import State
 from engine.money import format_pounds
-from engine.ui import widgets
+from engine.ui import fanfare, widgets
+from engine.ui.celebration import Grade, shown
 from engine.ui.draw import Canvas, Font, LinearGradient, Point, along, fit_text
 from engine.ui.lab_riches import art
 from engine.ui.lab_riches.layout import Layout
@@ -36,6 +37,7 @@ SETTLE = 0.9  # a new segment or meter box flashes until this share of its event
 BANNER_SPACING = 0.1
 NUMBER = 0.3  # the radius of a number of segments on its way to the Power Cable, in cells
 CLEAR = 4.0  # px between something flying round the Prize Boxes and their edges
+LIT_INK = "#3b1d00"  # the words on a lit gold box
 
 
 def swept_column(p: float) -> int:
@@ -127,23 +129,45 @@ def grid(c: Canvas, lay: Layout, s: State, e: Event | None, p: float, m: Motion)
                 c.alpha(fade)
                 art.lock(c, x + cell * 0.8, y + cell * 0.22, cell * 0.32 * pop)
                 c.restore()
-    if kind == "row_win" and e is not None:
-        glow = m.pulse(p, 3)
-        y = lay.grid_y + int(e["row"]) * cell
-        c.rect(lay.grid_x, y, 4 * cell, cell, stroke=art.GOLD, line_width=3 + 4 * glow, radius=10)
+    winning = int(e["row"]) if kind == "row_win" and e is not None else -1
+    for row in won:  # a won row stays outlined in glowing gold; the one winning now pulses
+        y = lay.grid_y + row * cell
+        strength = fanfare.shine(p, m) if row == winning else 1.0
+        fanfare.glow(c, lay.grid_x, y, 4 * cell, cell, 10, strength)
+        width = 3 + 4 * m.pulse(p, 3) if row == winning else 3
+        c.rect(lay.grid_x, y, 4 * cell, cell, stroke=art.GOLD, line_width=width, radius=10)
+
+
+def lit_gold(x: float, y: float, h: float) -> LinearGradient:
+    """The bright gold of a won Prize Box or a paying meter box (lit, not dark: it reads 'on')."""
+    return LinearGradient(x, y, x, y + h, ((0.0, "#fff3b0"), (0.5, art.GOLD), (1.0, "#f2a900")))
+
+
+def celebrated(e: Event | None, kind: str) -> bool:
+    """Whether the event animating is a prize of `kind` that pays more than the price (its
+    burst; the price back, or any prize in a free TRY, gets none: engine/ui/celebration.py)."""
+    if e is None or e["type"] != kind:
+        return False
+    return shown(int(e["pence"]), e, GAME) >= Grade.WIN
 
 
 def prize_boxes(c: Canvas, lay: Layout, s: State, e: Event | None, p: float, m: Motion) -> None:
-    """The Prize Boxes: 'PRIZE' with a gold arrow until GO 1, then their amounts."""
+    """The Prize Boxes: 'PRIZE' with a gold arrow until GO 1, then their amounts; a won row's
+    lit bright gold and glowing (pulsing while it wins, with a burst when it pays more than
+    the price)."""
     kind = e["type"] if e is not None else ""
     won = set(s.won_rows)
     for row in range(rules.ROWS):
         x, y, w, h = lay.prize_box(row)
         flash = kind == "row_win" and e is not None and int(e["row"]) == row
         lit = row in won and (not flash or m.blink(p, 3))
-        edge = art.GOLD if lit else "#7fd4ff"
-        c.rect(x, y, w, h, fill="#3a2a00" if lit else "#0d2c4c", stroke=edge,
-               line_width=3 if lit else 2, radius=8)  # fmt: skip
+        if row in won:
+            fanfare.glow(c, x, y, w, h, 8, fanfare.shine(p, m) if flash else 1.0)
+        c.rect(x, y, w, h, fill=lit_gold(x, y, h) if lit else "#0d2c4c",
+               stroke="#ffffff" if lit else "#7fd4ff", line_width=3 if lit else 2,
+               radius=8)  # fmt: skip
+        if flash and celebrated(e, "row_win"):
+            fanfare.burst(c, x + w / 2, y + h / 2, h * 1.8, p, m, 14)
         if s.prize_boxes is None:
             ax = x + h * 0.15
             c.path([(ax, y + h / 2), (ax + h * 0.35, y + h * 0.25), (ax + h * 0.35, y + h * 0.75)],
@@ -160,7 +184,7 @@ def prize_boxes(c: Canvas, lay: Layout, s: State, e: Event | None, p: float, m: 
             c.alpha(shown)  # fades in rather than turning over
         elif shown < 1.0:
             c.scale(max(0.05, shown), 1.0)
-        c.text(amount, 0, 0, font, fill=art.GOLD if lit else "#ffffff")
+        c.text(amount, 0, 0, font, fill=LIT_INK if lit else "#ffffff")
         c.restore()
 
 
@@ -187,9 +211,13 @@ def meter(c: Canvas, lay: Layout, s: State, e: Event | None, p: float, m: Motion
             lit = p > SETTLE or m.part(SETTLE).blink(p / SETTLE, 3)
         # Gold only for a box that pays: the first box (no prize yet) lights blue.
         gold = lit and pence > 0
-        fill = "#3a2a00" if gold else ("#123a60" if lit else "#0b2340")
-        stroke = art.GOLD if gold else ("#7fd4ff" if lit else "#2d5a85")
+        if gold:
+            fanfare.glow(c, bx + 1, by + 1, bw - 2, bh - 2, 5, 1.0)
+        fill = lit_gold(bx, by, bh) if gold else ("#123a60" if lit else "#0b2340")
+        stroke = "#ffffff" if gold else ("#7fd4ff" if lit else "#2d5a85")
         c.rect(bx + 1, by + 1, bw - 2, bh - 2, fill=fill, stroke=stroke, line_width=2, radius=5)
+        if gold and celebrated(e, "meter_box"):
+            fanfare.burst(c, bx + bw / 2, by + bh / 2, bh * 1.8, p, m, 14)
         n = last - first + 1
         seg_h = (bh - 8) / n
         bar_w, bar_h = round(bw * 0.3), max(1, round(seg_h - 2))
@@ -202,7 +230,7 @@ def meter(c: Canvas, lay: Layout, s: State, e: Event | None, p: float, m: Motion
         # The amount keeps clear of the box's border (and of the segment bars on its left).
         font = fit_text(c, label, Font(min(bh * 0.32, w * 0.24), "display", True), bw * 0.52)
         dim = s.meter_box is not None and box < s.meter_box
-        colour = art.GOLD if gold else ("#9fb3c8" if dim or not pence else "#ffffff")  # dim: 5:1
+        colour = LIT_INK if gold else ("#9fb3c8" if dim or not pence else "#ffffff")  # dim: 5:1
         c.text(label, bx + bw * 0.665, by + bh / 2, font, fill=colour)
 
 

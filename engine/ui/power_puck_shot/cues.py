@@ -12,8 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from engine.power_puck_shot import GAME
 from engine.power_puck_shot.geometry import POCKETS
 from engine.power_puck_shot.tokens import BONUS, BOOSTER, EXTRA, POT, POWER, PRIZE
+from engine.ui.celebration import Grade, end_cue, shown
 from engine.ui.motion import Motion
 from engine.ui.power_puck_shot.timing import (
     FLIGHT,
@@ -23,7 +25,7 @@ from engine.ui.power_puck_shot.timing import (
     path_of,
     power_message_at,
 )
-from engine.ui.presentation import Timeline, cue_at, ending, silent
+from engine.ui.presentation import Timeline, cue_at, silent
 
 Event = Mapping[str, Any]
 
@@ -67,12 +69,18 @@ def _bonus_end(e: Event, m: Motion) -> Timeline:
     return tuple(out)
 
 
+def _row_won(e: Event, m: Motion) -> Timeline:
+    """A row completed: the rising chord when it pays more than the price, a plain chime for
+    the price back or in a free TRY (engine/ui/celebration.py)."""
+    return ((0.0, "full" if shown(int(e["pence"]), e, GAME) >= Grade.WIN else "priceback"),)
+
+
 HANDLERS: dict[str, Callable[[Event, Motion], Timeline]] = {
     "start": silent,
     "shot": _shot,
-    "row_won": cue_at(0.0, "full"),
+    "row_won": _row_won,
     "bonus_start": cue_at(0.0, "bonus-game"),
     "bonus_end": _bonus_end,
     "prize_start": cue_at(0.0, "prize-game"),
-    "end": ending,
+    "end": end_cue(GAME),
 }

@@ -15,7 +15,7 @@ from engine.power_puck_shot.replay import State
 from engine.ui.draw import Canvas
 from engine.ui.flow import Flow
 from engine.ui.input import Control, Event, Focus, Key
-from engine.ui.power_puck_shot import paint
+from engine.ui.power_puck_shot import messages, paint, table
 from engine.ui.power_puck_shot.layout import ARROWS, Layout, layout
 from engine.ui.power_puck_shot.narrate import ARROW_NAMES
 from engine.ui.scenes.play import PlayScreen
@@ -62,7 +62,8 @@ class MainScene(PlayScreen[Layout]):
         if self.ended() and self.board:
             return self.board_controls(lay)
         if self.ended():
-            return self.end_controls(lay.height * 0.6, 100)
+            _, y, _, ph = messages.end_box(lay.width, lay.height)
+            return self.end_controls(y + ph - 20, 106)
         ready = self.player.waiting() is not None
         picked = self.selected  # ringed, and focused: Space/Enter on its button shoot it
         arrows = [
@@ -124,18 +125,22 @@ class MainScene(PlayScreen[Layout]):
         paint.backdrop(canvas, lay, look)
         paint.header(canvas, lay, self.flow, shown)
         paint.meter(canvas, lay, shown)
-        paint.table(canvas, lay, shown, self.flow.mode == "try")
+        table.table(canvas, lay, shown, self.flow.mode == "try")
         paint.grid(canvas, lay, shown, look)
-        controls = self.controls()
+        controls = [c for c in self.controls() if not c.id.startswith(SHOOT)]
         ready = self.player.waiting() is not None
         paint.arrows(canvas, lay, look, self.selected, ready, not self.ended())
         if not (self.ended() and self.board):  # its place holds FINISH then
             paint.counter(canvas, lay, shown)
         paint.flights(canvas, lay, shown)
-        if self.ended() and not self.board:
-            paint.end_message(canvas, lay, self.flow, state)
-        draw_controls(canvas, [c for c in controls if not c.id.startswith(SHOOT)])
-        paint.banners(canvas, lay, shown)  # over everything, the controls included
+        ending = shown.kind == "end" and not self.board  # the end message shows as it runs,
+        if ending:  # over the settings; at rest FINISH and the board's toggle stand on it
+            draw_controls(canvas, controls)
+        if ending or (self.ended() and not self.board):
+            messages.end_message(canvas, lay, self.flow, state, shown.p, shown.m)
+        if not ending:
+            draw_controls(canvas, controls)
+        messages.banners(canvas, lay, shown)  # over everything, the controls included
 
     def moment(self) -> paint.Moment | None:
         """The moment drawn now: the state, the event animating and how far (None before the

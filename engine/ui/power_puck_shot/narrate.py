@@ -14,10 +14,11 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.money import format_pounds
-from engine.power_puck_shot import rules
+from engine.power_puck_shot import GAME, rules
 from engine.power_puck_shot.replay import State
 from engine.power_puck_shot.tokens import BOOSTER, EXTRA, POT, POWER, PRIZE, SQUARE
 from engine.power_puck_shot.tokens import SQUARES as SQUARES_AWARD
+from engine.ui.celebration import COUNTED, Grade, headline, of_end, shown, total_words, won_words
 from engine.ui.power_puck_shot.art import spoken
 from engine.ui.power_puck_shot.timing import FLIGHT, JOIN, ShotClock, words_shown
 from engine.ui.presentation import Said, said_at
@@ -207,7 +208,8 @@ def _start(e: Event, s: State) -> Said:
 
 def _row_won(e: Event, s: State) -> Said:
     colour = sentence_start(colour_words(str(e["colour"])))
-    return said_at(0.0, f"{colour} row complete: you win {pounds(int(e['pence']))}.")
+    pence = int(e["pence"])
+    return said_at(0.0, f"{colour} row complete{won_words(pounds(pence), shown(pence, e, GAME))}.")
 
 
 def _bonus_start(e: Event, s: State) -> Said:
@@ -249,8 +251,10 @@ def _end(e: Event, s: State) -> Said:
     pot = int(e["pot"])
     rows_said = f"Rows won: {rows}." if rows else "No row complete."
     pot_said = f"PRIZE POT {pounds(pot)}." if pot else "No PRIZE POT."
-    total = f"Total won {format_pounds(int(e['total']))}"
-    return said_at(1.0, f"{rows_said} {pot_said}", total)  # as the end message shows
+    g, total = of_end(e, GAME), int(e["total"])
+    cheer = [headline(g, total)] if g >= Grade.BIG_WIN else []
+    # as the end message shows its total, counted up
+    return said_at(COUNTED, *cheer, f"{rows_said} {pot_said}", total_words(g, total))
 
 
 HANDLERS: dict[str, Callable[[Event, State], Said]] = {

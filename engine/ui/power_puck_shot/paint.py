@@ -1,5 +1,6 @@
-"""The painters of the £500K Power Puck Shot window: the Play Grid, the Prize Table, the meter,
-the arrows, the Pucks Left Counter, the symbols in flight, the banners and the end message.
+"""The painters of the £500K Power Puck Shot window: the Play Grid, the meter, the PRIZE POT,
+the arrows, the Pucks Left Counter and the symbols in flight (the Prize Table is table.py, the
+banners and the end message messages.py).
 
 Each painter draws one moment (`Moment`: the state after the event animating, the state before
 it, the event as prepared with its path, its progress and the motion allowed). During a shot the
@@ -21,16 +22,14 @@ from engine.power_puck_shot.paths import ARROW_DEGREES
 from engine.power_puck_shot.replay import State, apply
 from engine.power_puck_shot.tokens import BOOSTER, EXTRA, POT, POWER, PRIZE, SQUARE
 from engine.power_puck_shot.tokens import SQUARES as PLUS
-from engine.ui import widgets
 from engine.ui.draw import Canvas, Font, LinearGradient, along, fit_text
 from engine.ui.flow import Flow
 from engine.ui.motion import Motion
 from engine.ui.power_puck_shot import art
 from engine.ui.power_puck_shot.layout import Layout
-from engine.ui.power_puck_shot.timing import CHANGE, JOIN, ShotClock, path_of, power_message_at
-from engine.ui.presentation import FREE_COUNTER, FREE_RESULT, header_note
+from engine.ui.power_puck_shot.timing import CHANGE, JOIN, ShotClock, path_of
+from engine.ui.presentation import FREE_COUNTER, header_note
 
-BIG_WIN = 100  # a play that wins 100 times its price or more gets a celebration
 Event = dict[str, Any]
 
 
@@ -215,69 +214,6 @@ def meter(c: Canvas, lay: Layout, mo: Moment) -> None:
                 art.label(c, text[2:], sx + sw / 2, sy + sh * 0.7, size, sw - 8, ink)
 
 
-def table(c: Canvas, lay: Layout, mo: Moment, free: bool = False) -> None:
-    """The Prize Table: 8 coloured rows, each its amount (after boosts), a booster arrow when
-    boosted and 12 squares; a row won is outlined in gold and pulses while it is won (in a
-    free TRY it reads COMPLETE, not what it would have paid)."""
-    shown = mo.shown
-    x, y, w, h = lay.table
-    c.rect(x - 4, y - 4, w + 8, h + 8, fill="#071328cc", stroke="#7fd4ff", line_width=2,
-           radius=10)  # fmt: skip
-    won = {colour for colour, _ in shown.won}
-    for k, colour in enumerate(rules.COLOURS):
-        rx, ry, rw, rh = lay.row(colour)
-        fill = art.FILLS[colour]
-        glow = colour in won
-        if mo.kind == "row_won" and mo.event["colour"] == colour:
-            glow = mo.m.blink(mo.p, 3)
-        c.rect(rx + 2, ry + 2, rw - 4, rh - 4, fill=fill + "33",
-               stroke=art.GOLD if glow else fill, line_width=3 if glow else 1.5,
-               radius=rh * 0.25)  # fmt: skip
-        amount_box(c, lay, shown, colour, colour in won, free)
-        for slot in range(rules.SQUARES_PER_ROW):
-            sx, sy, ss, _ = lay.slot(colour, slot)
-            if slot < shown.squares[k]:
-                art.coloured_square(c, sx + ss / 2, sy + ss / 2, ss * 1.15, colour)
-            else:
-                c.rect(sx, sy, ss, ss, fill="#ffffff14", stroke=fill, line_width=1, radius=ss * 0.2)
-
-
-def amount_box(
-    c: Canvas, lay: Layout, shown: State, colour: str, won: bool, free: bool = False
-) -> None:
-    """A row's amount box: its amount (after boosts) with, inside the box at its right, the
-    booster arrow and '×2' or '×3' as large as the amount; a row won reads 'WIN £X' there (a
-    free TRY's 'COMPLETE'), in gold, so the badge hides none of its squares."""
-    ax, ay, aw, ah = lay.amount(colour)
-    fill = art.FILLS[colour]
-    ink = art.INK if colour in art.DARK_INK else "#ffffff"
-    pence = shown.amount(colour)
-    if won:
-        c.rect(ax + 4, ay, aw - 8, ah, fill="#000000d9", stroke=art.GOLD, line_width=2,
-               radius=ah * 0.3)  # fmt: skip
-        text = (
-            "COMPLETE"
-            if free
-            else f"WIN {format_pounds(dict(shown.won)[colour], always_pence=False)}"
-        )
-        art.label(c, text, ax + aw / 2, ay + ah / 2, ah * 0.62, aw - 16, art.GOLD)
-        return
-    c.rect(ax + 4, ay, aw - 8, ah, fill=fill, radius=ah * 0.3)
-    right = ax + aw - 8
-    boosts = shown.boosts[rules.COLOURS.index(colour)]
-    if boosts > 1:
-        mark = f"×{boosts}"
-        font = Font(ah * 0.62, "body", True)
-        c.text(mark, right, ay + ah / 2, font, fill=ink, align="right")
-        right -= c.measure(mark, font) + 2
-    if boosts:
-        art.boost_mark(c, right - ah * 0.4, ay + ah / 2, ah * 0.8, ink)
-        right -= ah * 0.8 + 2
-    left = ax + 8
-    amount = format_pounds(pence, always_pence=False)
-    art.label(c, amount, (left + right) / 2, ay + ah / 2, ah * 0.62, right - left, ink)
-
-
 def grid(c: Canvas, lay: Layout, mo: Moment, stage: str) -> None:
     """The Play Grid: the table's cushions and surface, the Pockets, the Pips, the Spinning
     Bumpers of the shot on it, the symbols its pips have revealed and the puck."""
@@ -428,65 +364,3 @@ def flights(c: Canvas, lay: Layout, mo: Moment) -> None:
         c.alpha(fade)
         art.motif(c, str(reveal), sx + (tx - sx) * ease, sy + (ty - sy) * ease, s)
         c.restore()
-
-
-def banners(c: Canvas, lay: Layout, mo: Moment) -> None:
-    """'BONUS GAME!', 'POWER PUCK ALL SYMBOLS X2', 'RESULT! PRIZE GAME UNLOCKED!'."""
-    e = mo.event
-    if mo.kind in ("bonus_start", "prize_start") and mo.p >= CHANGE:
-        return  # the banner has shown: now the window changes (Moment.stage)
-    if mo.kind == "bonus_start":
-        n = int(e["pucks"])
-        lines: tuple[str, ...] = ("BONUS GAME!", f"{n} BONUS PUCK{'S' if n > 1 else ''}")
-        banner(c, lay, lines, mo.p / CHANGE, mo.m)
-    elif mo.kind == "prize_start":
-        n = int(e["pucks"])
-        lines = ("RESULT!", "PRIZE GAME UNLOCKED!", f"{n} PRIZE PUCK{'S' if n > 1 else ''}")
-        banner(c, lay, lines, mo.p / CHANGE, mo.m)
-    elif mo.kind == "bonus_end" and e.get("power_pucks"):
-        start = power_message_at(e)
-        if mo.p >= start:
-            banner(c, lay, ("POWER PUCK", "ALL SYMBOLS X2"), (mo.p - start) / (1 - start), mo.m)
-
-
-def banner(c: Canvas, lay: Layout, lines: tuple[str, ...], p: float, m: Motion) -> None:
-    """A message across the middle of the window, over everything."""
-    widgets.banner(c, lay.width, lay.height, lines, p, m, gold=art.GOLD, band="#0a0f24f2",
-                   height=0.12 + 0.07 * len(lines))  # fmt: skip
-
-
-def end_message(c: Canvas, lay: Layout, flow: Flow, state: State) -> None:
-    """The end message: the rows won, the PRIZE POT (when there was a Prize Game) and the Prize
-    won (or none), over FINISH."""
-    w, h = lay.width, lay.height
-    pw, ph = min(w * 0.92, 520.0), min(h * 0.4, 300.0)
-    x, y = (w - pw) / 2, h * 0.6 - ph + 10
-    free = flow.mode == "try"  # a free TRY: no celebration and no amount won
-    top = state.total >= rules.TOP_PRIZE_PENCE and not free
-    big = state.total >= BIG_WIN * rules.PRICE_PENCE and not free
-    c.rect(0, 0, w, h, fill="#00000080")  # the board dims behind the message ("See the board")
-    if big:
-        widgets.sunburst(c, w / 2, y + ph / 2, max(w, h))
-    c.rect(x - 4, y - 10, pw + 8, ph + 170, fill="#0a1a33", stroke=art.GOLD, line_width=3,
-           radius=18)  # fmt: skip
-    head = "TOP PRIZE!" if top else "BIG WIN!" if big else "CONGRATULATIONS"
-    head = "FREE TRY OVER" if free else head if state.total else "GAME OVER"
-    size = min(36.0, pw * 0.08)
-    art.label(c, head, w / 2, y + ph * 0.14, size, pw - 20, art.GOLD)
-    rows = sum(pence for _, pence in state.won)
-    body = min(22.0, pw * 0.05)
-    if free:
-        art.label(c, "No money is staked or won.", w / 2, y + ph * 0.44, body, pw - 20)
-    elif state.pot:  # a Prize Game was played (it always wins): its PRIZE POT under the rows
-        art.label(c, f"Rows won: {format_pounds(rows)}", w / 2, y + ph * 0.36, body, pw - 20)
-        art.label(c, f"PRIZE POT: {format_pounds(state.pot)}", w / 2, y + ph * 0.52, body, pw - 20)
-    else:
-        art.label(c, f"Rows won: {format_pounds(rows)}", w / 2, y + ph * 0.44, body, pw - 20)
-    total = f"TOTAL WON {format_pounds(state.total)}" if state.total else "NO PRIZE THIS TIME"
-    if free:
-        total = FREE_RESULT.upper()
-    art.label(c, total, w / 2, y + ph * 0.76, size, pw - 20, art.GOLD)
-    note = flow.error or flow.busy
-    if note:
-        colour = "#ffb4a8" if flow.error else "#cfe8ff"
-        art.label(c, note, w / 2, y + ph + 64, min(18.0, pw * 0.04), pw - 24, colour)

@@ -15,7 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.book import Book, Event
+from engine.power_puck_shot import GAME
 from engine.power_puck_shot.paths import Path, shot_path
+from engine.ui.celebration import end_seconds
 from engine.ui.widgets import BANNER_OPENS
 
 LAUNCH = 0.3  # the arrow strikes the puck
@@ -28,7 +30,6 @@ SECONDS = {
     "bonus_start": 2.2,
     "bonus_end": 1.2,
     "prize_start": 2.6,
-    "end": 0.6,
 }
 POWER_MESSAGE = 1.6  # 'POWER PUCK ALL SYMBOLS X2' after a Bonus Game that awarded one
 CHANGE = 0.6  # of a Bonus or Prize Game's start: its banner shows first, then the window changes
@@ -130,4 +131,5 @@ DURATIONS: dict[str, Callable[[Mapping[str, Any]], float]] = {
     **{kind: _fixed(seconds) for kind, seconds in SECONDS.items()},
     "shot": _shot,
     "bonus_end": _bonus_end,
+    "end": end_seconds(GAME),  # the celebration's length (engine/ui/celebration.py)
 }

@@ -1,16 +1,18 @@
 """The outcome screen every game shows after FINISH, in the game's look.
 
 What a finished play shows is the same whatever the game: the Play Number, the Prize Amount
-and the new balance, then PLAY AGAIN, ALL GAMES back to the lobby, and Rules and Prizes (which
-closes back here). The buttons stand under the card: in a row where the window is wide, one under
-another on a phone; the card takes the height left above them. A free TRY shows no
-amount at all: it says the play was free and won nothing.
+(named as engine/ui/celebration.py grades it: a win, or no more than the price 'YOUR £3.00
+BACK') and the new balance, then PLAY AGAIN, ALL GAMES back to the lobby, and Rules and Prizes
+(which closes back here). The buttons stand under the card: in a row where the window is
+wide, one under another on a phone; the card takes the height left above them. A free TRY
+shows no amount at all: it says the play was free and won nothing.
 """
 
 from __future__ import annotations
 
 from engine.money import format_pounds
 from engine.ui.app import App
+from engine.ui.celebration import Grade, grade
 from engine.ui.draw import Canvas, Font, fit_text
 from engine.ui.flow import Flow
 from engine.ui.input import Control
@@ -85,9 +87,13 @@ class OutcomeScene(Screen):
         free = self.flow.mode == "try"
         prize = 0 if free else int(done.get("prize_pence", 0))
         x, y, pw, ph = self.card()
-        self.look.panel(canvas, x, y, pw, ph, glow=prize > 0)
+        g = grade(prize, self.flow.game, free=free)
+        self.look.panel(canvas, x, y, pw, ph, glow=g >= Grade.WIN)
         big = Font(min(40.0, pw * 0.08), "display", True)
-        head = "FREE TRY OVER" if free else "YOU WON" if prize else "NOT A WINNER THIS TIME"
+        head = {
+            Grade.NONE: "FREE TRY OVER" if free else "NOT A WINNER THIS TIME",
+            Grade.PRICE_BACK: f"YOUR {format_pounds(prize)} BACK",
+        }.get(g, "YOU WON")
         canvas.text(head, w / 2, y + ph * 0.2, fit_text(canvas, head, big, pw - 30),
                     fill=self.look.gold)  # fmt: skip
         amount = FREE_RESULT if free else format_pounds(prize)
