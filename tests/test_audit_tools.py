@@ -1,6 +1,6 @@
 """The auditors' tools stay independent of the code they audit: `build.py audit-pool` imports
 only the standard library and httpx, `build.py verify` also cryptography (its Ed25519), never
-the endpoint's nor the engine's code (tests/endpoint/test_reveal.py and
+the endpoint's nor the engine's code (tests/endpoint/pools/test_reveal.py and
 test_verify.py run them)."""
 
 from __future__ import annotations

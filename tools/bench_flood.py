@@ -49,8 +49,8 @@ def prepare(var: Path) -> list[str]:
     """Lay out and retire pools under `var` (SQLite) until CLOSED are closed, and commit the
     pool purchases draw from; the reveal paths of the closed pools."""
     from engine import games
-    from web.endpoint import reveal
-    from web.endpoint.ledger import POOL_KINDS, open_ledger
+    from web.endpoint.pools import reveal
+    from web.endpoint.sales.ledger import POOL_KINDS, open_ledger
     from web.endpoint.settings import Settings
 
     ledger = open_ledger(Settings(var_dir=var), time.time)
@@ -172,7 +172,7 @@ def measure(prepared: Path, paths: list[str], root: Path = ROOT) -> dict[str, An
             **os.environ,
             "PYTHONPATH": str(root),
             "LOTTERY_VAR_DIR": str(var),
-            "LOTTERY_LIMITS_REQUIRED": "0",  # (tests/endpoint/test_limits.py is about it)
+            "LOTTERY_LIMITS_REQUIRED": "0",  # (tests/endpoint/player/test_limits.py is about it)
             "DATABASE_URL": "",
             "LOTTERY_DEMO_BALANCE_PENCE": str(10**9),
             "LOTTERY_RATE_PER_SECOND": "100000",  # (the buyers' accounts are not held back)

@@ -1,7 +1,7 @@
 """`build.py retire-pool --game G [--try] [--database-url URL] [--close-only] [--json]`: retire a
 pool.
 
-Closes the game's current pool at once (web/endpoint/reveal.py): no entry of it is sold after
+Closes the game's current pool at once (web/endpoint/pools/reveal.py): no entry of it is sold after
 the command returns, its unsold entries never are, and its reveal becomes public at
 GET /api/pools/{game}/{pool_id}/reveal. Then, unless --close-only, it lays out the next pool
 and commits its root (as the endpoint would at the next sale), so the game stays on sale
@@ -19,9 +19,9 @@ import json
 import time
 
 from engine import games
-from web.endpoint import reveal
 from web.endpoint.errors import ApiError
-from web.endpoint.ledger import open_ledger
+from web.endpoint.pools import reveal
+from web.endpoint.sales.ledger import open_ledger
 from web.endpoint.settings import Settings
 
 
@@ -48,7 +48,7 @@ def main(argv: list[str]) -> int:
             retired = reveal.retire(ledger, args.game, kind)
         except (LookupError, ApiError) as error:
             parser.exit(1, f"retire-pool: {error}\n")
-        # its reveal written now (web/endpoint/reveal_files.py): no request waits for it
+        # its reveal written now (web/endpoint/pools/reveal_files.py): no request waits for it
         reveal.write_reveal(ledger, args.game, retired["pool_id"])
         result = {"retired": retired, "next": None}
         if not args.close_only:

@@ -9,7 +9,7 @@ import uvicorn
 
 from tools.dist import ROOT, build
 from web.devserver import create_app
-from web.endpoint.protocol import JsonErrorsProtocol
+from web.endpoint.http.protocol import JsonErrorsProtocol
 
 
 def main(argv: list[str]) -> int:

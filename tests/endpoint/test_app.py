@@ -15,7 +15,7 @@ from starlette.routing import Route
 
 from engine import games
 from tests.endpoint.conftest import Clock, bearer, buy, session
-from web.endpoint.schema import plays, pools, transactions
+from web.endpoint.store.schema import plays, pools, transactions
 
 OTHER = "power-puck-shot"  # the second game, on sale beside Lab Riches
 

@@ -27,10 +27,10 @@ from engine.math.leaves import chunk_root, leaf_tails
 from engine.math.pool import CHUNK, Pool
 from engine.outcome import Composition
 from tests.endpoint.conftest import bearer, buy, serve, session
-from tests.endpoint.test_reveal import run_tool
+from tests.endpoint.pools.test_reveal import run_tool
 from tools import cmd_retire_pool, cmd_verify
-from web.endpoint import reveal
-from web.endpoint.schema import pools
+from web.endpoint.pools import reveal
+from web.endpoint.store.schema import pools
 
 GAME = "lab-riches"
 PAID_KIND = ("paid", "paid")

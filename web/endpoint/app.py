@@ -1,5 +1,5 @@
 """The signing endpoint as a FastAPI app, assembled: the ledger opened, the services built
-once, each concept's routes (web/endpoint/routes/) given them, the error handlers and the
+once, each concept's routes (web/endpoint/http/routes/) given them, the error handlers and the
 middleware added. Every route lives under /api."""
 
 from __future__ import annotations
@@ -15,13 +15,23 @@ from typing import Any
 from fastapi import FastAPI
 from starlette.types import Receive, Scope, Send
 
-from web.endpoint import apidocs, handlers, services, testmode
-from web.endpoint.guards import BodyLimit, HeadAsGet, JsonCORS, api_headers
-from web.endpoint.ledger import open_ledger
-from web.endpoint.metrics import Timing
-from web.endpoint.pool_layout import LayOut
-from web.endpoint.routes import accounts, player, plays, playtime, pools, sales, status, testing
+from web.endpoint import testmode
+from web.endpoint.http import apidocs, handlers, services
+from web.endpoint.http.guards import BodyLimit, HeadAsGet, JsonCORS, api_headers
+from web.endpoint.http.metrics import Timing
+from web.endpoint.http.routes import (
+    accounts,
+    player,
+    plays,
+    playtime,
+    pools,
+    sales,
+    status,
+)
+from web.endpoint.pools.layout import LayOut
+from web.endpoint.sales.ledger import open_ledger
 from web.endpoint.settings import Settings
+from web.endpoint.testmode import routes as test_routes
 
 SWITCH_INTERVAL = 0.0005  # seconds; sys.setswitchinterval of an endpoint process
 
@@ -56,7 +66,7 @@ def create_app(
         title="Lottery signing endpoint",
         version="1",
         openapi_url="/api/openapi.json",
-        docs_url=None,  # web/endpoint/apidocs.py: served from this origin, not a CDN
+        docs_url=None,  # web/endpoint/http/apidocs.py: served from this origin, not a CDN
         swagger_ui_oauth2_redirect_url=None,
         redoc_url=None,
     )
@@ -65,7 +75,7 @@ def create_app(
     routers = [m.routes(given) for m in (accounts, status, plays, sales, pools, player, playtime)]
     routers.append(apidocs.routes())
     if settings.test_mode:
-        routers.append(testing.routes(given))
+        routers.append(test_routes.routes(given))
     for router in routers:  # flat, as declared (include_router would nest each router)
         app.router.routes.extend(router.routes)
     app.fast_path = sales.PurchaseFastPath(given)  # purchases answered ahead of the middleware
@@ -90,7 +100,7 @@ def create_app(
 class Endpoint(FastAPI):
     """The FastAPI app, with purchases answered by `sales.PurchaseFastPath` before the
     middleware, and its OpenAPI document completed with the API's error shape
-    (web/endpoint/apidocs.py)."""
+    (web/endpoint/http/apidocs.py)."""
 
     fast_path: sales.PurchaseFastPath | None = None
 
