@@ -21,6 +21,7 @@ import time
 from engine import games
 from web.endpoint.errors import ApiError
 from web.endpoint.pools import reveal
+from web.endpoint.pools.pools import PoolKind
 from web.endpoint.sales.ledger import open_ledger
 from web.endpoint.settings import Settings
 
@@ -44,17 +45,17 @@ def main(argv: list[str]) -> int:
     db = ledger.db
     try:
         try:
-            kind = reveal.TRY if args.free else reveal.PAID
-            retired = reveal.retire(ledger, args.game, kind)
+            kind = PoolKind.TRY if args.free else PoolKind.PAID
+            retired = reveal.retire(ledger.pools, args.game, kind)
         except (LookupError, ApiError) as error:
             parser.exit(1, f"retire-pool: {error}\n")
         # its reveal written now (web/endpoint/pools/reveal_files.py): no request waits for it
-        reveal.write_reveal(ledger, args.game, retired["pool_id"])
+        reveal.write_reveal(ledger.pools, args.game, retired["pool_id"])
         result = {"retired": retired, "next": None}
         if not args.close_only:
-            ledger.ensure_pool(args.game, kind=kind)
+            ledger.pools.ensure(args.game, kind=kind)
             with db.begin() as conn:
-                row = ledger.current_pool(conn, args.game, kind)
+                row = ledger.pools.current(conn, args.game, kind)
             assert row is not None
             result["next"] = {"pool_id": row.pool_id, "root": row.root, "size": row.size}
     finally:

@@ -22,7 +22,7 @@ OTHER = "power-puck-shot"  # the second game, on sale beside Lab Riches
 
 def test_warming_lays_out_pools_only_for_games_on_sale(make_app: Callable[..., FastAPI]) -> None:
     app = make_app()
-    app.state.services.ledger.warm()
+    app.state.services.ledger.pools.warm()
     with app.state.services.ledger.db.begin() as conn:
         warmed = conn.execute(select(pools.c.kind, pools.c.game).order_by(pools.c.id)).all()
     on_sale = [game.id for game in games.on_sale()]

@@ -19,7 +19,7 @@ from tools.cmd_endpoint import proxy_options
 from web.endpoint import tokens
 from web.endpoint.http.protocol import JsonErrorsProtocol
 from web.endpoint.keys import KeyRing, b64url, b64url_decode, key_id
-from web.endpoint.sales.ledger import POOL_STATUS_TTL
+from web.endpoint.pools.pools import POOL_STATUS_TTL
 from web.endpoint.settings import Settings
 
 

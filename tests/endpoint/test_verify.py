@@ -259,7 +259,7 @@ def test_verify_passes_for_a_real_play_and_names_the_tampered_step(
         assert run_tool(cmd_verify.main, base, capsys)[0] == 1
 
         # once the pool is retired and revealed, step 3 also derives the seed and salt
-        reveal.retire(app.state.services.ledger, GAME)
+        reveal.retire(app.state.services.ledger.pools, GAME)
         code, verdict = run_tool(cmd_verify.main, [*base, "--session-token", token], capsys)
         assert code == 0, verdict
         assert "derive from the revealed key" in verdict["steps"][2]["detail"]

@@ -51,10 +51,14 @@ def create_app(
     if lay_out is None and settings.test_pool_seed:
         lay_out = testmode.fixed_lay_out(settings.test_pool_seed)
     ledger = open_ledger(settings, clock, lay_out)
-    testmode.guard(ledger.db, settings.test_mode, ledger.now_ms())  # test and real plays never mix
-    given = services.build(ledger, settings, clock)
+    if settings.test_mode:  # test mode plugged in here, and only here
+        testmode.install(ledger)
+    # Test and real plays never mix.
+    testmode.guard(ledger.db, settings.test_mode, ledger.clock.now_ms())
+    wrap = testmode.seller if settings.test_mode else None
+    given = services.build(ledger, settings, clock, wrap)
     if settings.warm_pools:
-        threading.Thread(target=ledger.warm, name="warm-pools", daemon=True).start()
+        threading.Thread(target=ledger.pools.warm, name="warm-pools", daemon=True).start()
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

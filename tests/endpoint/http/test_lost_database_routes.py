@@ -47,9 +47,9 @@ def requests(client: TestClient, app: FastAPI) -> list[tuple[str, Callable[[], A
     assert client.post(f"/api/plays/{n1}/finish", headers=mine).status_code == 200
     code = client.post("/api/account/code", headers=mine).json()["code"]
     ledger = app.state.services.ledger
-    closed = reveal.retire(ledger, GAME)["pool_id"]
+    closed = reveal.retire(ledger.pools, GAME)["pool_id"]
     for game in games.on_sale():  # a pool with entries left, for the health check
-        ledger.ensure_pool(game.id)
+        ledger.pools.ensure(game.id)
     others = [bearer(session(TestClient(app))["token"]) for _ in range(2)]
     for headers in others:  # their session checks cached too
         assert client.get("/api/play-time", headers=headers).status_code == 200

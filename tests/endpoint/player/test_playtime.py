@@ -228,7 +228,7 @@ def test_two_processes_admitting_purchases_just_before_the_log_out_sell_none_aft
         thread.start()
     for thread in threads:
         thread.join(timeout=60)
-    assert ledgers[0].now_ms() == logout + 1  # both admitted at logout - 1, debited after
+    assert ledgers[0].clock.now_ms() == logout + 1  # both admitted at logout - 1, debited after
     for answer in answers:
         assert answer.status_code == 403, answer.text
         error = answer.json()["error"]
@@ -247,7 +247,7 @@ def test_the_debit_refuses_a_purchase_exactly_when_the_run_is_logged_out(
     on rows and times either side of each of its boundaries: the log-out, the end of the
     cooling-off, the break ending the run first; with each protection turned off (0)."""
     ledger: Ledger = make_app().state.services.ledger
-    account = ledger.create_account(1000)
+    account = ledger.accounts.create(1000)
     session, cooling, brk = 3_600_000, 600_000, 600_000
     rule_sets = [
         Rules(session, cooling, brk, 0),
@@ -255,7 +255,7 @@ def test_the_debit_refuses_a_purchase_exactly_when_the_run_is_logged_out(
         Rules(session, 0, brk, 0),  # no cooling-off
         Rules(session, cooling, 1, 0),  # a break of a millisecond
     ]
-    start = ledger.now_ms()
+    start = ledger.clock.now_ms()
     lasts = {0, 1, session - brk - 1, session - brk, session - brk + 1, session - 1, session}
     nows = {0, session - 1, session, session + 1, session + cooling - 1, session + cooling}
     nows |= {last + brk + d for last in lasts for d in (-1, 0)}

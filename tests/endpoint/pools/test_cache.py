@@ -17,9 +17,9 @@ GAME = "lab-riches"
 
 def current(ledger: Ledger, kind: str = "paid") -> str:
     """The game's current pool of a kind, committed and loaded first."""
-    ledger.ensure_pool(GAME, kind=kind)
+    ledger.pools.ensure(GAME, kind=kind)
     with ledger.db.begin() as conn:
-        row = ledger.current_pool(conn, GAME, kind)
+        row = ledger.pools.current(conn, GAME, kind)
     assert row is not None
     return row.pool_id
 
@@ -30,9 +30,9 @@ def test_closed_pools_are_dropped_but_the_last_used_and_the_pools_on_sale(app: F
     cache.keep_closed = 1
     free = current(ledger, "try")
     first = current(ledger)
-    reveal.retire(ledger, GAME)
+    reveal.retire(ledger.pools, GAME)
     second = current(ledger)
-    reveal.retire(ledger, GAME)
+    reveal.retire(ledger.pools, GAME)
     selling = current(ledger)
     assert len({first, second, selling}) == 3
 

@@ -120,7 +120,7 @@ def test_a_pool_is_laid_out_in_a_process_of_its_own(tmp_path: Path) -> None:
     assert own < 0.5, f"{own:.2f} s of the serving process's own CPU"
     assert pool.size == table.base_pool_size and pool.game == "lab-riches"
     saved = tmp_path / "pools" / pool.pool_id
-    assert cache.commitment(pool) == json.loads((saved / "commitment.json").read_text())
+    assert files.commitment(pool) == json.loads((saved / "commitment.json").read_text())
     assert saved.stat().st_mode & 0o777 == 0o700
     assert cache.get(pool.pool_id) is pool
     assert [p.name for p in (tmp_path / "pools").iterdir()] == [pool.pool_id]  # no partial left

@@ -77,10 +77,10 @@ def test_a_retired_pool_sells_no_more_and_its_audit_fails_when_tampered(
     first = current(client)
     pool_id = first["pool_id"]
 
-    retired = reveal.retire(ledger, GAME)
+    retired = reveal.retire(ledger.pools, GAME)
     assert retired["pool_id"] == pool_id and retired["reason"] == "retired"
     assert retired["sold"] == 3 and not retired["already_closed"]
-    again = reveal.retire(ledger, GAME)  # the same pool: nothing more to close
+    again = reveal.retire(ledger.pools, GAME)  # the same pool: nothing more to close
     assert again["already_closed"] and again["closed_at"] == retired["closed_at"]
 
     # the unsold entries are never sold: the next purchase is an entry of a new pool

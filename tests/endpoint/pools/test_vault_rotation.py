@@ -43,7 +43,7 @@ def test_after_a_rotation_the_new_key_sells_recalls_and_reveals_and_the_old_refu
         f"/api/plays/{played}/finish", json={"choices": []}, headers=bearer(token)
     )
     assert finished.status_code == 200, finished.text
-    closed = reveal.retire(first.state.services.ledger, GAME)["pool_id"]  # (revealed below)
+    closed = reveal.retire(first.state.services.ledger.pools, GAME)["pool_id"]  # (revealed below)
     assert buy(client, token).status_code == 201  # a second pool, still selling
     stale = TestClient(make_app(pool_key=KEY_A, pool_dir=tmp_path / "stale-pools"))  # not stopped
     done = rotate_command(tmp_path, database_url, KEY_A, KEY_B)

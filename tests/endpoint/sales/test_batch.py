@@ -81,9 +81,9 @@ def test_concurrent_purchases_sold_in_batches_keep_every_invariant(
     ledger: Ledger = app.state.services.ledger
     checkout: Checkout = app.state.services.checkout
     assert checkout.batcher is not None
-    ledger.ensure_pool("lab-riches")
-    rich = ledger.create_account(100 * PRICE)
-    poor = ledger.create_account(3 * PRICE + 100)  # covers 3 of its 8 purchases
+    ledger.pools.ensure("lab-riches")
+    rich = ledger.accounts.create(100 * PRICE)
+    poor = ledger.accounts.create(3 * PRICE + 100)  # covers 3 of its 8 purchases
     sizes: list[int] = []
     sell_batch = checkout.seller.sell_batch
 
@@ -125,8 +125,8 @@ def test_concurrent_purchases_sold_in_batches_keep_every_invariant(
     assert len(set(numbers)) == len(numbers) == 44
     bought = check_books(ledger)
     assert bought == {rich.pk: 41, poor.pk: 3}
-    assert ledger.balance(rich) == 100 * PRICE - 41 * PRICE
-    assert ledger.balance(poor) == 100
+    assert ledger.accounts.balance(rich) == 100 * PRICE - 41 * PRICE
+    assert ledger.accounts.balance(poor) == 100
 
 
 @contextmanager

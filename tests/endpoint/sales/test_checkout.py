@@ -12,7 +12,6 @@ from web.endpoint.errors import ApiError
 from web.endpoint.sales.checkout import Checkout
 from web.endpoint.sales.postgres_seller import PostgresSeller
 from web.endpoint.sales.sqlite_seller import SqliteSeller
-from web.endpoint.testmode import TestModeSeller
 
 
 def test_the_database_s_seller_is_chosen_once_and_batches(
@@ -25,22 +24,11 @@ def test_the_database_s_seller_is_chosen_once_and_batches(
     assert checkout.seller.retries_lost is not sqlite  # SQLite's lost file: no retry
 
 
-def test_test_mode_wraps_the_database_s_seller_and_sells_each_on_its_own(
-    make_app: Callable[..., FastAPI], database_url: str
-) -> None:
-    checkout: Checkout = make_app(test_mode=True).state.services.checkout
-    seller = checkout.seller
-    assert isinstance(seller, TestModeSeller) and checkout.batcher is None
-    sqlite = not database_url.startswith("postgresql")  # ("": the SQLite file)
-    assert type(seller.seller) is (SqliteSeller if sqlite else PostgresSeller)
-    assert seller.retries_lost is seller.seller.retries_lost
-
-
 def test_the_game_is_resolved_before_any_sale(make_app: Callable[..., FastAPI]) -> None:
     """An unknown game is refused (404) once, at the purchase's edge, before the batcher."""
     app = make_app()
     checkout: Checkout = app.state.services.checkout
-    account = app.state.services.ledger.create_account(1000)
+    account = app.state.services.ledger.accounts.create(1000)
     sold: list[object] = []
 
     def noted(*args: object) -> list[None]:  # no batch may reach the seller

@@ -51,7 +51,9 @@ def test_the_app_hashes_each_sold_play_s_book_and_a_missed_one_at_its_recall(app
 def sources(app: FastAPI) -> hashes.Sources:
     """What the app's hasher works from (app.py)."""
     ledger, checkout = app.state.services.ledger, app.state.services.checkout
-    return hashes.Sources(ledger.db, ledger.selling.rows, checkout.presale, ledger.pool_cache.path)
+    return hashes.Sources(
+        ledger.db, ledger.pools.selling.rows, checkout.presale, ledger.pool_cache.path
+    )
 
 
 def test_a_sale_writes_the_book_hash_its_entry_was_given_ahead(app: FastAPI) -> None:
@@ -135,7 +137,7 @@ def test_a_pool_whose_files_cannot_be_read_is_hashed_behind(
     token = session(client)["token"]
     ledger = app.state.services.ledger
     number = buy(client, token).json()["play_number"]
-    (pool,) = ledger.selling.rows()
+    (pool,) = ledger.pools.selling.rows()
     entries = ledger.pool_cache.path(pool.pool_id) / "entries.bin"
     whole = entries.read_bytes()
     entries.write_bytes(whole[:-2])  # an entry short of its commitment

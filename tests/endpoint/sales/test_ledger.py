@@ -19,9 +19,10 @@ from sqlalchemy import func, select, update
 from engine import games
 from engine.games import load_table
 from tests.endpoint.conftest import buy, serve, session
-from web.endpoint.sales.ledger import CLOCK_LOCK, POOL_KINDS, pool_lock
+from web.endpoint.pools.pools import PoolKind, pool_lock
 from web.endpoint.store.database import MIGRATION_LOCK
 from web.endpoint.store.schema import accounts, plays, pools, transactions
+from web.endpoint.testmode.clock import CLOCK_LOCK
 
 PRICE = 300
 
@@ -133,7 +134,7 @@ def test_a_games_pool_locks_stay_put_when_games_are_inserted_or_reordered(
 ) -> None:
     """Old and new processes of a rolling deploy must take the same lock for a game's pools,
     so the number is the game's own: inserting a game, or reordering the registry, moves none."""
-    before = {(game, kind): pool_lock(game, kind) for game in games.ids() for kind in POOL_KINDS}
+    before = {(game, kind): pool_lock(game, kind) for game in games.ids() for kind in PoolKind}
     rules = ModuleType("rules")
     rules.GAME_ID = "a-new-game"  # type: ignore[attr-defined]
     added = dataclasses.replace(games.GAMES[0], rules=rules)
@@ -142,7 +143,7 @@ def test_a_games_pool_locks_stay_put_when_games_are_inserted_or_reordered(
     monkeypatch.setattr(games, "BY_ID", {game.id: game for game in reordered})
     after = {(game, kind): pool_lock(game, kind) for game, kind in before}
     assert after == before
-    everyone = [pool_lock(game, kind) for game in games.ids() for kind in POOL_KINDS]
+    everyone = [pool_lock(game, kind) for game in games.ids() for kind in PoolKind]
     assert len(set(everyone)) == len(everyone)  # no two games, or kinds, share one
     assert not {MIGRATION_LOCK, CLOCK_LOCK} & set(everyone)
     assert all(-(2**63) <= lock < 2**63 for lock in everyone)  # PostgreSQL's bigint

@@ -16,7 +16,8 @@ from engine import games
 from tests.endpoint.sales.test_batch import check_books
 from web.endpoint import tokens
 from web.endpoint.errors import ApiError
-from web.endpoint.sales.ledger import Account, Ledger
+from web.endpoint.player.accounts import Account
+from web.endpoint.sales.ledger import Ledger
 from web.endpoint.sales.postgres_seller import PostgresSeller
 from web.endpoint.store.schema import play_time
 
@@ -34,7 +35,7 @@ def signing_ahead(make_app: Callable[..., FastAPI]) -> tuple[Ledger, PostgresSel
     ledger: Ledger = app.state.services.ledger
     seller = app.state.services.checkout.seller
     assert isinstance(seller, PostgresSeller)
-    ledger.ensure_pool("lab-riches")
+    ledger.pools.ensure("lab-riches")
     tried: list[bool] = []
     sell_signed = seller._sell_signed
 
@@ -51,7 +52,7 @@ def test_a_batch_after_a_draw_of_its_own_is_signed_ahead_and_sold_whole(
     make_app: Callable[..., FastAPI],
 ) -> None:
     ledger, seller, tried = signing_ahead(make_app)
-    a, b = ledger.create_account(20 * PRICE), ledger.create_account(20 * PRICE)
+    a, b = ledger.accounts.create(20 * PRICE), ledger.accounts.create(20 * PRICE)
     first = seller.sell_batch(LAB_RICHES, [(a, "k1"), (b, "k2")])
     assert tried == []  # where the pool stands is not known yet: the long way
     again = seller.sell_batch(LAB_RICHES, [(b, "k3"), (a, "k4"), (a, "k5")])
@@ -67,7 +68,7 @@ def test_a_batch_after_a_draw_of_its_own_is_signed_ahead_and_sold_whole(
         payload = tokens.verify(ledger.ring, answer["token"])
         assert payload["play_number"] == answer["play_number"]
     assert check_books(ledger) == {a.pk: 3, b.pk: 2}
-    assert (ledger.balance(a), ledger.balance(b)) == (17 * PRICE, 18 * PRICE)
+    assert (ledger.accounts.balance(a), ledger.accounts.balance(b)) == (17 * PRICE, 18 * PRICE)
 
 
 @POSTGRESQL_ONLY
@@ -76,14 +77,14 @@ def test_a_wrong_guess_changes_nothing_and_the_batch_goes_the_long_way(
 ) -> None:
     ledger, seller, tried = signing_ahead(make_app)
     elsewhere = make_app().state.services  # another endpoint process, its pool loaded
-    elsewhere.ledger.ensure_pool("lab-riches")
+    elsewhere.ledger.pools.ensure("lab-riches")
     other: PostgresSeller = elsewhere.checkout.seller
-    a, b = ledger.create_account(20 * PRICE), ledger.create_account(2 * PRICE)
+    a, b = ledger.accounts.create(20 * PRICE), ledger.accounts.create(2 * PRICE)
     seller.sell_batch(LAB_RICHES, [(a, "k1")])
     other.sell_batch(LAB_RICHES, [(a, "elsewhere")])  # the pool moved on meanwhile
     moved = seller.sell_batch(LAB_RICHES, [(a, "k2"), (b, "k3")])
     assert tried == [False] and all(answer is not None for answer in moved)
-    assert seller.guesses.claim(ledger.selling.rows()[0].id, 1) is None  # backing off
+    assert seller.guesses.claim(ledger.pools.selling.rows()[0].id, 1) is None  # backing off
     short = seller.sell_batch(LAB_RICHES, [(a, "k4"), (b, "k5"), (b, "k6")])
     assert tried == [False]  # sold the long way while backing off: b pays for neither
     assert short[0] is not None and short[1:] == [None, None]
@@ -95,7 +96,7 @@ def test_a_batch_signed_ahead_with_a_purchase_not_paid_changes_nothing(
     make_app: Callable[..., FastAPI],
 ) -> None:
     ledger, seller, tried = signing_ahead(make_app)
-    a, b = ledger.create_account(20 * PRICE), ledger.create_account(PRICE)
+    a, b = ledger.accounts.create(20 * PRICE), ledger.accounts.create(PRICE)
     seller.sell_batch(LAB_RICHES, [(a, "k1")])
     short = seller.sell_batch(LAB_RICHES, [(a, "k2"), (b, "k3"), (b, "k4")])
     assert tried == [False]  # b covers one of its two: nothing was sold by the guess
@@ -103,7 +104,7 @@ def test_a_batch_signed_ahead_with_a_purchase_not_paid_changes_nothing(
     used = seller.sell_batch(LAB_RICHES, [(a, "k1"), (a, "k5")])  # k1 bought before
     assert used[0] is None and used[1] is not None
     assert check_books(ledger) == {a.pk: 3}
-    assert ledger.balance(b) == PRICE and ledger.balance(a) == 17 * PRICE
+    assert ledger.accounts.balance(b) == PRICE and ledger.accounts.balance(a) == 17 * PRICE
 
 
 class Noted:
@@ -123,7 +124,7 @@ class Noted:
 
 def playing(ledger: Ledger, account: Account, began_ms_ago: int) -> None:
     """Give the account a run of play that began that long ago, its last play now."""
-    now = ledger.now_ms()
+    now = ledger.clock.now_ms()
     with ledger.db.begin() as conn:
         conn.execute(
             insert(play_time).values(
@@ -147,7 +148,7 @@ def test_a_logged_out_account_is_refused_by_each_debit_and_nothing_is_taken(
     in its two statements."""
     ledger, seller, tried = signing_ahead(make_app)
     session = 3_600_000  # the operator's default hour of play, in ms
-    a, b = ledger.create_account(20 * PRICE), ledger.create_account(20 * PRICE)
+    a, b = ledger.accounts.create(20 * PRICE), ledger.accounts.create(20 * PRICE)
     seller.sell_batch(LAB_RICHES, [(a, "k1"), (b, "k2")])  # the long way: the pool is known
     playing(ledger, a, session - 1)  # a millisecond of its hour left
     playing(ledger, b, session)  # its hour is up: logged out now
@@ -174,4 +175,4 @@ def test_a_logged_out_account_is_refused_by_each_debit_and_nothing_is_taken(
     assert seller.sell(a, LAB_RICHES, "k7")["balance_pence"] == 15 * PRICE
     assert sql.add_sale is not None and executed == [sql.take, sql.add_sale.sql]
     assert check_books(ledger) == {a.pk: 5, b.pk: 1}
-    assert (ledger.balance(a), ledger.balance(b)) == (15 * PRICE, 19 * PRICE)
+    assert (ledger.accounts.balance(a), ledger.accounts.balance(b)) == (15 * PRICE, 19 * PRICE)

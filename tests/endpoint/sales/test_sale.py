@@ -13,10 +13,10 @@ from web.endpoint.sales.sale import PLAY_NUMBER_BASE, Records, answer_of
 
 def test_a_record_is_the_entry_sold_signed_with_the_hash_made_ahead(app: FastAPI) -> None:
     ledger = app.state.services.ledger
-    ledger.ensure_pool("lab-riches")
+    ledger.pools.ensure("lab-riches")
     with ledger.db.begin() as conn:
-        pool = ledger.current_pool(conn, "lab-riches")
-    account = ledger.create_account(1000)
+        pool = ledger.pools.current(conn, "lab-riches")
+    account = ledger.accounts.create(1000)
     presale = PresaleHashes()
     presale.add(pool.id, 7, ["ab" * 32])
     records = Records(ledger.ring, ledger.pool_cache, presale)

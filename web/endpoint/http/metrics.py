@@ -159,7 +159,7 @@ def _pools(ledger: Any) -> dict[str, str]:
     with ledger.db.begin() as conn:
         conn.execute(text("SELECT 1"))
         for game in games.on_sale():
-            row = ledger.current_pool(conn, game.id)
+            row = ledger.pools.current(conn, game.id)
             if row is None:
                 checks[f"pool:{game.id}"] = "no pool committed yet"
             elif row.next_index >= row.size:
@@ -174,7 +174,7 @@ def entries_left(ledger: Any) -> dict[str, int]:
     left: dict[str, int] = {}
     with ledger.db.begin() as conn:
         for game in games.on_sale():
-            row = ledger.current_pool(conn, game.id)
+            row = ledger.pools.current(conn, game.id)
             left[game.id] = 0 if row is None else max(0, row.size - row.next_index)
     return left
 

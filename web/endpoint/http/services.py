@@ -26,15 +26,16 @@ from web.endpoint.errors import ApiError, rate_limited
 from web.endpoint.http import cookies, handlers
 from web.endpoint.http.guards import RateLimit
 from web.endpoint.http.metrics import Metrics, entries_left, unhashed_plays
+from web.endpoint.http.reveal_serving import RevealLimits, reveal_limits
 from web.endpoint.keys import write_secret_once
 from web.endpoint.player import codes, sessions
+from web.endpoint.player.accounts import Account
 from web.endpoint.player.playtime import PlayTimes
 from web.endpoint.pools.reveal import Reveals
-from web.endpoint.pools.reveal_files import RevealLimits, reveal_limits
 from web.endpoint.sales import hashes, settlement
-from web.endpoint.sales.checkout import Checkout, open_checkout
+from web.endpoint.sales.checkout import Checkout, Wrap, open_checkout
 from web.endpoint.sales.hashing_process import HashingProcess
-from web.endpoint.sales.ledger import Account, Ledger
+from web.endpoint.sales.ledger import Ledger
 from web.endpoint.settings import Settings
 
 
@@ -140,8 +141,13 @@ class Services:
         return await anyio.to_thread.run_sync(fn, *args)
 
 
-def build(ledger: Ledger, settings: Settings, clock: Callable[[], float] = time.time) -> Services:
-    """The services of an app over an open ledger."""
+def build(
+    ledger: Ledger,
+    settings: Settings,
+    clock: Callable[[], float] = time.time,
+    wrap_seller: Wrap | None = None,
+) -> Services:
+    """The services of an app over an open ledger (its seller wrapped by `wrap_seller`)."""
     db = ledger.db
     # Bound to this database: a credential made for another (or a deleted) one never matches.
     secret = session_secret(settings) + b"/" + db.instance_id().encode()
@@ -152,21 +158,21 @@ def build(ledger: Ledger, settings: Settings, clock: Callable[[], float] = time.
     catalogue = {
         "games": [{**game.table.as_json(), "on_sale": game.on_sale} for game in registry.GAMES]
     }
-    playing = PlayTimes(ledger, settings)
-    sign_in = codes.SignInCodes(ledger, codes.code_key(secret))
+    playing = PlayTimes(db, ledger.clock, settings)
+    sign_in = codes.SignInCodes(db, ledger.clock, codes.code_key(secret))
     return Services(
         settings=settings,
         clock=clock,
         ledger=ledger,
         checkout=open_checkout(  # one seller, chosen here
-            ledger, settings.test_mode, playing, settings.limits_required
+            ledger, playing, settings.limits_required, wrap_seller
         ),
         limiter=RateLimit(settings.rate_per_second, settings.rate_burst, clock),
         sessions=devices,
         codes=sign_in,
         metrics=metrics,
         sweep=Sweep(ledger, devices, sign_in, settings, clock),
-        reveals=Reveals(ledger),
+        reveals=Reveals(ledger.pools),
         reveal_limits=reveal_limits(settings, clock),
         playtime=playing,
         catalogue=catalogue,
@@ -180,7 +186,7 @@ async def background(services: Services) -> AsyncIterator[None]:
     ledger = services.ledger
     worker = HashingProcess(on_restart=services.metrics.hashing_restarts.inc)
     sources = hashes.Sources(
-        ledger.db, ledger.selling.rows, services.checkout.presale, ledger.pool_cache.path
+        ledger.db, ledger.pools.selling.rows, services.checkout.presale, ledger.pool_cache.path
     )
     tasks = [asyncio.create_task(services.sweep.forever()),
              asyncio.create_task(hashes.keep_hashing(sources, worker))]  # fmt: skip

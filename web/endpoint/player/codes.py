@@ -27,9 +27,11 @@ from typing import Any
 
 from sqlalchemy import delete, exc, insert, select, update
 
+from web.endpoint.clock import Clock
 from web.endpoint.errors import ApiError
+from web.endpoint.player.accounts import Account
 from web.endpoint.player.sessions import Sessions
-from web.endpoint.sales.ledger import Account, Ledger
+from web.endpoint.store.database import Database
 from web.endpoint.store.schema import accounts, sign_in_codes
 from web.endpoint.times import iso
 
@@ -55,10 +57,11 @@ def plain_code(code: str) -> str | None:
 
 
 class SignInCodes:
-    """Sign-in codes of one ledger, hashed under one key."""
+    """Sign-in codes of one database, hashed under one key."""
 
-    def __init__(self, ledger: Ledger, key: bytes) -> None:
-        self.ledger = ledger
+    def __init__(self, db: Database, clock: Clock, key: bytes) -> None:
+        self.db = db
+        self.clock = clock
         self.key = key
 
     def digest(self, plain: str) -> str:
@@ -67,12 +70,11 @@ class SignInCodes:
 
     def new(self, account: Account) -> dict[str, Any]:
         """Make a sign-in code for the account (its earlier unused codes stop working)."""
-        ledger = self.ledger
-        now = ledger.now_ms()
+        now = self.clock.now_ms()
         for _ in range(3):
             plain = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             try:
-                with ledger.db.begin() as conn:
+                with self.db.begin() as conn:
                     # The account's row locked first: concurrent requests replace one another's
                     # code in turn (PostgreSQL; SQLite's transactions are serialized already).
                     conn.execute(
@@ -101,8 +103,8 @@ class SignInCodes:
     def prune(self) -> int:
         """Delete the codes past their expiry, used or not: none can sign anybody in again (the
         table holds the live codes only, so the sweep's scan is short); returns how many."""
-        now = self.ledger.now_ms()
-        with self.ledger.db.begin() as conn:
+        now = self.clock.now_ms()
+        with self.db.begin() as conn:
             gone = conn.execute(delete(sign_in_codes).where(sign_in_codes.c.expires_at <= now))
         return int(gone.rowcount)
 
@@ -121,12 +123,12 @@ class SignInCodes:
         plain = plain_code(code)
         if plain is None:
             raise ApiError(401, "invalid_code", INVALID)
-        now = self.ledger.now_ms()
+        now = self.clock.now_ms()
         c = sign_in_codes.c
         digest = self.digest(plain)
         live = (c.used_at.is_(None), c.expires_at > now, c.wrong_tries < MAX_WRONG_TRIES)
         credential = None
-        with self.ledger.db.begin() as conn:
+        with self.db.begin() as conn:
             pk = conn.execute(
                 update(sign_in_codes)
                 .where(c.code_hash == digest, *live)

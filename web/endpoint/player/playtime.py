@@ -44,7 +44,9 @@ from web.endpoint.store.schema import play_time
 from web.endpoint.times import iso
 
 if TYPE_CHECKING:
-    from web.endpoint.sales.ledger import Account, Ledger
+    from web.endpoint.clock import Clock
+    from web.endpoint.player.accounts import Account
+    from web.endpoint.store.database import Database
 
 # A run's last play is written again once it is this old: a break between paid plays is
 # measured to within it, and a player buying play after play costs a write only so often.
@@ -219,14 +221,15 @@ def _row(conn: Connection, account_pk: int, lock: bool = False) -> Any:
 class PlayTimes:
     """The play-time rules of one endpoint, kept in its ledger's database."""
 
-    def __init__(self, ledger: Ledger, settings: Settings) -> None:
-        self.ledger = ledger
+    def __init__(self, db: Database, clock: Clock, settings: Settings) -> None:
+        self.db = db
+        self.clock = clock
         self.rules = Rules.of(settings)
 
     def status(self, account: Account) -> dict[str, Any]:
         """The account's play time now (GET /api/wallet, GET /api/play-time)."""
-        now = self.ledger.now_ms()
-        with self.ledger.db.begin() as conn:
+        now = self.clock.now_ms()
+        with self.db.begin() as conn:
             return as_json(run_at(_row(conn, account.pk), self.rules, now), self.rules, now)
 
     def refused(self, seen: Any, now: int) -> ApiError | None:
@@ -247,7 +250,7 @@ class PlayTimes:
         the play time after it (the purchase's answer carries it). `seen` is the row as the
         purchase's admission read it: a run going on whose last play is under TOUCH_MS old is
         left as it is, so a player buying play after play writes it only so often."""
-        now = self.ledger.now_ms()
+        now = self.clock.now_ms()
         kept = self.going(seen, now)
         if kept is not None:
             return kept
@@ -256,7 +259,7 @@ class PlayTimes:
             "last_play_at": now,
             "reality_due_at": now + self.rules.reality_ms,
         }
-        with self.ledger.db.begin() as conn:
+        with self.db.begin() as conn:
             row = _row(conn, account.pk, lock=True)
             if row is None:
                 try:
@@ -278,8 +281,8 @@ class PlayTimes:
     def acknowledge(self, account: Account) -> dict[str, Any]:
         """The player has seen the reality check: recorded, and the next one is due a reality
         check's interval from now (a check not yet due is left as it is)."""
-        now = self.ledger.now_ms()
-        with self.ledger.db.begin() as conn:
+        now = self.clock.now_ms()
+        with self.db.begin() as conn:
             run = run_at(_row(conn, account.pk, lock=True), self.rules, now)
             due = None if run is None else run.reality_due_at
             if run is not None and due is not None and due <= now and not run.cooling_off(now):

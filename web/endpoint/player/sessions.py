@@ -28,10 +28,10 @@ from sqlalchemy import Connection, bindparam, delete, exc, insert, select, updat
 from web.endpoint import recheck, tokens
 from web.endpoint.errors import ApiError
 from web.endpoint.keys import b64url_decode
-from web.endpoint.sales.ledger import Account
-from web.endpoint.sales.statements import Prepared
+from web.endpoint.player.accounts import Account
 from web.endpoint.settings import Settings
 from web.endpoint.store.database import Database
+from web.endpoint.store.prepared import Prepared
 from web.endpoint.store.schema import accounts, sessions, sign_in_codes
 
 CHECK_MS = 1_000  # a process reads a session's row again within this

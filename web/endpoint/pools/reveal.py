@@ -28,15 +28,14 @@ from sqlalchemy import Connection, delete, func, insert, select, update
 from engine import games
 from web.endpoint.errors import ApiError
 from web.endpoint.pools import reveal_files
-from web.endpoint.sales.ledger import Ledger, check_game, pool_lock
+from web.endpoint.pools.pools import PoolKind, Pools, check_game, pool_lock
 from web.endpoint.store.schema import plays as plays_table
-from web.endpoint.store.schema import pool_closings, pools, reservations
+from web.endpoint.store.schema import pool_closings, reservations
+from web.endpoint.store.schema import pools as pools_table
 from web.endpoint.times import iso
 
 RETIRED = "retired"
 SOLD_OUT = "sold_out"
-PAID = "paid"  # the kind of pool purchases draw from
-TRY = "try"  # the kind of a game's pool of free plays (TRY mode)
 POOL_ID = re.compile(r"[0-9a-f]{16}")
 
 
@@ -50,7 +49,7 @@ def find(conn: Connection, game: str, pool_id: str) -> Any:
     if game not in games.ids() or not POOL_ID.fullmatch(pool_id):
         return None
     return conn.execute(
-        select(pools).where(pools.c.pool_id == pool_id, pools.c.game == game)
+        select(pools_table).where(pools_table.c.pool_id == pool_id, pools_table.c.game == game)
     ).first()
 
 
@@ -67,64 +66,73 @@ def closing(conn: Connection, row: Any) -> tuple[int, str] | None:
 def _successor_created(conn: Connection, row: Any) -> int | None:
     """When the next pool of the same game and kind was committed (None: there is none)."""
     created = conn.execute(
-        select(func.min(pools.c.created_at)).where(
-            pools.c.game == row.game, pools.c.kind == row.kind, pools.c.id > row.id
+        select(func.min(pools_table.c.created_at)).where(
+            pools_table.c.game == row.game,
+            pools_table.c.kind == row.kind,
+            pools_table.c.id > row.id,
         )
     ).scalar()
     return None if created is None else int(created)
 
 
-def close_if_done(ledger: Ledger, row: Any) -> tuple[int, str] | None:
+def close_if_done(pools: Pools, row: Any) -> tuple[int, str] | None:
     """The pool's closing, recording it if the pool has stopped selling without one recorded
     (superseded: closed when its successor was committed; every entry drawn: now)."""
-    with ledger.db.begin() as conn:
+    with pools.db.begin() as conn:
         done = closing(conn, row)
         if done is not None:
             return done
-        current = conn.execute(select(pools.c.next_index).where(pools.c.id == row.id)).scalar_one()
+        current = conn.execute(
+            select(pools_table.c.next_index).where(pools_table.c.id == row.id)
+        ).scalar_one()
         if _successor_created(conn, row) is None and int(current) < row.size:
             return None  # on sale
-    with ledger.db.begin() as conn:  # write: lock the row (like a draw) and look again
+    with pools.db.begin() as conn:  # write: lock the row (like a draw) and look again
         conn.execute(
-            update(pools).where(pools.c.id == row.id).values(next_index=pools.c.next_index)
+            update(pools_table)
+            .where(pools_table.c.id == row.id)
+            .values(next_index=pools_table.c.next_index)
         )
         done = closing(conn, row)
         if done is not None:
             return done
         at = _successor_created(conn, row)
         if at is None:
-            at = ledger.now_ms()  # every entry drawn and no successor yet: closed now
+            at = pools.clock.now_ms()  # every entry drawn and no successor yet: closed now
         conn.execute(insert(pool_closings).values(pool_ref=row.id, closed_at=at, reason=SOLD_OUT))
         conn.execute(delete(reservations).where(reservations.c.pool_ref == row.id))
         return at, SOLD_OUT
 
 
-def retire(ledger: Ledger, game: str, kind: str = PAID) -> dict[str, Any]:
+def retire(pools: Pools, game: str, kind: str = PoolKind.PAID) -> dict[str, Any]:
     """Close the game's current pool (of paid plays, or of kind "try": its free plays) at once:
     no entry of it is sold (or given) after this returns.
 
     Its next index becomes its size (every process's next draw from it finds it spent and
     moves to a new pool), test mode's reservations of it go, and the closing is recorded, in
     one transaction holding the game's pool lock and the pool row's lock (a sale in flight
-    commits first). The next pool is laid out by the caller (`Ledger.ensure_pool`) or at the
+    commits first). The next pool is laid out by the caller (`Pools.ensure`) or at the
     next sale. Raises LookupError when the game has no pool yet."""
     check_game(game)
-    with ledger.db.begin() as conn:
-        ledger.db.advisory_lock(conn, pool_lock(game, kind))
+    with pools.db.begin() as conn:
+        pools.db.advisory_lock(conn, pool_lock(game, kind))
         row = conn.execute(
-            select(pools)
-            .where(pools.c.game == game, pools.c.kind == kind)
-            .order_by(pools.c.id.desc())
+            select(pools_table)
+            .where(pools_table.c.game == game, pools_table.c.kind == kind)
+            .order_by(pools_table.c.id.desc())
             .limit(1)
         ).first()
         if row is None:
-            raise LookupError(
-                f"{game} has no {'pool of free plays' if kind == TRY else 'pool'} to retire"
-            )
-        conn.execute(update(pools).where(pools.c.id == row.id).values(next_index=pools.c.size))
+            what = "pool of free plays" if kind == PoolKind.TRY else "pool"
+            raise LookupError(f"{game} has no {what} to retire")
+        conn.execute(
+            update(pools_table)
+            .where(pools_table.c.id == row.id)
+            .values(next_index=pools_table.c.size)
+        )
         before = done = closing(conn, row)
         if done is None:
-            done = (ledger.now_ms(), RETIRED)
+            done = (pools.clock.now_ms(), RETIRED)
             conn.execute(
                 insert(pool_closings).values(pool_ref=row.id, closed_at=done[0], reason=done[1])
             )
@@ -133,9 +141,8 @@ def retire(ledger: Ledger, game: str, kind: str = PAID) -> dict[str, Any]:
     # This process forgets it at once; others find the pool spent at their next draw, and
     # their GET /api/pools/{game} answers are at most POOL_STATUS_TTL old. (A try pool is
     # read afresh at each free play.)
-    if kind == PAID:
-        ledger.selling.forget(game)
-        ledger._status.pop(game, None)
+    if kind == PoolKind.PAID:
+        pools.forget(game)
     return {
         "game": game,
         "kind": kind,
@@ -152,7 +159,7 @@ def _sold(conn: Connection, pool_ref: int) -> int:
     """Plays recorded from a pool (paid plays, or the try plays of a try pool)."""
     total = 0
     tables = [plays_table]
-    try_plays = pools.metadata.tables.get("try_plays")
+    try_plays = pools_table.metadata.tables.get("try_plays")
     if try_plays is not None:
         tables.append(try_plays)
     for table in tables:
@@ -166,15 +173,15 @@ class Reveals:
     """What the two public routes of a committed pool answer (web/endpoint/http/routes/pools.py),
     with their caches."""
 
-    def __init__(self, ledger: Ledger) -> None:
-        self.ledger = ledger
+    def __init__(self, pools: Pools) -> None:
+        self.pools = pools
         self._revealed: dict[str, tuple[str, Path]] = {}  # pool id: (game, reveal file)
         self._writing: dict[str, threading.Lock] = {}
         self._commitments: dict[str, dict[str, Any]] = {}
         self._lock = threading.Lock()
 
     def _row(self, game: str, pool_id: str) -> Any:
-        with self.ledger.db.begin() as conn:
+        with self.pools.db.begin() as conn:
             row = find(conn, game, pool_id)
         if row is None:
             raise pool_not_found()
@@ -186,13 +193,13 @@ class Reveals:
         row = self._row(game, pool_id)
         committed = self._commitments.get(pool_id)
         if committed is None:
-            path = self.ledger.pool_cache.path(pool_id) / "commitment.json"
+            path = self.pools.cache.path(pool_id) / "commitment.json"
             committed = json.loads(path.read_text(encoding="utf-8"))  # FileNotFoundError: 503
             self._commitments[pool_id] = committed
-        done = close_if_done(self.ledger, row)
+        done = close_if_done(self.pools, row)
         return {
             **committed,
-            "kind": row.kind,  # paid, or try: a pool of free plays (TRY mode)
+            "kind": row.kind,  # paid, or try: a pool of free plays (PoolKind.TRY mode)
             "created_at": iso(row.created_at),
             "closed_at": iso(done[0]) if done else None,
             "closed_reason": done[1] if done else None,
@@ -211,26 +218,26 @@ class Reveals:
         with self._lock:
             writing = self._writing.setdefault(pool_id, threading.Lock())
         with writing:  # (one build per process; another process's is harmless)
-            path = reveal_file(self.ledger, row)
+            path = reveal_file(self.pools, row)
         self._revealed[pool_id] = (game, path)
         return path
 
 
-def reveal_file(ledger: Ledger, row: Any) -> Path:
+def reveal_file(pools: Pools, row: Any) -> Path:
     """A closed pool's reveal file (web/endpoint/pools/reveal_files.py), written if it is not yet;
     409 while the pool sells.
 
     Its name holds a digest of what the database adds to the pool's files (when it was
     committed and closed, why, how many sold): the same file for every process of a
     deployment, never another database's reveal of the same pool's files."""
-    done = close_if_done(ledger, row)
+    done = close_if_done(pools, row)
     if done is None:
         raise ApiError(
             409,
             "pool_on_sale",
             "This pool is still on sale; it is revealed once it is sold out or retired.",
         )
-    with ledger.db.begin() as conn:
+    with pools.db.begin() as conn:
         sold = _sold(conn, row.id)
     recorded = {
         "game": row.game,
@@ -244,18 +251,18 @@ def reveal_file(ledger: Ledger, row: Any) -> Path:
         "closed_reason": done[1],
         "sold": sold,
     }
-    directory = ledger.pool_cache.path(row.pool_id)
+    directory = pools.cache.path(row.pool_id)
     path = reveal_files.path_for(directory, recorded)
     if not reveal_files.written(path):
         reveal_files.write(path, reveal_files.build(directory, recorded))
     return path
 
 
-def write_reveal(ledger: Ledger, game: str, pool_id: str) -> Path:
+def write_reveal(pools: Pools, game: str, pool_id: str) -> Path:
     """Write a closed pool's reveal file now (`build.py retire-pool`), so that no request
     waits for it; 409 while the pool sells, LookupError for an unknown pool."""
-    with ledger.db.begin() as conn:
+    with pools.db.begin() as conn:
         row = find(conn, game, pool_id)
     if row is None:
         raise LookupError(f"{game} has no pool {pool_id}")
-    return reveal_file(ledger, row)
+    return reveal_file(pools, row)

@@ -40,7 +40,7 @@ from web.endpoint.errors import database_unavailable
 from web.endpoint.store.database import UNAVAILABLE
 
 if TYPE_CHECKING:
-    from web.endpoint.sales.ledger import Account
+    from web.endpoint.player.accounts import Account
     from web.endpoint.sales.seller import Seller
 
 Run = Callable[..., Awaitable[Any]]  # runs a database call as the sales do (Database.run)

@@ -4,6 +4,7 @@ when one is spent, and retries answered as the purchase they repeat."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import anyio
@@ -13,26 +14,30 @@ from engine.game import Game
 from web.endpoint import recheck
 from web.endpoint.errors import ApiError, database_unavailable
 from web.endpoint.player import limits
+from web.endpoint.player.accounts import Account
 from web.endpoint.player.playtime import PlayTimes, Row
 from web.endpoint.pools.cache import PoolNotLoaded
+from web.endpoint.pools.pools import MAX_DRAW_ATTEMPTS, NO_POOL, PoolExhausted, check_game
 from web.endpoint.sales.batch import SaleBatcher
-from web.endpoint.sales.ledger import MAX_DRAW_ATTEMPTS, NO_POOL, Account, Ledger, check_game
+from web.endpoint.sales.ledger import Ledger
 from web.endpoint.sales.postgres_seller import PostgresSeller
 from web.endpoint.sales.presale_hashes import PresaleHashes
 from web.endpoint.sales.sale import Answer, Records, answer
-from web.endpoint.sales.seller import PoolExhausted, SaleParts, Seller
+from web.endpoint.sales.seller import SaleParts, Seller
 from web.endpoint.sales.sqlite_seller import SqliteSeller
 from web.endpoint.store.database import LOST_RETRIES, UNAVAILABLE
-from web.endpoint.testmode import TestModeSeller
 
 MAX_KEY_LENGTH = 128
 MAX_GAME_LENGTH = 64  # a game id's characters, at most
 
 
-def open_seller(parts: SaleParts, test_mode: bool) -> Seller:
-    """The seller of this database (test mode's wrapped around it): chosen once, here."""
+Wrap = Callable[[Seller, SaleParts], Seller]  # a seller around the database's (test mode's)
+
+
+def open_seller(parts: SaleParts, wrap: Wrap | None = None) -> Seller:
+    """The seller of this database (`wrap`'s around it, if any): chosen once, here."""
     seller: Seller = SqliteSeller(parts) if parts.db.is_sqlite else PostgresSeller(parts)
-    return TestModeSeller(seller, parts) if test_mode else seller
+    return seller if wrap is None else wrap(seller, parts)
 
 
 # A purchase admitted (its limits chosen, no cooling-off) admits the account's purchases until
@@ -76,7 +81,7 @@ class Checkout:
         game = check_game(game_id)
         db = self.ledger.db
         try:  # reads and a write safe twice: tried again on a new connection after a lost one
-            now = self.ledger.now_ms()
+            now = self.ledger.clock.now_ms()
             admitted = self._admitted.get(account.pk)
             times = self.playtime
             if (
@@ -91,7 +96,7 @@ class Checkout:
                     self._admitted.clear()
                 self._admitted[account.pk] = (recheck.due(now, ADMIT_MS, account.pk), seen)
             result = await self._sell(account, game, key)
-            after = self.ledger.now_ms()
+            after = self.ledger.clock.now_ms()
             # the run goes on, its last play recent: nothing to write, no thread hop
             playing = times.going(seen, after)
             if playing is None:
@@ -106,7 +111,7 @@ class Checkout:
         play_time row, one statement): refuse it (403 cooling_off, then 403 limits_required)
         unless it is a retry of a purchase made (answered as that purchase); returns the
         account's play_time row as read, which `PlayTimes.played` goes on from."""
-        now = self.ledger.now_ms()
+        now = self.ledger.clock.now_ms()
         sql = self.ledger.sql
         with self.ledger.db.read() as conn:  # reads only: one round trip each on PostgreSQL
             row = sql.admission.row(conn, account=account.pk)
@@ -135,7 +140,7 @@ class Checkout:
                 result: Answer = await db.run(self.once, account, game, key)
                 return result
             except PoolExhausted as exhausted:
-                await anyio.to_thread.run_sync(self.ledger.ensure_pool, game.id, exhausted.args[0])
+                await anyio.to_thread.run_sync(self.ledger.pools.ensure, game.id, exhausted.args[0])
             except PoolNotLoaded as unloaded:  # (another instance's new pool) loaded outside
                 await anyio.to_thread.run_sync(self.ledger.pool_cache.get, unloaded.pool_id)
             except UNAVAILABLE as error:  # bought again on a new connection: the key makes it safe
@@ -155,7 +160,7 @@ class Checkout:
         try:
             return self.seller.sell(account, game, key)
         except PoolExhausted:
-            self.ledger.selling.forget(game.id)
+            self.ledger.pools.selling.forget(game.id)
             raise
         except ApiError as error:
             if key is None or error.status not in (402, 403):
@@ -183,18 +188,18 @@ class Checkout:
 
 
 def open_checkout(
-    ledger: Ledger, test_mode: bool, playtime: PlayTimes, limits_required: bool = True
+    ledger: Ledger, playtime: PlayTimes, limits_required: bool = True, wrap: Wrap | None = None
 ) -> Checkout:
-    """The purchases of an endpoint process on its ledger."""
+    """The purchases of an endpoint process on its ledger (its seller wrapped by `wrap`)."""
     presale = PresaleHashes()
     records = Records(ledger.ring, ledger.pool_cache, presale)
     parts = SaleParts(
         ledger.db,
         ledger.sql,
         records,
-        ledger.selling,
+        ledger.pools.selling,
         ledger.pool_cache,
-        ledger.now_ms,
+        ledger.clock.now_ms,
         playtime.rules,
     )
-    return Checkout(ledger, open_seller(parts, test_mode), presale, playtime, limits_required)
+    return Checkout(ledger, open_seller(parts, wrap), presale, playtime, limits_required)

@@ -38,9 +38,9 @@ from pathlib import Path
 import anyio
 from sqlalchemy import Connection, select, update
 
+from web.endpoint.pools.pools import PoolRow
 from web.endpoint.sales.hashing_process import HashingProcess, Row, digests, entry_hashes
 from web.endpoint.sales.presale_hashes import HASH_BATCH, PresaleHashes
-from web.endpoint.sales.statements import PoolRow
 from web.endpoint.store.database import Database
 from web.endpoint.store.schema import plays, pools
 

@@ -1,5 +1,5 @@
 """A player's plays read back: My Games, a play's detail, its recall (the book rebuilt and its hash
-checked), a token checked; and test mode's reserve. Each settles the account's overdue plays
+checked), a token checked. Each settles the account's overdue plays
 first (sales/settlement.py); progress and the player's finish: sales/progress.py."""
 
 from __future__ import annotations
@@ -8,17 +8,16 @@ import json
 import re
 from typing import Any
 
-from sqlalchemy import Connection, insert, select, update
+from sqlalchemy import Connection, select
 
 from engine import games
-from engine.outcome import Composition
 from web.endpoint import tokens
 from web.endpoint.errors import ApiError, not_found_play
+from web.endpoint.player.accounts import Account
 from web.endpoint.sales import hashes, hashing_process
-from web.endpoint.sales.ledger import Account, Ledger, check_game
+from web.endpoint.sales.ledger import Ledger
 from web.endpoint.sales.settlement import finish_expired
-from web.endpoint.store.schema import plays, pools, reservations
-from web.endpoint.testmode import entry_taken
+from web.endpoint.store.schema import plays, pools
 from web.endpoint.times import iso
 
 PAGE_SIZE = 20
@@ -191,38 +190,3 @@ def verify_token(ledger: Ledger, account: Account, token: str) -> dict[str, Any]
     if row.token != token:
         raise ApiError(400, "token_invalid", "The token is not the one issued for this play.")
     return {"valid": True, "status": row.status, "payload": payload}
-
-
-def reserve_next(
-    ledger: Ledger, account: Account, game: str, prize: int | None, composition: Any
-) -> dict[str, Any]:
-    """Test mode: make the account's next purchase of a game take a matching unsold entry."""
-    check_game(game)
-    wanted = None
-    if composition is not None:
-        try:
-            wanted = Composition.from_json(composition)
-        except (ValueError, KeyError, TypeError, AttributeError) as error:
-            raise ApiError(422, "invalid_composition", f"Bad composition: {error}.") from None
-    ledger.ensure_pool(game)
-    with ledger.db.begin() as conn:
-        pool = ledger.current_pool(conn, game)
-        assert pool is not None
-        conn.execute(
-            update(pools).where(pools.c.id == pool.id).values(next_index=pools.c.next_index)
-        )  # lock the pool row like a draw does
-        conn.execute(
-            reservations.delete().where(
-                reservations.c.account_id == account.pk, reservations.c.game == game
-            )
-        )
-        for index in ledger.pool_cache.matching(pool.pool_id, prize, wanted):
-            if index < pool.next_index or entry_taken(conn, pool.id, index):
-                continue
-            conn.execute(
-                insert(reservations).values(
-                    account_id=account.pk, game=game, pool_ref=pool.id, pool_index=index
-                )
-            )
-            return {"game": game, "pool": pool.pool_id, "index": index}
-    raise ApiError(404, "no_matching_entry", "No unsold entry of the current pool matches.")

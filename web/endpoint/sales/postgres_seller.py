@@ -11,13 +11,13 @@ from typing import TYPE_CHECKING, Any
 
 from engine.game import Game
 from web.endpoint.pools.cache import PoolNotLoaded
+from web.endpoint.pools.pools import PoolExhausted, PoolRow
 from web.endpoint.sales.pg_statements import sales_param
 from web.endpoint.sales.sale import Answer, Record, answer, answer_of
-from web.endpoint.sales.seller import PoolExhausted, Requests, SaleParts
-from web.endpoint.sales.statements import PoolRow
+from web.endpoint.sales.seller import Requests, SaleParts
 
 if TYPE_CHECKING:
-    from web.endpoint.sales.ledger import Account
+    from web.endpoint.player.accounts import Account
 
 GUESS_BACKOFF = 8  # batches of a pool sold the long way after a wrong guess
 
@@ -238,7 +238,7 @@ class PostgresSeller:
         before anything is locked; PoolNotLoaded if this process has not loaded it yet."""
         pool = self.parts.selling.get(game)
         if pool is None:
-            sql = self.parts.sql.current_pool
+            sql = self.parts.selling.current_sql
             cursor.execute(sql.sql, {**sql.defaults, "game": game})
             found = cursor.fetchone()
             if found is None:

@@ -11,7 +11,8 @@ from sqlalchemy import Connection, select, update
 
 from engine import games
 from web.endpoint.errors import ApiError, not_found_play
-from web.endpoint.sales.ledger import Account, Ledger
+from web.endpoint.player.accounts import Account
+from web.endpoint.sales.ledger import Ledger
 from web.endpoint.sales.settlement import finish_play
 from web.endpoint.store.schema import plays
 
@@ -39,7 +40,9 @@ def finish(
                     409, "choices_conflict", "The play is finished: its choices are final."
                 )
             store_progress(conn, play_number, row.progress_event, merged)
-        done = finish_play(ledger.sql, conn, account.pk, play_number, ledger.now_ms(), "player")
+        done = finish_play(
+            ledger.sql, conn, account.pk, play_number, ledger.clock.now_ms(), "player"
+        )
         if done is None:
             row = ledger.sql.play_outcome.row(conn, number=play_number, account=account.pk)
             if row is None:
@@ -92,7 +95,7 @@ def save_progress(
 ) -> dict[str, Any]:
     """PUT /api/plays/{n}/progress: the event the player has reached (never backwards) and
     their choices so far (extending the stored ones), for an unfinished play of the account."""
-    now = ledger.now_ms()
+    now = ledger.clock.now_ms()
     with ledger.db.begin() as conn:
         row = locked_play(conn, account.pk, play_number)
         finished = row.status != "purchased"

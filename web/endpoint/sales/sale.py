@@ -17,11 +17,11 @@ from engine.payload import Payload
 from web.endpoint import tokens
 from web.endpoint.keys import KeyRing
 from web.endpoint.pools.cache import PoolCache
+from web.endpoint.pools.pools import PoolRow
 from web.endpoint.sales.presale_hashes import PresaleHashes
-from web.endpoint.sales.statements import PoolRow
 
 if TYPE_CHECKING:
-    from web.endpoint.sales.ledger import Account
+    from web.endpoint.player.accounts import Account
 
 PLAY_NUMBER_BASE = 10**8  # Play Number = pool sequence × 10^8 + entry index + 1
 

@@ -16,26 +16,21 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from sqlalchemy import Connection
-
 from engine.game import Game
 from web.endpoint.errors import ApiError
 from web.endpoint.player import limits, playtime
-from web.endpoint.pools.cache import PoolCache, PoolNotLoaded
+from web.endpoint.pools.cache import PoolCache
+from web.endpoint.pools.pools import PoolRow, Selling
 from web.endpoint.sales.sale import Answer, Records
-from web.endpoint.sales.statements import PoolRow, Statements
+from web.endpoint.sales.statements import Statements
 from web.endpoint.store.database import Database
 
 if TYPE_CHECKING:
-    from web.endpoint.sales.ledger import Account
+    from web.endpoint.player.accounts import Account
 
 SPARE_AT = 50  # lay out the next pool when 1/50 of the current one is left
 
 Requests = list[tuple["Account", str]]  # a batch's purchases: (account, Idempotency-Key)
-
-
-class PoolExhausted(Exception):
-    """The game's current pool has no unsold entry left (or there is none yet)."""
 
 
 class Seller(Protocol):
@@ -53,48 +48,6 @@ class Seller(Protocol):
         """Sell purchases of a game together; the answer of each, or None for one to buy on
         its own (which gives its exact answer). Any error rolls the whole batch back."""
         ...
-
-
-class Selling:
-    """The pool each game is selling from in this process (a pool row's identity never
-    changes; forgotten when it is spent or retired), each one loaded in memory (`pool_cache`):
-    a pool not loaded yet is refused (PoolNotLoaded) before the sale locks anything, and
-    loaded outside the sale (web/endpoint/sales/checkout.py)."""
-
-    def __init__(self, sql: Statements, pool_cache: PoolCache) -> None:
-        self.sql = sql
-        self.pool_cache = pool_cache
-        self._pools: dict[str, PoolRow] = {}
-
-    def get(self, game: str) -> PoolRow | None:
-        """The pool this process sells the game from, if it knows it."""
-        return self._pools.get(game)
-
-    def put(self, pool: PoolRow) -> PoolRow:
-        """The pool of its game, remembered if it is loaded; PoolNotLoaded otherwise."""
-        if not self.pool_cache.is_loaded(pool.pool_id):
-            raise PoolNotLoaded(pool.pool_id)
-        self._pools[pool.game] = pool
-        return pool
-
-    def on(self, conn: Connection, game: str) -> PoolRow:
-        """The pool the game sells from, read on this connection when not known; raises
-        PoolExhausted when it has none, PoolNotLoaded when it is not loaded yet."""
-        pool = self._pools.get(game)
-        if pool is None:
-            row = self.sql.current_pool.row(conn, game=game, kind="paid")
-            if row is None:
-                raise PoolExhausted(None)
-            pool = self.put(PoolRow(*row))
-        return pool
-
-    def forget(self, game: str) -> None:
-        """Read the game's pool afresh at its next sale."""
-        self._pools.pop(game, None)
-
-    def rows(self) -> list[PoolRow]:
-        """The pools this process has sold from and is selling from now, a game each."""
-        return list(self._pools.values())
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from sqlalchemy import Connection, select
 
-from web.endpoint.sales.ledger import Account, Ledger
+from web.endpoint.player.accounts import Account
+from web.endpoint.sales.ledger import Ledger
 from web.endpoint.sales.statements import Statements
 from web.endpoint.store.database import Database
 from web.endpoint.store.schema import plays
@@ -39,7 +40,7 @@ def finish_expired(ledger: Ledger, account: Account | None = None) -> int:
     return settle(
         ledger.db,
         ledger.sql,
-        ledger.now_ms(),
+        ledger.clock.now_ms(),
         ledger.play_timeout_ms,
         None if account is None else account.pk,
     )

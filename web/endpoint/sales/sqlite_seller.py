@@ -11,12 +11,12 @@ from sqlalchemy import Connection
 
 from engine.game import Game
 from web.endpoint.pools.cache import PoolNotLoaded
+from web.endpoint.pools.pools import PoolExhausted, PoolRow
 from web.endpoint.sales.sale import Answer, answer_of
-from web.endpoint.sales.seller import PoolExhausted, Requests, SaleParts
-from web.endpoint.sales.statements import PoolRow
+from web.endpoint.sales.seller import Requests, SaleParts
 
 if TYPE_CHECKING:
-    from web.endpoint.sales.ledger import Account
+    from web.endpoint.player.accounts import Account
 
 Draw = Callable[[Connection, "Account", PoolRow], int]  # the entry a sale takes
 

@@ -1,13 +1,8 @@
-"""The ledger's SQL statements compiled once per dialect, for purchase and finish.
-
-Building and cache-keying a Core expression costs more than SQLite takes to run it, so the
-statements a purchase runs are built once, compiled for the engine's dialect, and executed
-as driver SQL with their parameters.
-"""
+"""The ledger's SQL statements compiled once per dialect (web/endpoint/store/prepared.py), for
+purchase and finish."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import (
@@ -22,70 +17,11 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Dialect
-from sqlalchemy.sql import ClauseElement
 
 from web.endpoint.player import limits, playtime
 from web.endpoint.sales import pg_statements as pg
+from web.endpoint.store.prepared import Prepared
 from web.endpoint.store.schema import accounts, play_time, plays, pools, reservations, transactions
-
-
-class Prepared:
-    """One statement compiled for one dialect."""
-
-    def __init__(self, statement: ClauseElement, dialect: Dialect) -> None:
-        compiled = statement.compile(dialect=dialect)
-        self.sql = str(compiled)
-        self.defaults = dict(compiled.params)
-        positional = getattr(compiled, "positional", False)
-        self.order: list[str] | None = compiled.positiontup if positional else None  # type: ignore[attr-defined]
-
-    def __call__(self, conn: Connection, **values: Any) -> Any:
-        """Execute on the connection's DBAPI cursor with these values; returns the cursor."""
-        params = {**self.defaults, **values}
-        cursor = conn.connection.cursor()
-        if self.order is not None:
-            cursor.execute(self.sql, tuple(params[name] for name in self.order))
-        else:
-            cursor.execute(self.sql, params)
-        return cursor
-
-    def run(self, conn: Connection, **values: Any) -> None:
-        """Execute for the effect only."""
-        self(conn, **values).close()
-
-    def row(self, conn: Connection, **values: Any) -> Any:
-        """The first row (a tuple), or None."""
-        cursor = self(conn, **values)
-        row = cursor.fetchone()
-        cursor.close()
-        return row
-
-    def value(self, conn: Connection, **values: Any) -> Any:
-        """The first column of the first row, or None."""
-        row = self.row(conn, **values)
-        return None if row is None else row[0]
-
-
-@dataclass(frozen=True)
-class PoolRow:
-    """A row of the pools table."""
-
-    id: int
-    pool_id: str
-    game: str
-    model: str
-    size: int
-    root: str
-    next_index: int
-    created_at: int
-    kind: str = "paid"  # "paid", or "try": the free plays of TRY mode
-
-
-def unspent(row: PoolRow | None, exhausted_ref: int | None) -> PoolRow | None:
-    """A current pool row if it has unsold entries and is not the one a sale found spent."""
-    if row is None or row.id == exhausted_ref or row.next_index >= row.size:
-        return None
-    return row
 
 
 class Statements:
@@ -97,13 +33,6 @@ class Statements:
             select(plays.c.game, plays.c.play_number, plays.c.token).where(
                 plays.c.account_id == p("account"), plays.c.idempotency_key == p("key")
             ),
-            dialect,
-        )
-        self.current_pool = Prepared(
-            select(pools)
-            .where(pools.c.kind == p("kind", "paid"), pools.c.game == p("game"))
-            .order_by(pools.c.id.desc())
-            .limit(1),
             dialect,
         )
         # The debit of a purchase: the balance, and the day's and week's spend, only when the

@@ -11,9 +11,10 @@ from sqlalchemy import Connection, insert
 
 from web.endpoint import tokens
 from web.endpoint.errors import ApiError
-from web.endpoint.sales.ledger import MAX_DRAW_ATTEMPTS, NO_POOL, Account, Ledger, check_game
+from web.endpoint.player.accounts import Account
+from web.endpoint.pools.pools import MAX_DRAW_ATTEMPTS, NO_POOL, PoolRow, check_game
+from web.endpoint.sales.ledger import Ledger
 from web.endpoint.sales.sale import outcome
-from web.endpoint.sales.statements import PoolRow
 from web.endpoint.store.schema import try_plays
 
 ANONYMOUS = "anonymous"  # the account claim of a try play's token without a session
@@ -25,9 +26,9 @@ def try_play(ledger: Ledger, account: Account | None, game: str) -> dict[str, An
     check_game(game)
     exhausted: int | None = None
     for _ in range(MAX_DRAW_ATTEMPTS):
-        ledger.ensure_pool(game, exhausted, kind="try")  # (loads the current pool)
+        ledger.pools.ensure(game, exhausted, kind="try")  # (loads the current pool)
         with ledger.db.begin() as conn:
-            pool = ledger.current_pool(conn, game, "try")
+            pool = ledger.pools.current(conn, game, "try")
             loaded = pool is not None and ledger.pool_cache.is_loaded(pool.pool_id)
             if pool is not None and loaded:
                 taken = ledger.sql.next_index.value(conn, pool=pool.id)
@@ -41,7 +42,7 @@ def try_play(ledger: Ledger, account: Account | None, game: str) -> dict[str, An
 def _try_sale(
     ledger: Ledger, conn: Connection, account: Account | None, pool: PoolRow, index: int
 ) -> dict[str, Any]:
-    now = ledger.now_ms()
+    now = ledger.clock.now_ms()
     holder = account.public_id if account is not None else ANONYMOUS
     entry, play_number, payload = outcome(ledger.pool_cache, holder, pool, index, now, "try")
     conn.execute(

@@ -1,6 +1,8 @@
 """Test mode (LOTTERY_TEST_MODE=1): routes that choose a purchase's entry and move every clock,
-for end-to-end tests only. It announces itself (a warning at start, `test_mode` in
-/api/health) and keeps test and real plays in separate databases (docs/endpoint.md, Test mode).
+for end-to-end tests only, plugged into the endpoint at start by web/endpoint/app.py alone (no
+sale imports this package: tests/test_import_rules.py). It announces itself (a warning at
+start, `test_mode` in /api/health) and keeps test and real plays in separate databases
+(docs/endpoint.md, Test mode).
 
 The first test-mode start on a database without paid plays marks it a test database (the
 `meta` row TEST_DATABASE). From then on a test-mode endpoint may use it, and an endpoint not in
@@ -14,23 +16,19 @@ import hashlib
 import logging
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
-from sqlalchemy import Connection, insert, select
+from sqlalchemy import Connection, func, insert, select
 
-from engine.game import Game
 from engine.math.leaves import KEY_BYTES
 from engine.math.pool import Pool
 from engine.math.table import PrizeTable
-from web.endpoint.sales.sale import Answer
-from web.endpoint.sales.seller import Requests, SaleParts, Seller
-from web.endpoint.sales.sqlite_seller import StatementSale
-from web.endpoint.sales.statements import PoolRow
+from web.endpoint.pools.pools import PoolRow
+from web.endpoint.sales.ledger import Ledger
+from web.endpoint.sales.seller import SaleParts, Seller
 from web.endpoint.store.database import MIGRATION_LOCK, Database
-from web.endpoint.store.schema import meta, plays, reservations
-
-if TYPE_CHECKING:
-    from web.endpoint.sales.ledger import Account
+from web.endpoint.store.schema import meta, plays
+from web.endpoint.testmode.clock import read_clock_offset
+from web.endpoint.testmode.seller import TestModeSeller
 
 TEST_DATABASE = "test_database_since"  # meta row: when test mode first used this database
 WARNING = (
@@ -97,56 +95,19 @@ def guard(db: Database, test_mode: bool, now_ms: int) -> None:
     logging.getLogger("web.endpoint").warning("%s", WARNING)
 
 
-class TestModeSeller:
-    """Test mode's seller, wrapping the database's own: each purchase on its own (no batches),
-    in one transaction of statements (`StatementSale`, on either database) whose draw takes
-    the entry the account reserved (POST /api/test/next-entry), else the pool's next entry
-    that is neither sold nor reserved. Lost connections are treated as the wrapped seller
-    treats them."""
-
-    __test__ = False  # (not a test class, for pytest)
-    batches = False
-
-    def __init__(self, seller: Seller, parts: SaleParts) -> None:
-        self.seller = seller
-        self.retries_lost = seller.retries_lost
-        self.parts = parts
-        self.sale = StatementSale(parts)
-
-    def sell(self, account: Account, game: Game, key: str | None) -> Answer:
-        """A purchase in a transaction of its own, its entry the reserved one if any."""
-        with self.parts.db.begin() as conn:
-            return self.sale(conn, account, game, key, self.draw)
-
-    def sell_batch(self, game: Game, requests: Requests) -> list[Answer | None]:
-        """No batches in test mode: each is bought on its own."""
-        return [None] * len(requests)
-
-    def draw(self, conn: Connection, account: Account, pool: PoolRow) -> int:
-        """Take the reserved entry, or the next one not taken out of order."""
-        held = self.parts.sql.reserved.value(conn, account=account.pk, game=pool.game, pool=pool.id)
-        if held is not None:
-            conn.execute(
-                reservations.delete().where(
-                    reservations.c.account_id == account.pk, reservations.c.game == pool.game
-                )
-            )
-            return int(held)
-        while True:
-            index = self.sale.next_entry(conn, account, pool)
-            if not entry_taken(conn, pool.id, index):
-                return index
+def install(ledger: Ledger) -> None:
+    """Test mode's changes to an open ledger: the clock moved on as far as this database's
+    test clock says, and a pool's sold entries counted from its plays (taken out of order)."""
+    ledger.clock.offset_ms = read_clock_offset(ledger.db)
+    ledger.pools.sold = sold_by_plays
 
 
-def entry_taken(conn: Connection, pool_ref: int, index: int) -> bool:
-    """True when a pool entry is sold or reserved (test mode sells entries out of order;
-    otherwise the unique (pool, index) constraint is the guard)."""
-    sold = conn.execute(
-        select(plays.c.id).where(plays.c.pool_ref == pool_ref, plays.c.pool_index == index)
-    ).first()
-    held = conn.execute(
-        select(reservations.c.account_id).where(
-            reservations.c.pool_ref == pool_ref, reservations.c.pool_index == index
-        )
-    ).first()
-    return sold is not None or held is not None
+def sold_by_plays(conn: Connection, row: PoolRow) -> int:
+    """How many entries of a pool are sold: its plays (test mode takes entries out of order)."""
+    found = conn.execute(select(func.count()).select_from(plays).where(plays.c.pool_ref == row.id))
+    return int(found.scalar_one())
+
+
+def seller(seller: Seller, parts: SaleParts) -> Seller:
+    """Test mode's seller wrapped around the database's own."""
+    return TestModeSeller(seller, parts)

@@ -12,8 +12,9 @@ from web.endpoint.errors import LIMITED, UNAUTHENTICATED, ApiError
 from web.endpoint.errors import documented as errors
 from web.endpoint.http.routes.plays import WholeNumber
 from web.endpoint.http.services import Services
-from web.endpoint.sales import plays
-from web.endpoint.sales.ledger import Account
+from web.endpoint.player.accounts import Account
+from web.endpoint.testmode.clock import advance_clock
+from web.endpoint.testmode.reservations import reserve_next
 
 
 class NextEntryBody(BaseModel):
@@ -55,7 +56,7 @@ def routes(services: Services) -> APIRouter:
         if body.prize_pence is None and body.composition is None:
             raise ApiError(422, "invalid_request", "Give prize_pence or composition.")
         result: dict[str, Any] = await services.slow(
-            plays.reserve_next, ledger, account, body.game, body.prize_pence, body.composition
+            reserve_next, ledger, account, body.game, body.prize_pence, body.composition
         )
         return result
 
@@ -73,7 +74,7 @@ def routes(services: Services) -> APIRouter:
         """TEST MODE ONLY: move the ledger's clock on (every process of this database sees
         it)."""
         del account
-        offset = await services.slow(ledger.advance_clock, body.advance_ms)
-        return {"offset_ms": offset, "now": ledger.now_ms()}
+        offset = await services.slow(advance_clock, ledger.db, ledger.clock, body.advance_ms)
+        return {"offset_ms": offset, "now": ledger.clock.now_ms()}
 
     return router

@@ -15,9 +15,10 @@ from web.endpoint.http import cookies
 from web.endpoint.http.routes.plays import WHOLE
 from web.endpoint.http.services import Services
 from web.endpoint.player import limits
+from web.endpoint.player.accounts import Account
 from web.endpoint.sales import try_mode
 from web.endpoint.sales.checkout import MAX_GAME_LENGTH
-from web.endpoint.sales.ledger import Account, Ledger
+from web.endpoint.sales.ledger import Ledger
 
 Pence = Annotated[StrictInt, Field(ge=0, le=limits.MAX_LIMIT_PENCE), WHOLE]
 
@@ -39,7 +40,7 @@ class TryBody(BaseModel):
 
 def spend_limits(ledger: Ledger, account: Account, wanted: dict[str, Any] | None) -> dict[str, Any]:
     """The account's limits, after setting `wanted` (None: only read them)."""
-    now = ledger.now_ms()
+    now = ledger.clock.now_ms()
     with ledger.db.begin() as conn:
         if wanted is None:
             return limits.get_limits(conn, account.pk, now)

@@ -12,8 +12,8 @@ from web.endpoint import tokens
 from web.endpoint.errors import LIMITED, PLAY_NOT_FOUND, POOL_UNREADABLE, UNAUTHENTICATED
 from web.endpoint.errors import documented as errors
 from web.endpoint.http.services import Services
+from web.endpoint.player.accounts import Account
 from web.endpoint.sales import plays
-from web.endpoint.sales.ledger import Account
 from web.endpoint.sales.progress import CHOICES, MAX_CHOICE, MAX_CHOICES, MAX_EVENT, save_progress
 
 # An integer, also written 5.0 (an integer to JSON Schema), never true or "5" (after the

@@ -10,7 +10,7 @@ from fastapi import APIRouter, Depends
 from web.endpoint.errors import LIMITED, UNAUTHENTICATED
 from web.endpoint.errors import documented as errors
 from web.endpoint.http.services import Services
-from web.endpoint.sales.ledger import Account
+from web.endpoint.player.accounts import Account
 
 
 def routes(services: Services) -> APIRouter:

@@ -11,6 +11,7 @@ from fastapi.responses import Response
 
 from web.endpoint.errors import POOL_UNREADABLE
 from web.endpoint.errors import documented as errors
+from web.endpoint.http import reveal_serving
 from web.endpoint.http.services import Services
 from web.endpoint.pools import reveal_files
 
@@ -48,7 +49,7 @@ def routes(services: Services) -> APIRouter:
     async def pool(game: str, request: Request) -> dict[str, Any]:
         """The game's current pool: id, size, sold count and Merkle root (at most 1 s old)."""
         services.limit_address(request)
-        result: dict[str, Any] = await services.slow(again, ledger.pool_status, game)
+        result: dict[str, Any] = await services.slow(again, ledger.pools.status, game)
         return result
 
     @router.get(
@@ -89,12 +90,12 @@ def routes(services: Services) -> APIRouter:
         path = reveals.known(game, pool_id)
         if path is None:
             path = await services.slow(again, reveals.reveal, game, pool_id)
-        coding, suffix = reveal_files.negotiate(request.headers.get("accept-encoding", ""))
-        headers = reveal_files.answer_headers(path, coding)
-        if reveal_files.matches(request.headers.get("if-none-match", ""), headers["ETag"]):
+        coding, suffix = reveal_serving.negotiate(request.headers.get("accept-encoding", ""))
+        headers = reveal_serving.answer_headers(path, coding)
+        if reveal_serving.matches(request.headers.get("if-none-match", ""), headers["ETag"]):
             kept = ("ETag", "Cache-Control", "Vary")
             return Response(status_code=304, headers={k: headers[k] for k in kept})
         limits.start()
-        return reveal_files.RevealFile(path.with_name(path.name + suffix), headers, limits)
+        return reveal_serving.RevealFile(path.with_name(path.name + suffix), headers, limits)
 
     return router
