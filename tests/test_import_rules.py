@@ -4,8 +4,9 @@ Arrows point down the rooms' "may import" column: the engine core imports only t
 library and itself, with no I/O, clock or randomness of its own; the screens (engine/ui/) import
 the engine and the standard library, never a platform (`js`, `pygame`); the endpoint never
 imports the screens, and its rooms import one way (HTTP -> sales -> player, pools -> store),
-with no circle among its modules and nothing of test mode on a sale's path. Every import statement counts, wherever it is (functions, `try`,
-`if TYPE_CHECKING:`), since each one is a dependency someone can follow.
+with no circle among its modules and nothing of test mode on a sale's path. Every import
+statement counts, wherever it is (functions, `try`, `if TYPE_CHECKING:`), since each one is a
+dependency someone can follow.
 """
 
 from __future__ import annotations
