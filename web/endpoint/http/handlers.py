@@ -1,5 +1,6 @@
 """How exceptions become answers: every error in the API's shape {"error": {"code",
-"message"}} and counted (web/endpoint/errors.py), on every route."""
+"message"}} and counted (web/endpoint/errors.py), on every route, from one table (`ANSWERS`)
+read by the app's handlers and by the purchase's fast path alike (http/routes/sales.py)."""
 
 from __future__ import annotations
 
@@ -45,20 +46,40 @@ def refuse(
     return JSONResponse(error.body(), status_code=error.status, headers=headers or None)
 
 
+def same(error: Exception) -> ApiError:
+    """An ApiError is its own answer."""
+    assert isinstance(error, ApiError)
+    return error
+
+
+# The one table from exceptions to answers: (the exceptions, their answer, whether the
+# database's connections are recovered first). ApiError first: it is the common one.
+ANSWERS: tuple[tuple[tuple[type[Exception], ...], Callable[[Exception], ApiError], bool], ...] = (
+    ((ApiError,), same, False),
+    (UNREADABLE_POOL, pool_unreadable, False),
+    (UNAVAILABLE, database_unavailable, True),  # a lost connection, on any route: 503, not 500
+)
+
+
+async def answer_for(error: Exception, recover: Callable[[], None]) -> ApiError | None:
+    """The answer for an exception from ANSWERS (after `recover` when the table says so); None
+    for any other exception (the caller's 500)."""
+    for kinds, answer, recovers in ANSWERS:
+        if isinstance(error, kinds):
+            if recovers:
+                await anyio.to_thread.run_sync(recover)
+            return answer(error)
+    return None
+
+
 def install(app: FastAPI, metrics: Metrics, recover: Callable[[], None]) -> None:
-    """Answer ApiError, a lost database (503, after `recover`), a pool it cannot read (503),
+    """Answer the exceptions of ANSWERS (ApiError, a pool it cannot read, a lost database),
     HTTP errors (404, 405 with Allow) and invalid requests (400 or 422) in the API's shape."""
 
-    async def api_error(_request: Request, error: Exception) -> JSONResponse:
-        assert isinstance(error, ApiError)
-        return refuse(metrics, error)
-
-    async def unavailable(_request: Request, error: Exception) -> JSONResponse:
-        await anyio.to_thread.run_sync(recover)
-        return refuse(metrics, database_unavailable(error))
-
-    async def unreadable(_request: Request, error: Exception) -> JSONResponse:
-        return refuse(metrics, pool_unreadable(error))
+    async def known(_request: Request, error: Exception) -> JSONResponse:
+        answer = await answer_for(error, recover)
+        assert answer is not None  # (registered below for ANSWERS' exceptions only)
+        return refuse(metrics, answer)
 
     async def http_error(request: Request, error: Exception) -> JSONResponse:
         assert isinstance(error, HTTPException)
@@ -86,11 +107,9 @@ def install(app: FastAPI, metrics: Metrics, recover: Callable[[], None]) -> None
             metrics, ApiError(422, "invalid_request", f"The request is not valid ({where}).")
         )
 
-    app.add_exception_handler(ApiError, api_error)
-    for kind in UNAVAILABLE:  # a lost connection, on any route: 503, not a 500
-        app.add_exception_handler(kind, unavailable)
-    for exception in UNREADABLE_POOL:
-        app.add_exception_handler(exception, unreadable)
+    for kinds, _answer, _recovers in ANSWERS:
+        for kind in kinds:
+            app.add_exception_handler(kind, known)
     app.add_exception_handler(HTTPException, http_error)
     app.add_exception_handler(RequestValidationError, invalid)
 

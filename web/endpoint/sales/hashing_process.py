@@ -19,9 +19,9 @@ from typing import Any, TypeVar
 
 import orjson
 
-from engine import book_hash as engine_hash
 from engine import games
 from engine.book import Book
+from engine.book_hash import book_hash
 from engine.math.pool import Pool
 from engine.outcome import Composition
 from web.endpoint.pools import files
@@ -31,12 +31,7 @@ T = TypeVar("T")
 Row = tuple[int, str, str, str, str]  # play number, game, model, composition JSON, seed hex
 
 
-def book_hash(game: str, model: str, composition: Composition, seed: bytes) -> str:
-    """The book hash (engine/book_hash.py) of an entry of a game, its bytes written by orjson."""
-    return engine_hash.book_hash(games.get(game), model, composition, seed, canonical_bytes)
-
-
-def canonical_bytes(built: Book) -> bytes:
+def orjson_bytes(built: Book) -> bytes:
     """`built.to_json().encode()`, written by orjson: the same bytes (docs/books.md, "the
     bytes": sorted keys, no whitespace, integers, ASCII strings written as they are) in about
     a sixth of the time, which was a quarter of a book hash's cost after building the book.
@@ -52,7 +47,8 @@ def canonical_bytes(built: Book) -> bytes:
 def hash_of_row(game: str, model: str, composition_json: str, seed_hex: str) -> str:
     """The book hash of a plays row's entry (its composition as stored, JSON)."""
     composition = Composition.from_json(json.loads(composition_json))
-    return book_hash(game, model, composition, bytes.fromhex(seed_hex))
+    seed = bytes.fromhex(seed_hex)
+    return book_hash(games.get(game), model, composition, seed, orjson_bytes)
 
 
 def warm() -> None:
@@ -75,8 +71,9 @@ def entry_hashes(directory: str, start: int, end: int) -> list[str]:
         if len(_LOADED) >= 8:
             _LOADED.clear()
         pool = _LOADED[directory] = files.load(Path(directory))
+    game = games.get(pool.game)
     entries = (pool.entry(index) for index in range(start, end))
-    return [book_hash(pool.game, pool.model, e.composition, e.seed) for e in entries]
+    return [book_hash(game, pool.model, e.composition, e.seed, orjson_bytes) for e in entries]
 
 
 def digests(rows: list[Row]) -> list[tuple[int, str]]:

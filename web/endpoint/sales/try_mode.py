@@ -12,7 +12,7 @@ from sqlalchemy import Connection, insert
 from web.endpoint import tokens
 from web.endpoint.errors import ApiError
 from web.endpoint.player.accounts import Account
-from web.endpoint.pools.pools import MAX_DRAW_ATTEMPTS, NO_POOL, PoolRow, check_game
+from web.endpoint.pools.pools import MAX_DRAW_ATTEMPTS, NO_POOL, PoolKind, PoolRow, check_game
 from web.endpoint.sales.ledger import Ledger
 from web.endpoint.sales.sale import outcome
 from web.endpoint.store.schema import try_plays
@@ -26,9 +26,9 @@ def try_play(ledger: Ledger, account: Account | None, game: str) -> dict[str, An
     check_game(game)
     exhausted: int | None = None
     for _ in range(MAX_DRAW_ATTEMPTS):
-        ledger.pools.ensure(game, exhausted, kind="try")  # (loads the current pool)
+        ledger.pools.ensure(game, exhausted, kind=PoolKind.TRY)  # (loads the current pool)
         with ledger.db.begin() as conn:
-            pool = ledger.pools.current(conn, game, "try")
+            pool = ledger.pools.current(conn, game, PoolKind.TRY)
             loaded = pool is not None and ledger.pool_cache.is_loaded(pool.pool_id)
             if pool is not None and loaded:
                 taken = ledger.sql.next_index.value(conn, pool=pool.id)
@@ -44,7 +44,9 @@ def _try_sale(
 ) -> dict[str, Any]:
     now = ledger.clock.now_ms()
     holder = account.public_id if account is not None else ANONYMOUS
-    entry, play_number, payload = outcome(ledger.pool_cache, holder, pool, index, now, "try")
+    entry, play_number, payload = outcome(
+        ledger.pool_cache, holder, pool, index, now, str(PoolKind.TRY)
+    )
     conn.execute(
         insert(try_plays).values(
             play_number=play_number,

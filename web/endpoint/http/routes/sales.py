@@ -12,7 +12,6 @@ from __future__ import annotations
 import time
 from typing import Annotated, Any, Literal, TypeVar
 
-import anyio
 import orjson
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import JSONResponse
@@ -24,17 +23,15 @@ from web.endpoint.errors import (
     POOL_UNREADABLE,
     UNAUTHENTICATED,
     ApiError,
-    database_unavailable,
 )
 from web.endpoint.errors import documented as errors
 from web.endpoint.http import guards
-from web.endpoint.http.handlers import UNREADABLE_POOL, pool_unreadable
+from web.endpoint.http.handlers import answer_for
 from web.endpoint.http.routes.plays import Choice
 from web.endpoint.http.services import Services
 from web.endpoint.sales import plays, progress
 from web.endpoint.sales.checkout import MAX_GAME_LENGTH, MAX_KEY_LENGTH
 from web.endpoint.sales.progress import CHOICES
-from web.endpoint.store.database import UNAVAILABLE
 
 Body = TypeVar("Body", bound=BaseModel)
 PlayNumber = Annotated[str, Path(json_schema_extra={"pattern": "^[0-9]{1,18}$"})]
@@ -255,17 +252,13 @@ class PurchaseFastPath:
         refuse = self.services.refuse
         try:
             result = await sell(self.services, Request(scope), body)
-        except ApiError as error:
-            response = refuse(error)
-        except UNREADABLE_POOL as error:
-            response = refuse(pool_unreadable(error))
-        except UNAVAILABLE as error:  # (authenticating: buying retries it first)
-            await anyio.to_thread.run_sync(self.services.ledger.db.recover)
-            response = refuse(database_unavailable(error))
-        except Exception:
-            failed = ApiError(500, "internal_error", "The purchase failed; try again.")
-            await refuse(failed)(scope, receive, guards.api_headers(send))
-            raise
+        except Exception as error:  # answered from the one table (handlers.ANSWERS)
+            known = await answer_for(error, self.services.ledger.db.recover)
+            if known is None:
+                failed = ApiError(500, "internal_error", "The purchase failed; try again.")
+                await refuse(failed)(scope, receive, guards.api_headers(send))
+                raise
+            response = refuse(known)
         else:
             # the bytes json.dumps(result, ensure_ascii=False, separators=(",", ":")) wrote,
             # in a twentieth of its time (test_sales.py)
