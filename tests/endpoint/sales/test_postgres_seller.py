@@ -170,9 +170,9 @@ def test_a_logged_out_account_is_refused_by_each_debit_and_nothing_is_taken(
         seller.sell(b, LAB_RICHES, "k6")
     assert (refused.value.status, refused.value.code) == (403, "cooling_off")
     sql = ledger.sql
-    assert executed == [sql.take, sql.admission.sql]  # the row read on refusal only
+    assert executed == [seller.sql.take, sql.admission.sql]  # the row read on refusal only
     executed.clear()
     assert seller.sell(a, LAB_RICHES, "k7")["balance_pence"] == 15 * PRICE
-    assert sql.add_sale is not None and executed == [sql.take, sql.add_sale.sql]
+    assert executed == [seller.sql.take, seller.sql.add_sale.sql]
     assert check_books(ledger) == {a.pk: 5, b.pk: 1}
     assert (ledger.accounts.balance(a), ledger.accounts.balance(b)) == (15 * PRICE, 19 * PRICE)

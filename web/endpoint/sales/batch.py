@@ -17,9 +17,9 @@ On PostgreSQL (web/endpoint/sales/postgres_seller.py) a batch is one debit state
 many consecutive entries, one play and ledger row per purchase, one commit: the pool row is
 locked once per batch. It is sold in one round trip when the process knows where the pool
 stands: its plays are signed before the statement is sent, for the entries that follow the
-process's own last draw (`DrawGuesses`, web/endpoint/sales/postgres_seller.py), and the statement
-sells them only if the pool is still there and every purchase is paid, or changes nothing
-(`Statements.batch_sale`). A wrong guess (another process or a single sale drew meanwhile, a
+process's own last draw (`DrawGuesses`, sales/postgres_seller.py), and the statement sells
+them only if the pool is still there and every purchase is paid, or changes nothing
+(`PostgresStatements.batch_sale`). A wrong guess (another process or a single sale drew meanwhile, a
 purchase is refused) sells the batch the long way: one statement debits and draws, the plays
 are signed, a second inserts them.
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from engine.game import Game
 from web.endpoint.pools.cache import PoolNotLoaded
 from web.endpoint.pools.pools import PoolExhausted, PoolRow
-from web.endpoint.sales.pg_statements import sales_param
+from web.endpoint.sales.pg_statements import PostgresStatements, sales_param
 from web.endpoint.sales.sale import Answer, Record, answer, answer_of
 from web.endpoint.sales.seller import Requests, SaleParts
 
@@ -31,6 +31,7 @@ class PostgresSeller:
 
     def __init__(self, parts: SaleParts) -> None:
         self.parts = parts
+        self.sql = PostgresStatements(parts.db.engine.dialect)  # its own SQL
         self.guesses = DrawGuesses()  # where batches signed ahead start
 
     def sell(self, account: Account, game: Game, key: str | None) -> Answer:
@@ -42,15 +43,14 @@ class PostgresSeller:
         The pool row is locked from the middle of the first round trip to the commit: for
         the signature and one round trip, not for five.
         """
-        sql, price = self.parts.sql, game.price_pence
-        assert sql.take is not None and sql.add_sale is not None
+        sql, own, price = self.parts.sql, self.sql, game.price_pence
         with self._pipeline() as (pg, cursor):
             pool = self._pool_on(cursor, game.id)
             if pool is None:
                 raise PoolExhausted(None)
             now = self.parts.now_ms()
             cursor.execute(
-                sql.take,
+                own.take,
                 {"account": account.pk, "price": price, "pool": pool.id}
                 | self.parts.debit_params(now),
             )
@@ -65,7 +65,7 @@ class PostgresSeller:
             self.parts.spare_at(pool, index)
             record = self.parts.records.record(account, pool, index, key, now)
             cursor.execute(
-                sql.add_sale.sql, {**sql.add_sale.defaults, **record, "amount_pence": -price}
+                own.add_sale.sql, {**own.add_sale.defaults, **record, "amount_pence": -price}
             )
             pg.commit()
             self.guesses.drawn(pool.id, int(taken))
@@ -84,8 +84,7 @@ class PostgresSeller:
         Accounts are locked in id order, so two batches (or a batch and a single sale) never
         wait on each other in a cycle.
         """
-        sql, price = self.parts.sql, game.price_pence
-        assert sql.batch_debit is not None and sql.add_sales is not None
+        own, price = self.sql, game.price_pence
         results: list[Answer | None] = [None] * len(requests)
         chosen: list[int] = []
         keys: set[tuple[int, str]] = set()
@@ -110,7 +109,7 @@ class PostgresSeller:
                     return results
                 self.guesses.missed(pool.id)
             cursor.execute(
-                sql.batch_debit,
+                own.batch_debit,
                 {
                     "accounts": [requests[i][0].pk for i in chosen],
                     "keys": [requests[i][1] for i in chosen],
@@ -146,7 +145,7 @@ class PostgresSeller:
                 results[i] = answer_of(record, balance)
             # every play and its ledger row in one statement
             cursor.execute(
-                sql.add_sales,
+                own.add_sales,
                 {"sales": sales_param(records), "game": pool.game, "model": pool.model}
                 | {"pool_ref": pool.id, "purchased_at": now, "amount_pence": -price},
             )
@@ -167,18 +166,17 @@ class PostgresSeller:
         results: list[Answer | None],
     ) -> bool:
         """Sell the chosen purchases (in account order) as entries first, first + 1, ... of the
-        pool, signed before the one statement that sells them (Statements.batch_sale) is sent
-        with its COMMIT: one round trip. False when the statement sold nothing (the pool has
+        pool, signed before the one statement that sells them (its `batch_sale`) is sent with
+        its COMMIT: one round trip. False when the statement sold nothing (the pool has
         moved on, or a purchase is not paid); the transaction is then over and changed
         nothing, and no token signed here is kept."""
-        sql = self.parts.sql
-        assert sql.batch_sale is not None
+        own = self.sql
         records = [
             self.parts.records.record(requests[i][0], pool, first + k, requests[i][1], now)
             for k, i in enumerate(chosen)
         ]
         cursor.execute(
-            sql.batch_sale,
+            own.batch_sale,
             {
                 "sales": sales_param(records),
                 "accounts": [requests[i][0].pk for i in chosen],

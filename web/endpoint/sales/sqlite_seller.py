@@ -42,7 +42,15 @@ class StatementSale:
             raise self.parts.refusal(sql.admission.row(conn, account=account.pk), price, now)
         index = draw(conn, account, pool)
         record = self.parts.records.record(account, pool, index, key, now)
-        sql.add_purchase(conn, record, price)
+        sql.add_play.run(conn, **record)
+        sql.add_transaction.run(
+            conn,
+            account_id=record["account_id"],
+            kind="purchase",
+            amount_pence=-price,
+            play_number=record["play_number"],
+            created_at=record["purchased_at"],
+        )
         return answer_of(record, balance)
 
     def next_entry(self, conn: Connection, _account: Account, pool: PoolRow) -> int:

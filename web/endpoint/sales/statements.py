@@ -3,15 +3,10 @@ purchase and finish."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlalchemy import (
-    BigInteger,
-    Connection,
     bindparam,
     case,
     insert,
-    literal,
     or_,
     select,
     update,
@@ -19,7 +14,6 @@ from sqlalchemy import (
 from sqlalchemy.engine import Dialect
 
 from web.endpoint.player import limits, playtime
-from web.endpoint.sales import pg_statements as pg
 from web.endpoint.store.prepared import Prepared
 from web.endpoint.store.schema import accounts, play_time, plays, pools, reservations, transactions
 
@@ -114,33 +108,6 @@ class Statements:
             ),
             dialect,
         )
-        # PostgreSQL: the play and its debit in one statement, one round trip fewer while the
-        # pool row is locked. (SQLite has no INSERT inside WITH; it is local anyway.)
-        self.add_sale: Prepared | None = None
-        if dialect.name == "postgresql":
-            sale = (
-                insert(plays)
-                .values({c.name: p(c.name) for c in plays.columns if c.name != "id"})
-                .returning(plays.c.account_id, plays.c.play_number, plays.c.purchased_at)
-                .cte("sale")
-            )
-            columns = ["account_id", "kind", "amount_pence", "play_number", "created_at"]
-            picked = select(
-                sale.c.account_id,
-                literal("purchase"),
-                p("amount_pence", type_=BigInteger),
-                sale.c.play_number,
-                sale.c.purchased_at,
-            )
-            self.add_sale = Prepared(
-                insert(transactions).from_select(columns, picked).add_cte(sale), dialect
-            )
-        # PostgreSQL's sale and batch statements, as text (web/endpoint/sales/pg_statements.py)
-        postgresql = dialect.name == "postgresql"
-        self.take: str | None = pg.TAKE if postgresql else None
-        self.batch_debit: str | None = pg.BATCH_DEBIT if postgresql else None
-        self.add_sales: str | None = pg.ADD_SALES if postgresql else None
-        self.batch_sale: str | None = pg.BATCH_SALE if postgresql else None
         self.finish = Prepared(
             update(plays)
             .where(
@@ -157,20 +124,4 @@ class Statements:
                 plays.c.play_number == p("number"), plays.c.account_id == p("account")
             ),
             dialect,
-        )
-
-    def add_purchase(self, conn: Connection, record: dict[str, Any], price: int) -> None:
-        """Insert a sale's play (its record) and its ledger row: one statement on PostgreSQL
-        (`add_sale`), two on SQLite."""
-        if self.add_sale is not None:
-            self.add_sale.run(conn, amount_pence=-price, **record)
-            return
-        self.add_play.run(conn, **record)
-        self.add_transaction.run(
-            conn,
-            account_id=record["account_id"],
-            kind="purchase",
-            amount_pence=-price,
-            play_number=record["play_number"],
-            created_at=record["purchased_at"],
         )
