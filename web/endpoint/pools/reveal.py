@@ -116,12 +116,7 @@ def retire(pools: Pools, game: str, kind: str = PoolKind.PAID) -> dict[str, Any]
     check_game(game)
     with pools.db.begin() as conn:
         pools.db.advisory_lock(conn, pool_lock(game, kind))
-        row = conn.execute(
-            select(pools_table)
-            .where(pools_table.c.game == game, pools_table.c.kind == kind)
-            .order_by(pools_table.c.id.desc())
-            .limit(1)
-        ).first()
+        row = pools.current(conn, game, kind)
         if row is None:
             what = "pool of free plays" if kind == PoolKind.TRY else "pool"
             raise LookupError(f"{game} has no {what} to retire")
