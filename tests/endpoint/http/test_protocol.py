@@ -74,7 +74,7 @@ def endpoint(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, in
         **os.environ,
         "PYTHONPATH": str(ROOT),
         "LOTTERY_VAR_DIR": str(var),
-        "LOTTERY_LIMITS_REQUIRED": "0",  # (tests/endpoint/routes/test_sales.py is about it)
+        "LOTTERY_LIMITS_REQUIRED": "0",  # (tests/endpoint/http/routes/test_sales.py is about it)
         "DATABASE_URL": "",
         "LOTTERY_WARM_POOLS": "0",
         "LOTTERY_HEADER_TIMEOUT_SECONDS": str(HEADER_TIMEOUT),

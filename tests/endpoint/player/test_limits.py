@@ -1,6 +1,7 @@
-"""Spend limits (web/endpoint/player/limits.py and the debit in statements.py): their periods (the
-UTC day, the ISO week), and two endpoints on one database whose clocks disagree on the day
-never let a player past a limit. (Limits set through the API: tests/endpoint/routes/test_player.py.)
+"""Spend limits (web/endpoint/player/limits.py and the debit in sales/statements.py): their
+periods (the UTC day, the ISO week), the debit's three forms agreeing, and two endpoints on one
+database whose clocks disagree on the day never let a player past a limit. (Limits set through
+the API: tests/endpoint/http/routes/test_player.py.)
 
 Real databases (SQLite, and PostgreSQL from DATABASE_URL); each app its own ledger and clock.
 """
@@ -16,6 +17,9 @@ from fastapi.testclient import TestClient
 
 from tests.endpoint.conftest import Clock, bearer, buy, session
 from web.endpoint.player import limits
+from web.endpoint.player.playtime import Rules
+from web.endpoint.sales.ledger import Ledger
+from web.endpoint.store.schema import accounts
 
 
 def at(day: int, hour: int, minute: int) -> Clock:
@@ -69,3 +73,59 @@ def test_periods_are_the_utc_day_and_the_iso_week() -> None:
     assert limits.week_start(monday) == monday and limits.week_start(monday - 1) == monday - (
         7 * limits.DAY_MS
     )
+
+
+def test_the_debit_refuses_a_purchase_exactly_when_the_balance_or_a_limit_says_so(
+    make_app: Callable[..., FastAPI],
+) -> None:
+    """The debit's balance and limit tests in their three forms: SQLAlchemy's (Statements.debit,
+    both databases), PostgreSQL's text (limits.PG_WITHIN, in the sale statements) and Python's
+    (`Limits.refusal`, the admission's and the refusal's answer), on rows either side of each
+    boundary: the balance, a limit in force, a raise due or not yet, a stored day or week that
+    is past, current or later than this process's."""
+    ledger: Ledger = make_app().state.services.ledger
+    account = ledger.accounts.create(0)
+    price, now = 100, int(datetime(2026, 5, 13, 12, tzinfo=UTC).timestamp() * 1000)
+    period = limits.period_params(now)
+    days = {"past": period["day"] - limits.DAY_MS, "now": period["day"], "later": now + 1}
+    weeks = {"past": period["week"] - limits.WEEK_MS, "now": period["week"], "later": now + 1}
+    params = {"account": account.pk, "price": price, **period}
+    params |= Rules(0, 0, 1, 0).params  # no log-out: the limits alone
+    cases: list[tuple[dict[str, int | None], bool, bool]] = []
+    with ledger.db.begin() as conn:
+        cursor = conn.connection.cursor()
+        for balance in (price - 1, price):
+            for limit in (None, 249, 250):
+                for pending, pending_at in ((None, None), (500, now), (500, now + 1)):
+                    for day in days.values():
+                        for week in weeks.values():
+                            row = {
+                                "balance_pence": balance,
+                                "daily_limit_pence": limit,
+                                "daily_pending_pence": pending,
+                                "daily_pending_at": pending_at,
+                                "weekly_limit_pence": limit and limit + 50,
+                                "spend_day": day,
+                                "spend_day_pence": 150,
+                                "spend_week": week,
+                                "spend_week_pence": 200,
+                            }
+                            conn.execute(
+                                accounts.update().where(accounts.c.id == account.pk).values(row)
+                            )
+                            nested = conn.begin_nested()
+                            debited = ledger.sql.debit.value(conn, **params) is not None
+                            nested.rollback()
+                            if not ledger.db.is_sqlite:  # PostgreSQL: the sale statements' text
+                                cursor.execute(
+                                    f"SELECT balance_pence >= %(price)s AND {limits.PG_WITHIN}"
+                                    " FROM accounts WHERE id = %(account)s",
+                                    params,
+                                )
+                                assert cursor.fetchone() == (debited,), row
+                            state = ledger.sql.admission.row(conn, account=account.pk)
+                            seen = limits.Limits(state[: len(limits.COLUMNS)], now)
+                            allowed = balance >= price and seen.refusal(price) is None
+                            cases.append((row, allowed, debited))
+    assert [case for case in cases if case[1] is not case[2]] == []  # refused exactly then
+    assert 0 < sum(case[1] for case in cases) < len(cases)

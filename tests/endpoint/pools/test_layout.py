@@ -56,7 +56,7 @@ def test_an_endpoint_stopped_or_killed_while_laying_out_pools_leaves_no_process(
         **os.environ,
         "PYTHONPATH": str(ROOT),
         "LOTTERY_VAR_DIR": str(tmp_path / "var"),
-        "LOTTERY_LIMITS_REQUIRED": "0",  # (tests/endpoint/routes/test_sales.py is about it)
+        "LOTTERY_LIMITS_REQUIRED": "0",  # (tests/endpoint/http/routes/test_sales.py is about it)
         "LOTTERY_WARM_POOLS": "1",
         "DATABASE_URL": "",
         "LOTTERY_TEST_MARK": mark.partition("=")[2],

@@ -171,7 +171,7 @@ def test_retire_pool_command_closes_the_pool_and_commits_the_next(
     env = {
         **os.environ,
         "LOTTERY_VAR_DIR": str(tmp_path / "var"),
-        "LOTTERY_LIMITS_REQUIRED": "0",  # (tests/endpoint/routes/test_sales.py is about it)
+        "LOTTERY_LIMITS_REQUIRED": "0",  # (tests/endpoint/http/routes/test_sales.py is about it)
         "LOTTERY_POOL_DIR": str(pool_dir),
         "PYTHONPATH": str(ROOT),
     }

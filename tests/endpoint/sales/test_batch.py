@@ -140,7 +140,7 @@ def endpoint_process(
         **os.environ,
         "PYTHONPATH": str(ROOT),
         "LOTTERY_VAR_DIR": str(tmp_path / "var"),  # the same session secret and keys
-        "LOTTERY_LIMITS_REQUIRED": "0",  # (tests/endpoint/routes/test_sales.py is about it)
+        "LOTTERY_LIMITS_REQUIRED": "0",  # (tests/endpoint/http/routes/test_sales.py is about it)
         "LOTTERY_POOL_DIR": str(pool_dir),
         "DATABASE_URL": database_url,
         "LOTTERY_WARM_POOLS": "0",

@@ -1,6 +1,6 @@
 """An unfinished play's progress and the player's finish (web/endpoint/sales/progress.py): each
 game's choice range from its declared contract, on progress and finish. (The routes:
-tests/endpoint/routes/test_plays.py and test_sales.py.)"""
+tests/endpoint/http/routes/test_plays.py and test_sales.py.)"""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ process, on SQLite and PostgreSQL: spend limits (GET and PUT /api/limits: a rais
 a lowering is at once, refused before charging, held under concurrent purchases) and TRY mode's
 free plays (POST /api/try). (limits.py's own periods and two clocks: player/test_limits.py;
 the limits a new account must choose before a paid play, LOTTERY_LIMITS_REQUIRED, refuse the
-purchase: tests/endpoint/routes/test_sales.py.)"""
+purchase: tests/endpoint/http/routes/test_sales.py.)"""
 
 from __future__ import annotations
 
