@@ -15,7 +15,7 @@ The pool modules, one concept each:
 The database records each pool (id, game, model, size, Merkle root, next index) before its
 first sale, and, in the same transaction, its commitment, chunk roots and its key and entries
 sealed; a process loads a committed pool when it first learns of it, outside any sale
-(web/endpoint/sales/ledger.py, `ensure_pool`).
+(web/endpoint/pools/pools.py, `Pools.ensure`).
 """
 
 from __future__ import annotations
@@ -143,7 +143,7 @@ class PoolCache:
     def get(self, pool_id: str) -> Pool:
         """A committed pool by id: from memory, else from the cache's files, else opened from
         the database (and saved in the cache). Called outside any transaction that locks the
-        pool: when this process first learns of it (web/endpoint/sales/ledger.py, `ensure_pool`)."""
+        pool: when this process first learns of it (web/endpoint/pools/pools.py, `Pools.ensure`)."""
         pool = self._pools.get(pool_id)
         if pool is not None:
             self._used[pool_id] = next(self._uses)

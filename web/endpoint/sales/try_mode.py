@@ -1,6 +1,6 @@
 """TRY mode's free plays: the next entry of the game's pool of free plays (a pool of kind "try",
-laid out and committed by the ledger as a paid pool is: web/endpoint/sales/ledger.py `ensure_pool`),
-signed as a try play (payload mode "try"), recorded in try_plays; no money moves and it is no
+laid out and committed as a paid pool is: web/endpoint/pools/pools.py `Pools.ensure`), signed
+as a try play (payload mode "try"), recorded in try_plays; no money moves and it is no
 play of the ledger (docs/endpoint.md, TRY mode pools)."""
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def try_play(ledger: Ledger, account: Account | None, game: str) -> dict[str, An
                 taken = ledger.sql.next_index.value(conn, pool=pool.id)
                 if taken is not None:
                     return _try_sale(ledger, conn, account, pool, int(taken) - 1)
-        # spent, or another process's new pool not loaded yet (ensure_pool loads it)
+        # spent, or another process's new pool not loaded yet (Pools.ensure loads it)
         exhausted = pool.id if pool is not None and loaded else None
     raise ApiError(503, "pool_unavailable", NO_POOL)
 
