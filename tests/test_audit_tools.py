@@ -1,8 +1,8 @@
 """The auditors' tools stay independent of the code they audit: `build.py audit-pool` imports
 only the standard library and httpx (its recount, tools/audit/pool.py, the standard library
 alone), `build.py verify` also cryptography (its Ed25519) and its steps (tools/audit/verify.py),
-never the endpoint's nor the engine's code (tests/endpoint/test_reveal.py and test_verify.py run
-them)."""
+never the endpoint's nor the engine's code (tests/endpoint/pools/test_reveal.py and
+test_verify.py run them)."""
 
 from __future__ import annotations
 

@@ -3,10 +3,11 @@
 Arrows point down the rooms' "may import" column: the engine core imports only the standard
 library and itself, with no I/O, clock or randomness of its own; the screens (engine/ui/) import
 the engine and the standard library, never a platform (`js`, `pygame`); the endpoint never
-imports the screens; the browser's runtime (web/runtime/) only the standard library and Pyodide,
-and no shipped room the tools; tools/ in rooms, commands over build, bench and audit. Every
-import statement counts, wherever it is (functions, `try`, `if TYPE_CHECKING:`), since each one
-is a dependency someone can follow.
+imports the screens, and its rooms import one way (HTTP -> sales -> player, pools -> store),
+with no circle among its modules and nothing of test mode on a sale's path; the browser's
+runtime (web/runtime/) only the standard library and Pyodide, and no shipped room the tools;
+tools/ in rooms, commands over build, bench and audit. Every import statement counts, wherever
+it is (functions, `try`, `if TYPE_CHECKING:`), since each one is a dependency someone can follow.
 """
 
 from __future__ import annotations
@@ -200,3 +201,76 @@ def test_the_tools_rooms_import_one_way() -> None:
 def test_the_reader_sees_every_import(source: str, expected: set[str]) -> None:
     found = {name for _, name in imports_in(source, "engine.lab_riches.probe")}
     assert found - {"typing", "typing.TYPE_CHECKING"} == expected
+
+
+# The endpoint's rooms (docs/endpoint.md, "Rooms"), each with the rooms it may import besides
+# itself: HTTP -> sales -> the player's side and the pools -> the store, every room the shared
+# modules at web/endpoint/'s root (errors, settings, the clock, keys, tokens, times), and test
+# mode above them all, imported by the app alone.
+ENDPOINT_ROOMS: dict[str, frozenset[str]] = {
+    "shared": frozenset(),
+    "store": frozenset({"shared"}),
+    "pools": frozenset({"shared", "store"}),
+    "player": frozenset({"shared", "store"}),
+    "sales": frozenset({"shared", "store", "pools", "player"}),
+    "http": frozenset({"shared", "store", "pools", "player", "sales"}),
+    "testmode": frozenset({"shared", "store", "pools", "player", "sales", "http"}),
+    "app": frozenset({"shared", "store", "pools", "player", "sales", "http", "testmode"}),
+}
+
+
+def endpoint_room(name: str) -> str:
+    """The room of a module of web.endpoint: its folder, "app", or "shared" (its root)."""
+    first = name.removeprefix("web.endpoint").lstrip(".").split(".")[0]
+    return first if first in ENDPOINT_ROOMS else "shared"
+
+
+def test_the_endpoint_s_rooms_import_one_way() -> None:
+    def allowed(path: Path, name: str) -> bool:
+        if not is_within(name, "web.endpoint"):
+            return True
+        own = endpoint_room(module_name(path))
+        return endpoint_room(name) in ENDPOINT_ROOMS[own] | {own}
+
+    assert breaches("web/endpoint", "the endpoint's rooms import one way", allowed) == []
+
+
+def endpoint_graph() -> dict[str, set[str]]:
+    """Each endpoint module and the endpoint modules it imports (every import statement)."""
+    files = {module_name(path): path for path in python_files("web/endpoint")}
+    return {
+        module: {name for _, name in imports(path) if name in files and name != module}
+        for module, path in files.items()
+    }
+
+
+def reached(graph: dict[str, set[str]], start: str) -> set[str]:
+    """Every module an import of `start` loads, itself included."""
+    seen, todo = {start}, [start]
+    while todo:
+        for name in graph[todo.pop()] - seen:
+            seen.add(name)
+            todo.append(name)
+    return seen
+
+
+def test_no_endpoint_module_imports_itself_round_a_circle() -> None:
+    graph = endpoint_graph()
+    circles = sorted(
+        f"{module} -> {name} -> ... -> {module}"
+        for module in graph
+        for name in graph[module]
+        if module in reached(graph, name)
+    )
+    assert circles == []
+
+
+def test_a_sale_loads_nothing_of_test_mode() -> None:
+    """Test mode can be deleted without touching a sale: the purchase's modules, and everything
+    they import, never reach web.endpoint.testmode."""
+    graph = endpoint_graph()
+    sale_path = reached(graph, "web.endpoint.sales.checkout") | reached(
+        graph, "web.endpoint.http.routes.sales"
+    )
+    assert "web.endpoint.sales.checkout" in sale_path and len(sale_path) > 10
+    assert sorted(name for name in sale_path if is_within(name, "web.endpoint.testmode")) == []

@@ -15,7 +15,7 @@ from tools.commands import books as cmd_books
 from tools.commands import certify as cmd_certify
 from tools.commands import math as cmd_math
 from tools.commands import pool as cmd_pool
-from web.endpoint import pool_store
+from web.endpoint.pools import files
 
 
 def test_math_json_prints_every_registered_game(capsys: pytest.CaptureFixture[str]) -> None:
@@ -57,8 +57,8 @@ def test_pool_check_prints_an_entry_and_its_proof(
     losing = dataclasses.replace(table.tiers[0], count=600)
     tiers = (losing, dataclasses.replace(table.tiers[1], count=400))
     small = dataclasses.replace(table, base_pool_size=1_000, tiers=tiers)
-    pool = pool_store.lay_out(small, 1_000)
-    pool_store.save(pool, tmp_path)
+    pool = files.lay_out(small, 1_000)
+    files.save(pool, tmp_path)
     assert cmd_pool.main(["--check", str(tmp_path), "--entry", "999"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["root"] == pool.root.hex() and report["proof_verifies"] is True
@@ -91,8 +91,8 @@ def test_books_reads_a_saved_pool(tmp_path: Path) -> None:
     table = load_table("lab-riches")
     tiers = (dataclasses.replace(table.tiers[0], count=7), table.tiers[-1])
     small = dataclasses.replace(table, base_pool_size=8, tiers=tiers)
-    pool = pool_store.lay_out(small, 8, key=bytes(32))
-    pool_store.save(pool, tmp_path / "pool")
+    pool = files.lay_out(small, 8, key=bytes(32))
+    files.save(pool, tmp_path / "pool")
     out = tmp_path / "books.jsonl"
     argv = ["--game", "lab-riches", "--plays", "8", "--pool", str(tmp_path / "pool")]
     assert cmd_books.main([*argv, "--out", str(out)]) == 0

@@ -1,6 +1,6 @@
 """Finite pools: exact counts, given key and entropy, Merkle proofs that verify and fail.
 
-Saving and loading pools (web/endpoint/pool_store.py) is tested in tests/endpoint/.
+Saving and loading pools (web/endpoint/pools/files.py) is tested in tests/endpoint/.
 """
 
 from __future__ import annotations

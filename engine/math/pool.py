@@ -1,7 +1,7 @@
 """Finite pools as a lottery sells them: a shuffled list of outcomes and its Merkle commitment.
 
 A pool holds exactly its table's counts scaled to its size, in an order shuffled with the
-entropy its caller gives (`secrets` in web/endpoint/pool_store.py, which also saves and loads it);
+entropy its caller gives (`secrets` in web/endpoint/pools/files.py, which also saves and loads it);
 the seeds, salts and leaf hashes follow engine/math/leaves.py. Only the roots of each chunk of
 256 leaves are kept, so a proof recomputes one chunk (about a millisecond) and the pool stores
 little more than the shuffled outcome codes.

@@ -1,7 +1,7 @@
 """An unbiased shuffle: Fisher–Yates with draws from a source of random bytes the caller gives.
 
 The engine does no I/O and owns no entropy: a pool is shuffled with `secrets.token_bytes`
-passed in by whoever lays it out (web/endpoint/pool_store.py, tools).
+passed in by whoever lays it out (web/endpoint/pools/files.py, tools).
 """
 
 from __future__ import annotations

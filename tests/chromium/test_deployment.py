@@ -100,7 +100,7 @@ def endpoint_alone(port: int, var: Path, page_origin: str) -> Iterator[str]:
         **os.environ,
         "PYTHONPATH": str(ROOT),
         "LOTTERY_VAR_DIR": str(var),
-        "LOTTERY_LIMITS_REQUIRED": "0",  # (tests/endpoint/routes/test_sales.py is about it)
+        "LOTTERY_LIMITS_REQUIRED": "0",  # (tests/endpoint/http/routes/test_sales.py is about it)
         "LOTTERY_CORS_ORIGINS": page_origin,
     }
     env.pop("DATABASE_URL", None)

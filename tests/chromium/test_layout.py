@@ -8,7 +8,7 @@ splash, end message and final board); on each screen the window takes six sizes,
 either way among them.
 
 What it sees is the same on every machine and run: the endpoint it starts lays its pools out
-from a fixed seed (test mode's LOTTERY_TEST_POOL_SEED, web/endpoint/testmode.py) and the test
+from a fixed seed (test mode's LOTTERY_TEST_POOL_SEED, web/endpoint/testmode/) and the test
 buys in a fixed order, so each play's book (outcome and scenario) is fixed. The books are the
 worst cases of the prize tables for the screens: each game's play is a composition with every
 feature of its table (Lab Riches: an Instant Prize from the Bonus Game, a meter prize and a

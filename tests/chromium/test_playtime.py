@@ -1,4 +1,4 @@
-"""Play time in the browser (web/endpoint/playtime.py, engine/ui/visit.py): the endpoint's
+"""Play time in the browser (web/endpoint/player/playtime.py, engine/ui/visit.py): the endpoint's
 reality check shown when the account's run of play says, on a page that began after the run,
 and the log-out after an hour of play on two devices: the page says when play can resume, and
 its unfinished play still finishes. Driven by the test clock."""

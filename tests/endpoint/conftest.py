@@ -29,8 +29,8 @@ from engine import games
 from engine.math.pool import Pool
 from engine.math.table import PrizeTable
 from tests.endpoint.relay import Relay
-from web.endpoint import pool_store
 from web.endpoint.app import create_app
+from web.endpoint.pools import files
 from web.endpoint.settings import Settings
 
 BACKENDS = ("sqlite", pytest.param("postgresql", marks=pytest.mark.postgres))
@@ -55,7 +55,7 @@ class Clock:
 def laid_pools() -> dict[str, list[Pool]]:
     """One real pool per game on sale, laid out once for the whole session (more on demand)."""
     tables = [game.table for game in games.on_sale()]
-    return {table.game: [pool_store.lay_out(table, table.base_pool_size)] for table in tables}
+    return {table.game: [files.lay_out(table, table.base_pool_size)] for table in tables}
 
 
 @pytest.fixture(scope="session")
@@ -73,7 +73,7 @@ def reuse(pools: dict[str, list[Pool]]) -> Callable[[PrizeTable, int], Pool]:
         used[table.game] = n + 1
         laid = pools.setdefault(table.game, [])
         while len(laid) <= n:
-            laid.append(pool_store.lay_out(table, size))
+            laid.append(files.lay_out(table, size))
         return laid[n]
 
     return lay_out

@@ -1,5 +1,5 @@
 """A TCP relay on loopback to the test's PostgreSQL, which a test cuts, hangs or fails over
-(tests/endpoint/test_lost_database.py, test_lost_database_routes.py)."""
+(tests/endpoint/store/test_lost_database.py, test_lost_database_routes.py)."""
 
 from __future__ import annotations
 

@@ -15,14 +15,14 @@ from starlette.routing import Route
 
 from engine import games
 from tests.endpoint.conftest import Clock, bearer, buy, session
-from web.endpoint.schema import plays, pools, transactions
+from web.endpoint.store.schema import plays, pools, transactions
 
 OTHER = "power-puck-shot"  # the second game, on sale beside Lab Riches
 
 
 def test_warming_lays_out_pools_only_for_games_on_sale(make_app: Callable[..., FastAPI]) -> None:
     app = make_app()
-    app.state.services.ledger.warm()
+    app.state.services.ledger.pools.warm()
     with app.state.services.ledger.db.begin() as conn:
         warmed = conn.execute(select(pools.c.kind, pools.c.game).order_by(pools.c.id)).all()
     on_sale = [game.id for game in games.on_sale()]

@@ -17,9 +17,9 @@ from fastapi.testclient import TestClient
 from tests.endpoint.conftest import Clock, bearer, buy, serve, session
 from tools.commands.endpoint import proxy_options
 from web.endpoint import tokens
+from web.endpoint.http.protocol import JsonErrorsProtocol
 from web.endpoint.keys import KeyRing, b64url, b64url_decode, key_id
-from web.endpoint.ledger import POOL_STATUS_TTL
-from web.endpoint.protocol import JsonErrorsProtocol
+from web.endpoint.pools.pools import POOL_STATUS_TTL
 from web.endpoint.settings import Settings
 
 

@@ -18,9 +18,9 @@ from sqlalchemy import select
 
 from engine import games
 from tests.endpoint.conftest import OPERATOR, bearer, buy, postgres_url, session
-from web.endpoint import hashes
-from web.endpoint.hashing_process import hash_of_row
-from web.endpoint.schema import plays
+from web.endpoint.sales import hashes
+from web.endpoint.sales.hashing_process import hash_of_row
+from web.endpoint.store.schema import plays
 
 
 def scrape(client: TestClient) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from itertools import pairwise
 
+from web.endpoint.player.sessions import CHECK_MS
 from web.endpoint.recheck import due, phase
-from web.endpoint.sessions import CHECK_MS
 
 
 def test_a_read_is_never_kept_past_its_period_and_falls_due_on_the_key_s_own_grid() -> None:

@@ -27,11 +27,11 @@ from engine.math.leaves import chunk_root, leaf_tails
 from engine.math.pool import CHUNK, Pool
 from engine.outcome import Composition
 from tests.endpoint.conftest import bearer, buy, serve, session
-from tests.endpoint.test_reveal import run_tool
+from tests.endpoint.pools.test_reveal import run_tool
 from tools.commands import retire_pool as cmd_retire_pool
 from tools.commands import verify as cmd_verify
-from web.endpoint import reveal
-from web.endpoint.schema import pools
+from web.endpoint.pools import reveal
+from web.endpoint.store.schema import pools
 
 GAME = "lab-riches"
 PAID_KIND = ("paid", "paid")
@@ -260,7 +260,7 @@ def test_verify_passes_for_a_real_play_and_names_the_tampered_step(
         assert run_tool(cmd_verify.main, base, capsys)[0] == 1
 
         # once the pool is retired and revealed, step 3 also derives the seed and salt
-        reveal.retire(app.state.services.ledger, GAME)
+        reveal.retire(app.state.services.ledger.pools, GAME)
         code, verdict = run_tool(cmd_verify.main, [*base, "--session-token", token], capsys)
         assert code == 0, verdict
         assert "derive from the revealed key" in verdict["steps"][2]["detail"]

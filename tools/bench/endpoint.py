@@ -6,7 +6,7 @@ client, so the clients cost as little CPU as possible on the same machine), then
 `client_cpu_share` is the CPU the load generator itself used over the buying phase, as a share
 of one core, so a reader can tell how much of the machine the figures had; `server_cpu_share`
 (the uvicorn processes), `hashing_cpu_share` (the endpoint's book hasher, a child process at
-SCHED_IDLE, which runs only on CPU time nothing else wants: web/endpoint/hashes.py) and, on
+SCHED_IDLE, which runs only on CPU time nothing else wants: web/endpoint/sales/hashes.py) and, on
 PostgreSQL, `database_cpu_share` (every postgres process of the machine, when it is local and
 readable) are measured over the same phase from /proc.
 

@@ -50,19 +50,20 @@ def prepare(var: Path) -> list[str]:
     """Lay out and retire pools under `var` (SQLite) until CLOSED are closed, and commit the
     pool purchases draw from; the reveal paths of the closed pools."""
     from engine import games
-    from web.endpoint import reveal
-    from web.endpoint.ledger import POOL_KINDS, open_ledger
+    from web.endpoint.pools import reveal
+    from web.endpoint.pools.pools import PoolKind
+    from web.endpoint.sales.ledger import open_ledger
     from web.endpoint.settings import Settings
 
     ledger = open_ledger(Settings(var_dir=var), time.time)
     closed: list[str] = []
-    kinds = [(game.id, kind) for game in games.on_sale() for kind in POOL_KINDS]
+    kinds = [(game.id, kind) for game in games.on_sale() for kind in PoolKind]
 
     def close(game: str, kind: str, times: int) -> None:
         for _ in range(times):
-            ledger.ensure_pool(game, kind=kind)
-            retired = reveal.retire(ledger, game, kind)
-            reveal.write_reveal(ledger, game, retired["pool_id"])  # (as build.py retire-pool)
+            ledger.pools.ensure(game, kind=kind)
+            retired = reveal.retire(ledger.pools, game, kind)
+            reveal.write_reveal(ledger.pools, game, retired["pool_id"])  # (as build.py retire-pool)
             closed.append(f"/api/pools/{game}/{retired['pool_id']}/reveal")
 
     per_kind = -(-CLOSED // len(kinds))
@@ -71,7 +72,7 @@ def prepare(var: Path) -> list[str]:
         thread.start()
     for thread in threads:
         thread.join()
-    ledger.ensure_pool(GAME)  # the pool the buyers draw from
+    ledger.pools.ensure(GAME)  # the pool the buyers draw from
     ledger.db.dispose()
     return sorted(closed)[:CLOSED]
 
@@ -173,7 +174,7 @@ def measure(prepared: Path, paths: list[str], root: Path = ROOT) -> dict[str, An
             **os.environ,
             "PYTHONPATH": str(root),
             "LOTTERY_VAR_DIR": str(var),
-            "LOTTERY_LIMITS_REQUIRED": "0",  # (tests/endpoint/test_limits.py is about it)
+            "LOTTERY_LIMITS_REQUIRED": "0",  # (tests/endpoint/player/test_limits.py is about it)
             "DATABASE_URL": "",
             "LOTTERY_DEMO_BALANCE_PENCE": str(10**9),
             "LOTTERY_RATE_PER_SECOND": "100000",  # (the buyers' accounts are not held back)

@@ -1,4 +1,4 @@
-"""Microseconds the rate limiter (web/endpoint/guards.py, RateLimit) takes for one request, with
+"""Microseconds the rate limiter (http/guards.py, RateLimit) takes for one request, with
 10 recent callers and with 200,000: `build.py bench --limiter --json`. Each request used to
 read every recent caller above 100,000 of them (19-31 ms); the two figures should be alike.
 """
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 
-from web.endpoint.guards import RateLimit
+from web.endpoint.http.guards import RateLimit
 
 
 def request_us(recent_callers: int, requests: int = 20_000) -> float:

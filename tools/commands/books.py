@@ -22,7 +22,7 @@ from engine.game import BookBuilder
 from engine.math.leaves import PoolEntry
 from engine.outcome import Composition
 from engine.rng import Stream
-from web.endpoint import pool_store
+from web.endpoint.pools import files
 
 
 def with_books() -> tuple[str, ...]:
@@ -41,7 +41,7 @@ def builder(game_id: str) -> tuple[str, BookBuilder]:
 def entries(game: str, plays: int, pool_dir: str | None, key: bytes) -> Iterator[PoolEntry]:
     """plays outcomes: the first entries of a saved pool, or fresh weighted draws."""
     if pool_dir:
-        pool = pool_store.load(Path(pool_dir))
+        pool = files.load(Path(pool_dir))
         if pool.game != game:
             raise SystemExit(f"the pool at {pool_dir} is for {pool.game}, not {game}")
         if plays > pool.size:

@@ -10,7 +10,7 @@ from typing import Any
 
 import uvicorn
 
-from web.endpoint.protocol import JsonErrorsProtocol
+from web.endpoint.http.protocol import JsonErrorsProtocol
 from web.endpoint.settings import Settings
 
 

@@ -1,7 +1,7 @@
 """`build.py migrate-pools [--database-url URL] [--pool-dir DIR]`: move a pool directory into
 the database.
 
-Endpoints before pools lived in the database (web/endpoint/pool_vault.py) kept each committed
+Endpoints before pools lived in the database (web/endpoint/pools/vault.py) kept each committed
 pool only in LOTTERY_POOL_DIR, which every instance had to share. This stores every committed
 pool the database lacks from that directory, each checked leaf by leaf against its
 commitment and the root the database recorded, its key and entries sealed with the
@@ -15,8 +15,8 @@ import argparse
 import time
 from pathlib import Path
 
-from web.endpoint.ledger import open_ledger
-from web.endpoint.pool_vault import move_in
+from web.endpoint.pools.vault import move_in
+from web.endpoint.sales.ledger import open_ledger
 from web.endpoint.settings import Settings
 
 

@@ -1,7 +1,7 @@
 """`build.py pool --game G [--size N] --out DIR`: lay out, commit and save a finite pool.
 
 The pool holds exactly the prize table's counts scaled to N (a multiple of the base pool),
-shuffled with `secrets` (web/endpoint/pool_store.py); its Merkle root is written to
+shuffled with `secrets` (web/endpoint/pools/files.py); its Merkle root is written to
 DIR/commitment.json. The figures (seconds, peak memory, proof time) are printed as JSON at the end.
 
 `build.py pool --check DIR [--entry I]` re-checks a saved pool (every leaf against the committed
@@ -23,7 +23,7 @@ from tqdm import tqdm
 
 from engine import games
 from engine.math.pool import Pool, verify_proof
-from web.endpoint import pool_store
+from web.endpoint.pools import files
 
 
 def peak_memory_mb(children: bool = False) -> float | None:
@@ -51,7 +51,7 @@ def time_proofs(pool: Pool, samples: int = 200) -> float:
 def check(directory: Path, index: int) -> int:
     """Load a saved pool, recompute every leaf, and print one entry with its proof."""
     start = time.perf_counter()
-    pool = pool_store.load(directory, verify=True)
+    pool = files.load(directory, verify=True)
     entry, proof = pool.entry(index), pool.proof(index)
     report = {
         "game": pool.game,
@@ -96,10 +96,10 @@ def main(argv: list[str]) -> int:
 
         if args.workers > 1:
             with ProcessPoolExecutor(args.workers) as executor:
-                pool = pool_store.lay_out(table, size, progress=progress, mapper=executor.map)
+                pool = files.lay_out(table, size, progress=progress, mapper=executor.map)
         else:
-            pool = pool_store.lay_out(table, size, progress=progress)
-    pool_store.save(pool, args.out)
+            pool = files.lay_out(table, size, progress=progress)
+    files.save(pool, args.out)
     elapsed = time.perf_counter() - start
     figures = {
         "game": pool.game,

@@ -1,7 +1,7 @@
 """`build.py retire-pool --game G [--try] [--database-url URL] [--close-only] [--json]`: retire a
 pool.
 
-Closes the game's current pool at once (web/endpoint/reveal.py): no entry of it is sold after
+Closes the game's current pool at once (web/endpoint/pools/reveal.py): no entry of it is sold after
 the command returns, its unsold entries never are, and its reveal becomes public at
 GET /api/pools/{game}/{pool_id}/reveal. Then, unless --close-only, it lays out the next pool
 and commits its root (as the endpoint would at the next sale), so the game stays on sale
@@ -19,9 +19,10 @@ import json
 import time
 
 from engine import games
-from web.endpoint import reveal
 from web.endpoint.errors import ApiError
-from web.endpoint.ledger import open_ledger
+from web.endpoint.pools import reveal
+from web.endpoint.pools.pools import PoolKind
+from web.endpoint.sales.ledger import open_ledger
 from web.endpoint.settings import Settings
 
 
@@ -44,17 +45,17 @@ def main(argv: list[str]) -> int:
     db = ledger.db
     try:
         try:
-            kind = reveal.TRY if args.free else reveal.PAID
-            retired = reveal.retire(ledger, args.game, kind)
+            kind = PoolKind.TRY if args.free else PoolKind.PAID
+            retired = reveal.retire(ledger.pools, args.game, kind)
         except (LookupError, ApiError) as error:
             parser.exit(1, f"retire-pool: {error}\n")
-        # its reveal written now (web/endpoint/reveal_files.py): no request waits for it
-        reveal.write_reveal(ledger, args.game, retired["pool_id"])
+        # its reveal written now (web/endpoint/pools/reveal_files.py): no request waits for it
+        reveal.write_reveal(ledger.pools, args.game, retired["pool_id"])
         result = {"retired": retired, "next": None}
         if not args.close_only:
-            ledger.ensure_pool(args.game, kind=kind)
+            ledger.pools.ensure(args.game, kind=kind)
             with db.begin() as conn:
-                row = ledger.current_pool(conn, args.game, kind)
+                row = ledger.pools.current(conn, args.game, kind)
             assert row is not None
             result["next"] = {"pool_id": row.pool_id, "root": row.root, "size": row.size}
     finally:

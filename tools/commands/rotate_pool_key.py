@@ -1,7 +1,7 @@
 """`build.py rotate-pool-key --new-key-file PATH [--database-url URL]`: change the
 pool-encryption key.
 
-Re-seals every pool the database keeps (web/endpoint/pool_vault.py) and its key check with the
+Re-seals every pool the database keeps (web/endpoint/pools/vault.py) and its key check with the
 new key (64 hex digits in PATH, as LOTTERY_POOL_KEY_FILE), in one transaction, each row read back
 and opened with the new key before the commit. The old key is the configured one
 (LOTTERY_POOL_KEY or LOTTERY_POOL_KEY_FILE, as for the endpoint): if it is not the one the pools
@@ -15,8 +15,8 @@ import argparse
 import time
 from pathlib import Path
 
-from web.endpoint.ledger import open_ledger
-from web.endpoint.pool_vault import Seal, parse_key, rotate
+from web.endpoint.pools.vault import Seal, parse_key, rotate
+from web.endpoint.sales.ledger import open_ledger
 from web.endpoint.settings import Settings
 
 

@@ -10,7 +10,7 @@ import uvicorn
 from tools.build.dist import build
 from tools.build.sources import ROOT
 from web.devserver import create_app
-from web.endpoint.protocol import JsonErrorsProtocol
+from web.endpoint.http.protocol import JsonErrorsProtocol
 
 
 def main(argv: list[str]) -> int:

@@ -16,11 +16,11 @@ import argparse
 import json
 import time
 
-from web.endpoint.database import Database
-from web.endpoint.ledger import read_clock_offset
+from web.endpoint.sales.settlement import settle
+from web.endpoint.sales.statements import Statements
 from web.endpoint.settings import Settings
-from web.endpoint.settlement import settle
-from web.endpoint.statements import Statements
+from web.endpoint.store.database import Database
+from web.endpoint.testmode.clock import read_clock_offset
 
 
 def main(argv: list[str]) -> int:

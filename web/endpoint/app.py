@@ -1,5 +1,5 @@
 """The signing endpoint as a FastAPI app, assembled: the ledger opened, the services built
-once, each concept's routes (web/endpoint/routes/) given them, the error handlers and the
+once, each concept's routes (web/endpoint/http/routes/) given them, the error handlers and the
 middleware added. Every route lives under /api."""
 
 from __future__ import annotations
@@ -15,13 +15,23 @@ from typing import Any
 from fastapi import FastAPI
 from starlette.types import Receive, Scope, Send
 
-from web.endpoint import apidocs, handlers, services, testmode
-from web.endpoint.guards import BodyLimit, HeadAsGet, JsonCORS, api_headers
-from web.endpoint.ledger import open_ledger
-from web.endpoint.metrics import Timing
-from web.endpoint.pool_layout import LayOut
-from web.endpoint.routes import accounts, player, plays, playtime, pools, sales, status, testing
+from web.endpoint import testmode
+from web.endpoint.http import apidocs, handlers, services
+from web.endpoint.http.guards import BodyLimit, HeadAsGet, JsonCORS, api_headers
+from web.endpoint.http.metrics import Timing
+from web.endpoint.http.routes import (
+    accounts,
+    player,
+    plays,
+    playtime,
+    pools,
+    sales,
+    status,
+)
+from web.endpoint.pools.layout import LayOut
+from web.endpoint.sales.ledger import open_ledger
 from web.endpoint.settings import Settings
+from web.endpoint.testmode import routes as test_routes
 
 SWITCH_INTERVAL = 0.0005  # seconds; sys.setswitchinterval of an endpoint process
 
@@ -41,10 +51,14 @@ def create_app(
     if lay_out is None and settings.test_pool_seed:
         lay_out = testmode.fixed_lay_out(settings.test_pool_seed)
     ledger = open_ledger(settings, clock, lay_out)
-    testmode.guard(ledger.db, settings.test_mode, ledger.now_ms())  # test and real plays never mix
-    given = services.build(ledger, settings, clock)
+    if settings.test_mode:  # test mode plugged in here, and only here
+        testmode.install(ledger)
+    # Test and real plays never mix.
+    testmode.guard(ledger.db, settings.test_mode, ledger.clock.now_ms())
+    wrap = testmode.seller if settings.test_mode else None
+    given = services.build(ledger, settings, clock, wrap)
     if settings.warm_pools:
-        threading.Thread(target=ledger.warm, name="warm-pools", daemon=True).start()
+        threading.Thread(target=ledger.pools.warm, name="warm-pools", daemon=True).start()
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -56,7 +70,7 @@ def create_app(
         title="Lottery signing endpoint",
         version="1",
         openapi_url="/api/openapi.json",
-        docs_url=None,  # web/endpoint/apidocs.py: served from this origin, not a CDN
+        docs_url=None,  # web/endpoint/http/apidocs.py: served from this origin, not a CDN
         swagger_ui_oauth2_redirect_url=None,
         redoc_url=None,
     )
@@ -65,7 +79,7 @@ def create_app(
     routers = [m.routes(given) for m in (accounts, status, plays, sales, pools, player, playtime)]
     routers.append(apidocs.routes())
     if settings.test_mode:
-        routers.append(testing.routes(given))
+        routers.append(test_routes.routes(given))
     for router in routers:  # flat, as declared (include_router would nest each router)
         app.router.routes.extend(router.routes)
     app.fast_path = sales.PurchaseFastPath(given)  # purchases answered ahead of the middleware
@@ -90,7 +104,7 @@ def create_app(
 class Endpoint(FastAPI):
     """The FastAPI app, with purchases answered by `sales.PurchaseFastPath` before the
     middleware, and its OpenAPI document completed with the API's error shape
-    (web/endpoint/apidocs.py)."""
+    (web/endpoint/http/apidocs.py)."""
 
     fast_path: sales.PurchaseFastPath | None = None
 

@@ -67,7 +67,7 @@ def not_on_sale(game_id: str, name: str) -> ApiError:
     )
 
 
-ERROR_SCHEMA = "ApiError"  # the OpenAPI schema of the error shape (web/endpoint/sales.py)
+ERROR_SCHEMA = "ApiError"  # the OpenAPI schema of the error shape (web/endpoint/http/apidocs.py)
 # What the routes' error answers say, where several routes give the same one
 UNAUTHENTICATED = "unauthenticated: missing, forged or expired credential."
 LIMITED = "rate_limited: too many requests."

@@ -87,13 +87,13 @@ class Settings:
     play_timeout_seconds: int = 24 * 3600
     sweep_interval_seconds: float = 60.0
     pool_size: int = 0
-    pool_dir: Path | None = None  # a cache of the database's pools (web/endpoint/pool_vault.py)
+    pool_dir: Path | None = None  # a cache of the database's pools (web/endpoint/pools/vault.py)
     pool_key: str = ""  # the pool-encryption key, 64 hex digits (shared by every instance)
     pool_key_file: Path | None = None
     rate_per_second: float = 20.0
     rate_burst: int = 60
     max_body_bytes: int = 16_384
-    max_header_bytes: int = 16_384  # a request's line and headers (web/endpoint/protocol.py)
+    max_header_bytes: int = 16_384  # a request's line and headers (web/endpoint/http/protocol.py)
     max_headers: int = 100
     header_timeout_seconds: float = 10.0
     metrics_token: str = ""  # the bearer token of GET /api/metrics; none: not served (404)
@@ -106,7 +106,7 @@ class Settings:
     test_pool_seed: str = ""  # test mode only: pools laid out from this seed (testmode.py)
     warm_pools: bool = False
     limits_required: bool = True  # no paid play before a daily and a weekly limit (limits.py)
-    # play time (web/endpoint/playtime.py); 0 turns the log-out or the reality check off
+    # play time (web/endpoint/player/playtime.py); 0 turns the log-out or the reality check off
     play_session_seconds: int = 3600  # a run of play is logged out after this
     cooling_off_seconds: int = 600  # then paid purchases are refused this long
     play_break_seconds: int = 600  # a gap this long between paid purchases ends a run

@@ -59,7 +59,7 @@ def verify(ring: KeyRing, token: str) -> dict[str, Any]:
 
 def issue_session(secret: bytes, account: str, issued_at: int, nonce: str = "") -> str:
     """A session credential for an account: base64url(account:issued[:nonce]) . base64url(HMAC);
-    the nonce makes each credential, and so its session (web/endpoint/sessions.py), unique."""
+    the nonce makes each credential, and so its session (player/sessions.py), unique."""
     text = f"{account}:{issued_at}:{nonce}" if nonce else f"{account}:{issued_at}"
     body = b64url(text.encode())
     mac = hmac.new(secret, body.encode(), hashlib.sha256).digest()

@@ -1,8 +1,9 @@
 // The endpoint's answers the page reads (docs/api.md; only the fields read here), and what the
 // page keeps of them in the browser's storage: the page's request operations (js/bridge.js,
 // js/endpoint.js, js/session.js, js/progress.js) name these. For the page's type check only
-// (tsconfig.json; the worker makes no request to the endpoint); not shipped. A global script,
-// no import or export, like types.d.ts.
+// (tsconfig.json; the worker makes no request to the endpoint); not shipped. Checked against the
+// endpoint's answers and its OpenAPI document (tests/endpoint/http/test_shell_api_types.py).
+// A global script, no import or export, like types.d.ts.
 
 interface ApiError {
   code?: string;
