@@ -1,6 +1,6 @@
 """backends.browser.start on a restored interpreter: the text widths it measured before are
 kept when measured with the same fonts, so a returning visit's first frame asks the browser
-only for new texts (docs/build-history.md, 2026-12-03 night)."""
+only for new texts (docs/changelog.md, 2026-12-03 night)."""
 
 from __future__ import annotations
 

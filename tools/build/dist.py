@@ -225,7 +225,7 @@ def build(out: Path, api_url: str = "") -> DistResult:
         # downloads the worker asks for once Pyodide's loader runs (the WebAssembly, the
         # standard library, the zips): preloaded, they slowed the page's own scripts from the
         # local server by about 70 ms and gained nothing over a 60-150 ms round-trip network
-        # (docs/build-history.md).
+        # (docs/changelog.md).
         "{{PRELOADS}}": "\n".join(
             f'<link rel="preload" href="{url}" as="script" crossorigin>'
             for url in (f"/{worker_name}", f"{base}pyodide.mjs", f"{base}pyodide.asm.mjs")

@@ -46,7 +46,7 @@ def create_app(
     settings = settings or Settings.from_env()
     # The event loop hands the interpreter lock to the database threads (PostgreSQL's batches),
     # the hashing process's feeder and the WAL checkpointer within 0.5 ms, not Python's 5 ms
-    # (docs/endpoint-benchmarks.md).
+    # (docs/changelog.md).
     sys.setswitchinterval(SWITCH_INTERVAL)
     if lay_out is None and settings.test_pool_seed:
         lay_out = testmode.fixed_lay_out(settings.test_pool_seed)

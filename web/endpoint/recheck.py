@@ -8,7 +8,7 @@ hashing, so keys in a row (pks 1, 2, 3 ...) get phases spread over the period. A
 any instant is kept until the next instant of its grid: never longer than the period, and
 once a period for a key in steady use. Before, each kept its read for exactly the period from
 when it was made, so clients that started together read together, every second, for as long
-as they ran (docs/endpoint-benchmarks.md: PostgreSQL's p99).
+as they ran (docs/changelog.md: PostgreSQL's p99).
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ too, stays a number (docs/api.md).
 A purchase's answer carries four of them (its play time: when its run began, logs out and
 next checks reality, and now), so `iso` formats each second's date and time once and keeps the
 last SECONDS_KEPT of them: a datetime built and formatted per time was about a tenth of a
-purchase's CPU in the endpoint (docs/endpoint-benchmarks.md, "2026-12-03 evening").
+purchase's CPU in the endpoint (docs/changelog.md, "2026-12-03 evening").
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ sw.addEventListener("install", (event) => {
 /**
  * The precached files straight from this release's cache, without waking this script for each
  * request (the Static Routing API; Chromium 123 and later): a returning visit's scripts and
- * WebAssembly were 56-143 ms in its fetch handler (docs/build-history.md). A file missing from
+ * WebAssembly were 56-143 ms in its fetch handler (docs/changelog.md). A file missing from
  * the cache goes to the network, as the fetch handler's would. Browsers without it, or without
  * a part of it, keep the fetch handler below.
  * @param {ExtendableEvent & {addRoutes?: (rules: object) => Promise<void>}} event

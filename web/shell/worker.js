@@ -166,7 +166,7 @@ async function boot({ config, canvas, size, params, origin, runtime }) {
   loader.catch(() => {}); // a failure is reported where it is awaited
   // After the loader and the snapshot are asked for, which the start waits on: the worker's
   // first FontFace took its thread 5-15 ms (a returning visit's CPU profile,
-  // docs/build-history.md).
+  // docs/changelog.md).
   const fonts = loadFonts(config.fonts || []);
   /** @type {Pyodide} */
   let pyodide;
@@ -210,7 +210,7 @@ async function boot({ config, canvas, size, params, origin, runtime }) {
   try {
     // A restored snapshot has the games' zips found, and the game imported (its key names
     // these very zips): finding them again there had Python's compiler compiled anew on a first
-    // return, when it was Python source (docs/build-history.md).
+    // return, when it was Python source (docs/changelog.md).
     if (boot === "fresh") findGames(pyodide, games);
     browser = pyodide.pyimport(config.game.module);
     modules = () => pyodide.pyimport("sys").modules.__len__();
@@ -235,7 +235,7 @@ async function boot({ config, canvas, size, params, origin, runtime }) {
     post({ type: "started", notes });
     // The first frame at once, not when the page's next animation frame asks for it (a message
     // each way and up to a frame's wait: 45-50 ms of a returning visit's start under load;
-    // docs/build-history.md), with `now` on the page's clock like the frames it asks for.
+    // docs/changelog.md), with `now` on the page's clock like the frames it asks for.
     began = performance.now();
     frame({ type: "frame", now: performance.timeOrigin + performance.now() - origin, events: [] });
     span("first-frame", began);

@@ -9,7 +9,7 @@ The pool modules, one concept each:
 
 A Lab Riches pool of 2,000,000 entries takes seconds of CPU, nearly all of it holding the
 interpreter's lock: laid out in a thread of the serving process, it slowed the sales for as long
-(docs/endpoint-benchmarks.md, "The next pool laid out in a process of its own"). So it is laid
+(docs/changelog.md, "The next pool laid out in a process of its own"). So it is laid
 out in a spawned process (`LayOuts.run`) that ends with the endpoint, and the next pool while
 the current one sells (`PoolCache.prepare_spare`).
 """

@@ -4,7 +4,7 @@ Every sale takes the next entry of its game's pool, so every sale updates the po
 PostgreSQL holds that row's lock until the transaction's commit is on disk. Sold one at a
 time, purchases of a game are serialized on that lock: its holding time (a round trip, the
 signature, the commit's flush, and the wait for a CPU on a busy machine) caps the sales a
-second whatever the number of processes or connections (docs/endpoint-benchmarks.md).
+second whatever the number of processes or connections (docs/changelog.md).
 
 The batcher gathers the purchases of a game that arrive while a batch is being sold and has
 its seller sell them together (`Seller.sell_batch`, web/endpoint/sales/seller.py). A purchase the

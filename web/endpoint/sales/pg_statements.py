@@ -16,7 +16,7 @@ from web.endpoint.store.schema import plays, transactions
 
 # The columns of a batch's plays passed in its one JSON parameter (`sales_param`, read by
 # json_to_recordset), and their types; the rest are the batch's own (game, model, pool, status,
-# time) or their defaults. (Not one array a column: why, in docs/endpoint-benchmarks.md,
+# time) or their defaults. (Not one array a column: why, in docs/changelog.md,
 # "Hashing ahead, and a batch's plays as one JSON parameter".)
 SALE_FIELDS = {
     "play_number": "bigint",

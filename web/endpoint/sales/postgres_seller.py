@@ -1,6 +1,6 @@
 """The PostgreSQL seller: a purchase in two round trips and a batch in one or two, the
 statements sent in psycopg's pipeline mode (web/endpoint/sales/statements.py has them; the figures
-that chose them are in docs/endpoint-benchmarks.md)."""
+that chose them are in docs/changelog.md)."""
 
 from __future__ import annotations
 

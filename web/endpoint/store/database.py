@@ -26,7 +26,7 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 # The WAL is copied back this often. Each checkpoint ends with an fdatasync, and while it runs
 # the serving connection's writes to the WAL wait for the filesystem's journal: every purchase
 # in flight stalls together. Often, each checkpoint has few pages to flush and the stalls are
-# short (the measurements: docs/endpoint-benchmarks.md, "WAL checkpoints every 0.1 s").
+# short (the measurements: docs/changelog.md, "WAL checkpoints every 0.1 s").
 CHECKPOINT_SECONDS = 0.1
 MIGRATION_LOCK = 74_280_001  # PostgreSQL advisory lock id: one migrator at a time
 

@@ -4,7 +4,7 @@ Both are declared like every route, with their bodies and answers as models, so 
 OpenAPI document describes them; they read their bodies with those models themselves, so no
 per-request dependency or validation machinery of FastAPI's runs, and the purchase is also
 answered ahead of the middleware stack by `PurchaseFastPath`, which costs a purchase about as much
-as its own statements on a small machine (docs/endpoint-benchmarks.md).
+as its own statements on a small machine (docs/changelog.md).
 """
 
 from __future__ import annotations
