@@ -1,7 +1,9 @@
 """The drawing interface: the few primitives every scene speaks, whatever draws them.
 
 Coordinates are logical pixels (CSS pixels in the browser); backends scale for the
-device. Colours are CSS strings ('#rrggbb', '#rrggbbaa' or 'rgba(r,g,b,a)'); a Paint is
+device. Pictures are the project's art (assets/), rasterised at build time into atlases and
+drawn by key (`image`); a key the backend has not loaded draws nothing.
+Colours are CSS strings ('#rrggbb', '#rrggbbaa' or 'rgba(r,g,b,a)'); a Paint is
 a colour or a LinearGradient. Two backends implement Canvas: backends/canvas.py
 (the browser, through Pyodide) and backends/pygame_backend.py (a window or a PNG).
 """
@@ -170,6 +172,9 @@ class Canvas(Protocol):
 
     def clip(self, x: float, y: float, w: float, h: float) -> None:
         """Restrict the following drawing to a rectangle."""
+
+    def image(self, key: str, x: float, y: float, w: float, h: float) -> None:
+        """The asset atlas's picture `key` ('group/name') scaled into a rectangle."""
 
 
 def fit_text(canvas: Canvas, s: str, font: Font, max_width: float) -> Font:
