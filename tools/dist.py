@@ -27,7 +27,7 @@ import brotli
 from backends.codecache import CACHE_FILE
 from engine.game import BUILT_TABLE_FILE, TABLE_FILE
 from engine.ui.presentation import EXPORTS
-from tools import webapp
+from tools import atlas, webapp
 from tools.pyodide_patch import JS_EDITS, START_CODE, patched, patched_stdlib
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -415,6 +415,21 @@ def copy_fonts(target: Path) -> None:
         shutil.copyfile(source / "LICENSE", target / f"{package}-LICENSE.txt")
 
 
+def write_art(folder: Path) -> dict[str, dict[str, object]]:
+    """assets/' atlases (tools/atlas.py) as hashed files; each page's frames, URLs and bytes."""
+    folder.mkdir(parents=True)
+    config: dict[str, dict[str, object]] = {}
+    for page in atlas.build():
+        urls: dict[str, str] = {}
+        for ratio, data in page.webp.items():
+            name = hashed_name(f"{page.page}@{ratio}x.webp", data)
+            (folder / name).write_bytes(data)
+            urls[str(ratio)] = f"/assets/art/{name}"
+        sizes = {str(ratio): len(data) for ratio, data in page.webp.items()}
+        config[page.page] = {"frames": page.frames, "urls": urls, "bytes": sizes}
+    return config
+
+
 def build(out: Path, api_url: str = "") -> DistResult:
     """Build the static site into out (replacing it) and return its manifest.
 
@@ -506,9 +521,7 @@ def build(out: Path, api_url: str = "") -> DistResult:
     critical_css = (SHELL / "critical.css").read_text().strip()
     shutil.copyfile(SHELL / "favicon.svg", out / "favicon.svg")
     app_manifest = webapp.write(out, hashed_name)
-    assets = ROOT / "assets"
-    if assets.is_dir() and any(assets.iterdir()):
-        shutil.copytree(assets, out / "assets")
+    art = write_art(out / "assets" / "art")
     copy_fonts(out / "assets" / "fonts")
 
     base = f"/pyodide/{version}/"
@@ -550,6 +563,7 @@ def build(out: Path, api_url: str = "") -> DistResult:
         "runtimeCache": f"/{runtime_cache_name}",
         "ed25519": f"/{ed25519_name}",
         "fonts": font_faces(critical_css),
+        "art": art,
         "sizes": sizes,
         "serviceWorker": "/sw.js",
     }
