@@ -195,3 +195,18 @@ def along(points: Sequence[Point], t: float) -> Point:
             return ax + (bx - ax) * f, ay + (by - ay) * f
         goal -= length
     return points[-1]
+
+
+def picture(canvas: Canvas, key: str, x: float, y: float, s: float, aspect: float = 1.0) -> None:
+    """The picture `key` centred on (x, y), s high and s × aspect wide."""
+    canvas.image(key, x - s * aspect / 2, y - s / 2, s * aspect, s)
+
+
+def cover(canvas: Canvas, key: str, w: float, h: float, aspect: float = 1.0) -> None:
+    """The picture `key` (aspect = its width over its height) covering the w × h area from
+    (0, 0), centred and cut at its edges as CSS's `background-size: cover` does."""
+    s = max(w / aspect, h)
+    canvas.save()
+    canvas.clip(0, 0, w, h)
+    picture(canvas, key, w / 2, h / 2, s, aspect)
+    canvas.restore()

@@ -128,8 +128,8 @@ function pageArt(config, params, games, dpr) {
   };
 }
 
-// Fetched beside the zips and decoded off the thread; one that fails leaves its pictures out
-// (they draw nothing: the game plays in its shapes).
+// Fetched beside the zips and decoded off the thread; like a zip, an atlas that does not arrive
+// stops the start (the failure card's "Try again"): its symbols would not be drawn.
 /**
  * @param {{url: string, add: (image: ImageBitmap) => void} | null} art
  * @returns {Promise<void>}
@@ -143,8 +143,7 @@ function loadArt(art) {
       return r.blob();
     })
     .then((blob) => createImageBitmap(blob))
-    .then(art.add)
-    .catch((error) => console.warn("art:", error));
+    .then(art.add);
 }
 
 // The runtime's module function (`createPyodideModule`): the eager copy's, or, should it not
@@ -219,6 +218,7 @@ async function boot({ config, canvas, size, params, origin, runtime }) {
   const untimeWebAssembly = timeWebAssembly();
   try {
     pictures = loadArt(art); // before the first screen, which draws them
+    pictures.catch(() => {}); // a failure is reported where it is awaited
     // A game's zip is not preloaded by the page (which game is the URL's): start them now.
     const zips = urls.map((url) =>
       globalThis.fetch(url).then((r) => {
