@@ -118,7 +118,7 @@ function openedGames(config, params) {
  */
 function pageArt(config, params, games, dpr) {
   const page = games.length === 1 && games[0].id === params.game ? params.game : "lobby";
-  const entry = (config.art || {})[page];
+  const entry = config.art?.[page];
   if (!entry) return null;
   const ratio = dpr > 1 ? 2 : 1;
   return {
