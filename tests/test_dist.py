@@ -111,6 +111,9 @@ def test_the_art_ships_one_webp_atlas_a_page_and_ratio(dist_dir: Path) -> None:
             assert data[:4] == b"RIFF" and data[8:12] == b"WEBP"
             assert len(data) == entry["bytes"][ratio]
     assert not list(dist_dir.glob("assets/**/*.svg"))  # the sources stay at home
+    sw = (dist_dir / "sw.js").read_text()
+    precache = json.loads(re.search(r"const PRECACHE = (\[.*?\]);", sw).group(1))  # type: ignore[union-attr]
+    assert not [url for url in precache if url.startswith("/assets/art/")]  # kept when fetched
 
 
 def test_the_trimmed_stdlib_is_smaller_and_holds_what_the_game_imports(dist_dir: Path) -> None:

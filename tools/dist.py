@@ -378,6 +378,7 @@ def inputs_fingerprint(api_url: str) -> str:
     digest = hashlib.sha256(api_url.encode())
     sources = [ROOT / "package-lock.json", Path(__file__), ROOT / "tools" / "pyodide_tool.mjs"]
     sources += [ROOT / "tools" / "pyodide_patch.py", ROOT / "tools" / "webapp.py"]
+    sources += [ROOT / "tools" / "atlas.py"]  # the art's rasteriser and its settings
     for folder in (*GAME_PACKAGES, "web/shell", "assets", "tools/pyodide_start"):
         sources += sorted(p for p in (ROOT / folder).rglob("*") if p.is_file())
     for path in sources:
@@ -591,10 +592,14 @@ def build(out: Path, api_url: str = "") -> DistResult:
         text = json.dumps(config, separators=(",", ":")).replace("</", "<\\/")
         return template.replace("{{CONFIG}}", text)
 
+    # Not the art's atlases: a visit needs one page's at one ratio, which the service worker
+    # keeps when it is fetched (the others would cost a phone some 230 kB it never draws).
     precache = sorted(
         "/" + p.relative_to(out).as_posix()
         for p in out.rglob("*")
-        if p.is_file() and p.name not in ("index.html", ed25519_name)
+        if p.is_file()
+        and p.name not in ("index.html", ed25519_name)
+        and not p.is_relative_to(out / "assets" / "art")
     )
     # The release: its files and its page. The page's config names it (what the shell keeps
     # for one release, js/runtime.js, is keyed by it).
