@@ -26,8 +26,10 @@ SHARED_WITH_LOBBY = ("card", "logo")  # a game's pictures the lobby shows too
 RATIOS = (1, 2)  # a screen with a ratio over 1 takes the 2 (docs/drawing.md)
 PAD = 2  # logical px around each frame: a scaled picture never samples its neighbour
 ROW = 1024  # an atlas's width in logical px at most
-QUALITY = 80  # WebP's lossy quality: illustrated art shows no loss by eye at it
-ALPHA_QUALITY = 50  # the edges' alpha: from 90 to 50 the lobby's atlas went 25.6 kB to 17 kB
+# WebP's lossy quality and its alpha's, by ratio: illustrated art shows no loss by eye at 80 at
+# ratio 1, nor at 60 at ratio 2, whose pixels are a quarter the size (the lobby's 2× atlas
+# 38.0 kB at 80 and 50, 27.2 kB at 60 and 35: a phone's first visit within 3.6 MB).
+QUALITY = {1: (80, 50), 2: (60, 35)}
 SIZE = re.compile(r'<svg[^>]*?\swidth="([\d.]+)"[^>]*?\sheight="([\d.]+)"', re.DOTALL)
 
 
@@ -90,7 +92,8 @@ def build_page(page: str, keys: list[str], found: dict[str, Path]) -> Atlas:
         for key, (x, y, w, h) in frames.items():
             sheet.alpha_composite(render(found[key], w * ratio, h * ratio), (x * ratio, y * ratio))
         out = BytesIO()
-        sheet.save(out, "WEBP", quality=QUALITY, method=6, alpha_quality=ALPHA_QUALITY)
+        quality, alpha_quality = QUALITY[ratio]
+        sheet.save(out, "WEBP", quality=quality, method=6, alpha_quality=alpha_quality)
         webp[ratio] = out.getvalue()
     return Atlas(page, frames, webp)
 
