@@ -27,6 +27,7 @@ Entry = str | LinearGradient
 # Opcodes and their argument counts (a path adds 2 × n coordinates after its 5 arguments).
 CLEAR, RECT, CIRCLE, PATH, TEXT = 1, 2, 3, 4, 5
 SAVE, RESTORE, TRANSLATE, SCALE, ROTATE, ALPHA, CLIP = 6, 7, 8, 9, 10, 11, 12
+IMAGE = 13
 NAMES = {
     CLEAR: ("clear", 1),
     RECT: ("rect", 8),
@@ -40,8 +41,16 @@ NAMES = {
     ROTATE: ("rotate", 1),
     ALPHA: ("alpha", 1),
     CLIP: ("clip", 4),
+    IMAGE: ("image", 5),
 }
-REFS = {CLEAR: (0,), RECT: (4, 5), CIRCLE: (3, 4), PATH: (1, 2), TEXT: (0, 4, 6, 7, 8)}
+REFS = {
+    CLEAR: (0,),
+    RECT: (4, 5),
+    CIRCLE: (3, 4),
+    PATH: (1, 2),
+    TEXT: (0, 4, 6, 7, 8),
+    IMAGE: (0,),
+}
 FLAGS = {PATH: 4, TEXT: 5}  # the argument that is a boolean (closed, bold)
 TABLE_LIMIT = 4096  # entries; past it the table starts again at the next frame
 
@@ -228,6 +237,10 @@ class CommandCanvas:
     def clip(self, x: float, y: float, w: float, h: float) -> None:
         """Clip what follows to a rectangle."""
         self._numbers.extend((CLIP, x, y, w, h))
+
+    def image(self, key: str, x: float, y: float, w: float, h: float) -> None:
+        """An atlas picture by key into a rectangle."""
+        self._numbers.extend((IMAGE, self._table[key], x, y, w, h))
 
 
 class BatchReader:

@@ -8,12 +8,13 @@ into Activate. A window plays the frames' sound cues through pygame.mixer (pygam
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 import pygame
 
 from backends.endpoint_shell import EndpointShell
+from backends.pygame_art import load_art
 from backends.pygame_backend import PygameCanvas
 from backends.pygame_sound import SoundPlayer
 from engine.ui.app import App, FrameResult, Scene
@@ -61,13 +62,15 @@ def render_frames(
     density: float = 1.0,
     steps: Sequence[Iterable[Event]] = ((),),
     frame_ms: float = 1000 / 60,
+    art: Mapping[str, pygame.Surface] | None = None,
 ) -> list[FrameResult]:
-    """Headless: run one frame per step (feeding its events), save the last frame as PNG."""
+    """Headless: run one frame per step (feeding its events), save the last frame as PNG;
+    with `art` (backends/pygame_art.py), the pictures drawn."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     pygame.init()
     surface = pygame.Surface((round(size[0] * density), round(size[1] * density)), pygame.SRCALPHA)
-    canvas = PygameCanvas(surface, density)
+    canvas = PygameCanvas(surface, density, art)
     app = App(scene, size[0], size[1])
     results = [app.frame(i * frame_ms, list(events), canvas) for i, events in enumerate(steps)]
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -80,10 +83,13 @@ def run_window(
     size: tuple[int, int] = (1280, 720),
     shell: EndpointShell | None = None,
     open_page: Callable[[dict[str, str]], Scene] | None = None,
+    art_folder: Path | None = None,
 ) -> None:
-    """A resizable desktop window running the scenes until it is closed. A scene's request to
-    open another page of the site (the lobby, a game) switches to that page's first scene."""
+    """A resizable desktop window running the scenes until it is closed, with the art's
+    atlases in art_folder. A scene's request to open another page of the site (the lobby, a
+    game) switches to that page's first scene."""
     pygame.init()
+    art = load_art(art_folder) if art_folder is not None else {}
     pygame.display.set_caption("Lottery instant-win games")
     screen = pygame.display.set_mode(size, pygame.RESIZABLE)
     app = App(make_scene(), *size)
@@ -103,7 +109,7 @@ def run_window(
                 )
             if event is not None:
                 events.append(event)
-        result = app.frame(pygame.time.get_ticks(), events, PygameCanvas(screen, 1.0))
+        result = app.frame(pygame.time.get_ticks(), events, PygameCanvas(screen, 1.0, art))
         for text in result.narration:
             print(text, flush=True)
         sound.mix(result.music, result.volumes)

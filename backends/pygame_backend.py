@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import pygame
@@ -54,9 +54,16 @@ class _State:
 class PygameCanvas:
     """A Canvas drawing on a pygame Surface whose pixels are `density` × logical px."""
 
-    def __init__(self, surface: pygame.Surface, density: float = 1.0):
+    def __init__(
+        self,
+        surface: pygame.Surface,
+        density: float = 1.0,
+        art: Mapping[str, pygame.Surface] | None = None,
+    ):
         self.surface = surface
         self.density = density
+        self.art: Mapping[str, pygame.Surface] = {} if art is None else art  # by key
+        self._scaled: dict[tuple[str, int, int], pygame.Surface] = {}
         self._state = _State(matrix=(density, 0.0, 0.0, density, 0.0, 0.0))
         self._stack: list[_State] = []
         self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
@@ -304,6 +311,33 @@ class PygameCanvas:
         if self._state.clip is not None:
             rect = rect.clip(self._state.clip)
         self._state = replace(self._state, clip=rect)
+
+    def image(self, key: str, x: float, y: float, w: float, h: float) -> None:
+        """An atlas picture by key, scaled (smoothly) and turned with the transform."""
+        picture = self.art.get(key)
+        if picture is None or w == 0 or h == 0:
+            return
+        a, b, c, d, _, _ = self._state.matrix
+        size = (max(1, round(abs(w) * math.hypot(a, b))), max(1, round(abs(h) * math.hypot(c, d))))
+        cached = self._scaled.get((key, *size))
+        if cached is None:
+            if len(self._scaled) > 256:
+                self._scaled.clear()
+            cached = self._scaled[(key, *size)] = pygame.transform.smoothscale(picture, size)
+        layer = cached
+        flip_x, flip_y = (
+            (a * w < 0) if abs(a) > 1e-9 else False,
+            (d * h < 0) if abs(d) > 1e-9 else False,
+        )
+        if flip_x or flip_y:
+            layer = pygame.transform.flip(layer, flip_x, flip_y)
+        if not self._axis_aligned():
+            layer = pygame.transform.rotate(layer, -math.degrees(math.atan2(b, a)))
+        if layer is cached and self._state.alpha < 1.0:
+            layer = layer.copy()  # _blit_layer sets the layer's alpha: not the cached one's
+        cx, cy = self._pt(x + w / 2, y + h / 2)
+        lw, lh = layer.get_size()
+        self._blit_layer(layer, (round(cx - lw / 2), round(cy - lh / 2)))
 
 
 def _gradient_colour(paint: LinearGradient, t: float) -> pygame.Color:

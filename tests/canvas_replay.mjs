@@ -1,5 +1,6 @@
 // The shell's real canvas.js replaying one batch Python recorded (tests/test_canvas_ops.py):
-// reads {"width", "height", "table": {base, add}, "numbers": [...]} on stdin and prints, as
+// reads {"width", "height", "table": {base, add}, "numbers": [...], "atlas", "frames", "ratio"}
+// on stdin and prints, as
 // JSON, every call and property set the batch made on the 2D context, in order. Node has no
 // canvas, so the context is a recorder; everything else is the shipped module.
 import { readFileSync } from "node:fs";
@@ -42,10 +43,12 @@ const context = new Proxy(state, {
 const request = JSON.parse(readFileSync(0, "utf8"));
 // The worker's module, typed in its own scope (web/shell/tsconfig.worker.json), not Node's.
 const shellCanvas = new URL("../web/shell/js/canvas.js", import.meta.url).href;
-const { attach, drawFrame, resize } = await import(shellCanvas);
+const { addPictures, attach, drawFrame, resize } = await import(shellCanvas);
 const offscreen = { width: 0, height: 0, getContext: () => context };
 attach(/** @type {any} */ (offscreen));
 resize(request.width, request.height, 1);
+// An atlas's stand-in (Node decodes no image), named in the log by request.atlas.
+addPictures(/** @type {any} */ ({ atlas: request.atlas }), request.frames, request.ratio);
 calls.length = 0; // the frame's calls only
 const numbers = {
   getBuffer: () => ({ data: Float64Array.from(request.numbers), release: () => {} }),

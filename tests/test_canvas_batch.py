@@ -111,6 +111,11 @@ class Recorder:
         self.calls.append(["clip", x, y, w, h])
         self.inner.clip(x, y, w, h)
 
+    def image(self, key: str, x: float, y: float, w: float, h: float) -> None:
+        """Record, then draw."""
+        self.calls.append(["image", key, x, y, w, h])
+        self.inner.image(key, x, y, w, h)
+
 
 def test_every_primitive_round_trips() -> None:
     canvas = CommandCanvas(320, 200, measure)
@@ -127,6 +132,7 @@ def test_every_primitive_round_trips() -> None:
     canvas.alpha(0.4)
     canvas.clip(0, 0, 100, 50)
     canvas.text("£1,000", 50, 60, Font(24.32, "display", True), fill="#ffd54a", align="left")
+    canvas.image("lab-riches/flask", 4, 5.5, 64, 48.25)
     canvas.restore()
     assert BatchReader().read(canvas.flush()) == [
         ["clear", GOLD],
@@ -142,6 +148,7 @@ def test_every_primitive_round_trips() -> None:
         ["alpha", 0.4],
         ["clip", 0, 0, 100, 50],
         ["text", "£1,000", 50, 60, 24.32, "display", True, "#ffd54a", "left", "middle"],
+        ["image", "lab-riches/flask", 4, 5.5, 64, 48.25],
         ["restore"],
     ]
 

@@ -64,6 +64,8 @@ def every_op(canvas: CommandCanvas) -> None:
     canvas.rotate(0.5)
     canvas.alpha(0.25)
     canvas.clip(32, 33, 34, 35)
+    canvas.image("lobby/card", 39, 40, 41, 42)
+    canvas.image("not/loaded", 43, 44, 45, 46)  # a key the shell has no picture for: nothing
     canvas.restore()
     canvas.text("1", 36, 37, Font(38, "body", False))
 
@@ -87,7 +89,8 @@ EXPECTED: list[list[Any]] = [
     ["set", "textAlign", "left"], ["set", "textBaseline", "top"], ["fillText", "GO", 23, 24],
     ["save"], ["translate", 30, 31], ["scale", 2, 3], ["rotate", 0.5],
     ["set", "globalAlpha", 0.25],
-    ["beginPath"], ["rect", 32, 33, 34, 35], ["clip"], ["restore"],
+    ["beginPath"], ["rect", 32, 33, 34, 35], ["clip"],
+    ["drawImage", {"atlas": "lobby"}, 2 * 3, 2 * 4, 2 * 5, 2 * 6, 39, 40, 41, 42], ["restore"],
     ["set", "font", ["", "38", "Lab Body"]], ["set", "fillStyle", "#ffffff"],
     ["set", "textAlign", "center"], ["set", "textBaseline", "middle"], ["fillText", "1", 36, 37],
 ]  # fmt: skip
@@ -103,7 +106,9 @@ def font_seen(value: str) -> list[str]:
 def replay_in_the_shell(numbers: list[float], table: dict[str, Any]) -> dict[str, Any]:
     """Run canvas.js's drawFrame on the batch in Node; its context's calls, and any error."""
     node = node_binary()
-    request = {"width": 320, "height": 200, "table": table, "numbers": numbers}
+    # One atlas at 2 px a logical px: "lobby/card" is its frame (3, 4, 5, 6) in logical px.
+    pictures = {"atlas": "lobby", "frames": {"lobby/card": [3, 4, 5, 6]}, "ratio": 2}
+    request = {"width": 320, "height": 200, "table": table, "numbers": numbers, **pictures}
     done = subprocess.run(
         [node, str(ROOT / "tests" / "canvas_replay.mjs")],
         input=json.dumps(request), capture_output=True, text=True, check=False,

@@ -96,6 +96,23 @@ def test_index_points_at_files_that_exist(dist_dir: Path) -> None:
         assert (dist_dir / url.lstrip("/")).stat().st_size == size
 
 
+def test_the_art_ships_one_webp_atlas_a_page_and_ratio(dist_dir: Path) -> None:
+    html = (dist_dir / "index.html").read_text()
+    config = json.loads(re.search(r'id="lottery-config"[^>]*>(.+?)</script>', html).group(1))  # type: ignore[union-attr]
+    assert set(config["art"]) == {"lobby", *(game.id for game in GAMES if game.on_sale)}
+    for page, entry in config["art"].items():
+        assert set(entry["urls"]) == {"1", "2"} and entry["frames"], page
+        for ratio, url in entry["urls"].items():
+            assert re.fullmatch(rf"/assets/art/{page}@{ratio}x\.[0-9a-f]{{10}}\.webp", url)
+            data = (dist_dir / url.lstrip("/")).read_bytes()
+            assert data[:4] == b"RIFF" and data[8:12] == b"WEBP"
+            assert len(data) == entry["bytes"][ratio]
+    assert not list(dist_dir.glob("assets/**/*.svg"))  # the sources stay at home
+    sw = (dist_dir / "sw.js").read_text()
+    precache = json.loads(re.search(r"const PRECACHE = (\[.*?\]);", sw).group(1))  # type: ignore[union-attr]
+    assert not [url for url in precache if url.startswith("/assets/art/")]  # kept when fetched
+
+
 def test_the_trimmed_stdlib_is_smaller_and_holds_what_the_game_imports(dist_dir: Path) -> None:
     report = manifest(dist_dir)["stdlib"]
     assert isinstance(report, dict)

@@ -1,7 +1,9 @@
 """The drawing interface: the few primitives every scene speaks, whatever draws them.
 
 Coordinates are logical pixels (CSS pixels in the browser); backends scale for the
-device. Colours are CSS strings ('#rrggbb', '#rrggbbaa' or 'rgba(r,g,b,a)'); a Paint is
+device. Pictures are the project's art (assets/), rasterised at build time into atlases and
+drawn by key (`image`); a key the backend has not loaded draws nothing.
+Colours are CSS strings ('#rrggbb', '#rrggbbaa' or 'rgba(r,g,b,a)'); a Paint is
 a colour or a LinearGradient. Two backends implement Canvas: backends/canvas.py
 (the browser, through Pyodide) and backends/pygame_backend.py (a window or a PNG).
 """
@@ -171,6 +173,9 @@ class Canvas(Protocol):
     def clip(self, x: float, y: float, w: float, h: float) -> None:
         """Restrict the following drawing to a rectangle."""
 
+    def image(self, key: str, x: float, y: float, w: float, h: float) -> None:
+        """The asset atlas's picture `key` ('group/name') scaled into a rectangle."""
+
 
 def fit_text(canvas: Canvas, s: str, font: Font, max_width: float) -> Font:
     """The font shrunk (never grown) so that s fits within max_width."""
@@ -190,3 +195,18 @@ def along(points: Sequence[Point], t: float) -> Point:
             return ax + (bx - ax) * f, ay + (by - ay) * f
         goal -= length
     return points[-1]
+
+
+def picture(canvas: Canvas, key: str, x: float, y: float, s: float, aspect: float = 1.0) -> None:
+    """The picture `key` centred on (x, y), s high and s × aspect wide."""
+    canvas.image(key, x - s * aspect / 2, y - s / 2, s * aspect, s)
+
+
+def cover(canvas: Canvas, key: str, w: float, h: float, aspect: float = 1.0) -> None:
+    """The picture `key` (aspect = its width over its height) covering the w × h area from
+    (0, 0), centred and cut at its edges as CSS's `background-size: cover` does."""
+    s = max(w / aspect, h)
+    canvas.save()
+    canvas.clip(0, 0, w, h)
+    picture(canvas, key, w / 2, h / 2, s, aspect)
+    canvas.restore()

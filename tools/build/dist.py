@@ -15,7 +15,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from tools.build import webapp
+from tools.build import atlas, webapp
 from tools.build.compress import COMPRESSIBLE, compressed, hashed_name, sha256, write_compressed
 from tools.build.fonts import copy_fonts, font_faces
 from tools.build.probe import (
@@ -82,6 +82,22 @@ def inputs_fingerprint(api_url: str) -> str:
         digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0")
         digest.update(hashlib.sha256(path.read_bytes()).digest())
     return digest.hexdigest()
+
+
+def write_art(folder: Path) -> dict[str, dict[str, object]]:
+    """The atlases of assets/ (tools/build/atlas.py) as hashed files; each page's frames, URLs
+    and bytes."""
+    folder.mkdir(parents=True)
+    config: dict[str, dict[str, object]] = {}
+    for page in atlas.build():
+        urls: dict[str, str] = {}
+        for ratio, data in page.webp.items():
+            name = hashed_name(f"{page.page}@{ratio}x.webp", data)
+            (folder / name).write_bytes(data)
+            urls[str(ratio)] = f"/assets/art/{name}"
+        sizes = {str(ratio): len(data) for ratio, data in page.webp.items()}
+        config[page.page] = {"frames": page.frames, "urls": urls, "bytes": sizes}
+    return config
 
 
 def build(out: Path, api_url: str = "") -> DistResult:
@@ -168,9 +184,7 @@ def build(out: Path, api_url: str = "") -> DistResult:
     critical_css = (SHELL / "critical.css").read_text().strip()
     shutil.copyfile(SHELL / "favicon.svg", out / "favicon.svg")
     app_manifest = webapp.write(out, hashed_name)
-    assets = ROOT / "assets"
-    if assets.is_dir() and any(assets.iterdir()):
-        shutil.copytree(assets, out / "assets")
+    art = write_art(out / "assets" / "art")
     copy_fonts(out / "assets" / "fonts")
 
     base = f"/pyodide/{version}/"
@@ -212,6 +226,7 @@ def build(out: Path, api_url: str = "") -> DistResult:
         "runtimeCache": f"/{runtime_cache_name}",
         "ed25519": f"/{ed25519_name}",
         "fonts": font_faces(critical_css),
+        "art": art,
         "sizes": sizes,
         "serviceWorker": "/sw.js",
     }
@@ -239,10 +254,14 @@ def build(out: Path, api_url: str = "") -> DistResult:
         text = json.dumps(config, separators=(",", ":")).replace("</", "<\\/")
         return template.replace("{{CONFIG}}", text)
 
+    # Not the art's atlases: a visit needs one page's at one ratio, which the service worker
+    # keeps when it is fetched (the others would cost a phone some 230 kB it never draws).
     precache = sorted(
         "/" + p.relative_to(out).as_posix()
         for p in out.rglob("*")
-        if p.is_file() and p.name not in ("index.html", ed25519_name)
+        if p.is_file()
+        and p.name not in ("index.html", ed25519_name)
+        and not p.is_relative_to(out / "assets" / "art")
     )
     # The release: its files and its page. The page's config names it (what the shell keeps
     # for one release, js/runtime.js, is keyed by it).

@@ -15,6 +15,7 @@ import httpx
 from backends.endpoint_shell import EndpointShell
 from backends.native import run_window
 from engine.ui.games import first_scene
+from tools.build import atlas
 
 
 def ask_in_terminal(prompt: str) -> str | None:
@@ -45,5 +46,6 @@ def main(argv: list[str]) -> int:
             (args.width, args.height),
             EndpointShell(client, ask_in_terminal if sys.stdin.isatty() else None),
             lambda page: first_scene({**params, **page}),
+            atlas.native_folder(),  # the art's atlases, built on first use
         )
     return 0

@@ -20,6 +20,15 @@ interface FontEntry {
   weight: number;
   url: string;
 }
+/** One page's atlas of the art (tools/atlas.py, docs/drawing.md "Pictures"). */
+interface ArtEntry {
+  /** Each key's [x, y, w, h] in logical px. */
+  frames: Record<string, number[]>;
+  /** The WebP atlas by pixel ratio ("1", "2"), and its bytes. */
+  urls: Record<string, string>;
+  bytes: Record<string, number>;
+}
+
 interface ShellConfig {
   /** The endpoint's origin, "" for the site's own. */
   api: string;
@@ -42,6 +51,8 @@ interface ShellConfig {
   release: string;
   ed25519: string;
   fonts: FontEntry[];
+  /** The art's atlases by page: "lobby" and each game's id. */
+  art: Record<string, ArtEntry>;
   /** Uncompressed bytes by path, for the download's progress. */
   sizes: Record<string, number>;
   serviceWorker: string;

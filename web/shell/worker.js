@@ -22,7 +22,7 @@
 //                   {type: "timings", origin, resources, spans}    the worker's downloads and start (js/timings.js)
 // tools/build/dist.py bundles this file and its imports (js/canvas.js, js/snapshot.js,
 // js/downloads.js, js/timings.js, js/zips.js) into one module with esbuild.
-import { attach, drawFrame, FONTS, resize } from "./js/canvas.js";
+import { addPictures, attach, drawFrame, FONTS, resize } from "./js/canvas.js";
 import { countingFetch, plainFetch } from "./js/downloads.js";
 import {
   configure,
@@ -107,6 +107,45 @@ function openedGames(config, params) {
   return named ? [named] : games;
 }
 
+// The page's art (docs/drawing.md, "Pictures"): the lobby's atlas, or the opened game's, at the
+// screen's pixel ratio (2 for any over 1), as [url, bytes, and what to do with its image].
+/**
+ * @param {ShellConfig} config
+ * @param {StartParams} params
+ * @param {GameEntry[]} games the games this page opens
+ * @param {number} dpr
+ * @returns {{url: string, bytes: number, add: (image: ImageBitmap) => void} | null}
+ */
+function pageArt(config, params, games, dpr) {
+  const page = games.length === 1 && games[0].id === params.game ? params.game : "lobby";
+  const entry = config.art?.[page];
+  if (!entry) return null;
+  const ratio = dpr > 1 ? 2 : 1;
+  return {
+    url: entry.urls[ratio],
+    bytes: entry.bytes[ratio],
+    add: (image) => addPictures(image, entry.frames, ratio),
+  };
+}
+
+// Fetched beside the zips and decoded off the thread; like a zip, an atlas that does not arrive
+// stops the start (the failure card's "Try again"): its symbols would not be drawn.
+/**
+ * @param {{url: string, add: (image: ImageBitmap) => void} | null} art
+ * @returns {Promise<void>}
+ */
+function loadArt(art) {
+  if (!art || typeof createImageBitmap !== "function") return Promise.resolve();
+  return globalThis
+    .fetch(art.url)
+    .then((r) => {
+      if (!r.ok) throw new Error(`HTTP ${r.status} loading ${art.url}`);
+      return r.blob();
+    })
+    .then((blob) => createImageBitmap(blob))
+    .then(art.add);
+}
+
 // The runtime's module function (`createPyodideModule`): the eager copy's, or, should it not
 // load, null, and Pyodide imports its own.
 /**
@@ -145,8 +184,11 @@ async function boot({ config, canvas, size, params, origin, runtime }) {
   post({ type: "progress", fraction: 0.04, text: "Downloading the game…" });
   const urls = [config.game.zip, ...games.map((game) => game.zip)];
   const paths = [SHARED_ZIP, ...games.map(gameZip)];
+  const art = pageArt(config, params, games, size.dpr);
+  const sizes = Object.fromEntries(games.map((game) => [game.zip, game.bytes]));
+  if (art) sizes[art.url] = art.bytes;
   globalThis.fetch = countingFetch(
-    { ...config.sizes, ...Object.fromEntries(games.map((game) => [game.zip, game.bytes])) },
+    { ...config.sizes, ...sizes },
     (got) => post({ type: "progress", fraction: 0.05 + 0.8 * got, text: "Downloading the game…" }),
     fail,
   );
@@ -171,8 +213,12 @@ async function boot({ config, canvas, size, params, origin, runtime }) {
   /** @type {Pyodide} */
   let pyodide;
   let boot;
+  /** @type {Promise<void>} */
+  let pictures = Promise.resolve();
   const untimeWebAssembly = timeWebAssembly();
   try {
+    pictures = loadArt(art); // before the first screen, which draws them
+    pictures.catch(() => {}); // a failure is reported where it is awaited
     // A game's zip is not preloaded by the page (which game is the URL's): start them now.
     const zips = urls.map((url) =>
       globalThis.fetch(url).then((r) => {
@@ -219,6 +265,9 @@ async function boot({ config, canvas, size, params, origin, runtime }) {
     began = performance.now();
     const measuredWith = await fonts;
     span("fonts-awaited", began);
+    began = performance.now();
+    await pictures;
+    span("art-awaited", began);
     const given = answers;
     answers = null;
     began = performance.now();

@@ -1,4 +1,6 @@
-"""Lab Riches vector art drawn through the Canvas: the symbols, motifs and the lab backdrop.
+"""Lab Riches' art drawn through the Canvas: the symbols, specials and the lab backdrop are
+pictures of its atlas (assets/lab-riches/, tools/build/atlas.py); the numbers and words on them and
+the smaller motifs (lock, up arrow, meter, cash) are drawn as shapes.
 
 Every icon is drawn centred on (cx, cy) inside a square of side s, so the same call serves
 the grid, the Top Row, the How To Play pages and the Bonus Game.
@@ -10,8 +12,9 @@ import functools
 import math
 from collections.abc import Callable
 
+from engine.lab_riches.rules import GAME_ID
 from engine.ui import widgets
-from engine.ui.draw import Canvas, Font, LinearGradient
+from engine.ui.draw import Canvas, Font, LinearGradient, cover, picture
 
 INK = "#10243a"
 GLASS = "#e8f6ff"
@@ -45,126 +48,8 @@ def _unit(fn: Callable[..., None]) -> Callable[..., None]:
     return functools.wraps(fn)(drawn)
 
 
-def _flask(c: Canvas, x: float, y: float, s: float) -> None:
-    u = s / 10
-    body = [(x - u, y - 4 * u), (x + u, y - 4 * u), (x + u, y - u), (x + 3.6 * u, y + 3.8 * u),
-            (x - 3.6 * u, y + 3.8 * u), (x - u, y - u)]  # fmt: skip
-    c.path(body, fill=GLASS, stroke=INK, line_width=u * 0.5)
-    liquid = [(x - 2.2 * u, y + 1.2 * u), (x + 2.2 * u, y + 1.2 * u), (x + 3.3 * u, y + 3.4 * u),
-              (x - 3.3 * u, y + 3.4 * u)]  # fmt: skip
-    c.path(liquid, fill="#39d98a")
-    c.circle(x - 0.6 * u, y + 2.2 * u, 0.5 * u, fill="#b9ffd9")
-    c.rect(x - 1.5 * u, y - 4.6 * u, 3 * u, 0.9 * u, fill=INK, radius=0.3 * u)
-
-
-def _beaker(c: Canvas, x: float, y: float, s: float) -> None:
-    u = s / 10
-    c.rect(x - 3 * u, y - 3.6 * u, 6 * u, 7.4 * u, fill=GLASS, stroke=INK,
-           line_width=u * 0.5, radius=0.6 * u)  # fmt: skip
-    c.rect(x - 2.6 * u, y - 0.2 * u, 5.2 * u, 3.6 * u, fill="#ff7a45", radius=0.4 * u)
-    for k in range(3):
-        c.rect(x + 0.8 * u, y - 2.8 * u + k * 1.3 * u, 1.8 * u, 0.35 * u, fill=INK)
-    c.path([(x - 3 * u, y - 3.6 * u), (x - 4 * u, y - 4.2 * u), (x - 2.6 * u, y - 3.6 * u)],
-           fill=GLASS, stroke=INK, line_width=u * 0.4)  # fmt: skip
-
-
-def _microscope(c: Canvas, x: float, y: float, s: float) -> None:
-    u = s / 10
-    lw = u * 0.5
-    c.rect(x - 3.5 * u, y + 3 * u, 7 * u, 1.2 * u, fill="#6d7b8d", stroke=INK, line_width=lw,
-           radius=0.4 * u)  # fmt: skip
-    c.path([(x + 1.5 * u, y + 3 * u), (x + 2.2 * u, y - 1 * u), (x + 0.6 * u, y - 3 * u)],
-           stroke=INK, line_width=u * 1.1, closed=False)  # fmt: skip
-    c.save()
-    c.translate(x - 0.6 * u, y - 1.2 * u)
-    c.rotate(-0.55)
-    c.rect(-0.9 * u, -3.4 * u, 1.8 * u, 5.2 * u, fill="#9b6bff", stroke=INK, line_width=lw,
-           radius=0.4 * u)  # fmt: skip
-    c.rect(-1.2 * u, -4 * u, 2.4 * u, 0.9 * u, fill=INK, radius=0.2 * u)
-    c.restore()
-    c.rect(x - 2.4 * u, y + 1.2 * u, 4 * u, 0.7 * u, fill=INK)
-
-
-_RING = tuple((round(math.cos(t * math.pi / 6), 3), round(math.sin(t * math.pi / 6), 3))
-              for t in range(12))  # fmt: skip
-
-
-_TURNS = (0.0, 1.047, 2.094)
-
-
-def _atom(c: Canvas, x: float, y: float, s: float) -> None:
-    u = s / 10
-    for k in range(3):
-        c.save()
-        c.translate(x, y)
-        c.rotate(_TURNS[k])
-        ring = [(_r(4.2 * u * cx), _r(1.6 * u * cy)) for cx, cy in _RING]
-        c.path(ring, stroke="#1e88e5", line_width=u * 0.55)
-        c.restore()
-    c.circle(x, y, 1.2 * u, fill="#ff5d73", stroke=INK, line_width=u * 0.3)
-
-
-def _test_tube(c: Canvas, x: float, y: float, s: float) -> None:
-    u = s / 10
-    c.save()
-    c.translate(x, y)
-    c.rotate(0.35)
-    c.rect(-1.3 * u, -4.2 * u, 2.6 * u, 8.4 * u, fill=GLASS, stroke=INK,
-           line_width=u * 0.5, radius=1.3 * u)  # fmt: skip
-    c.rect(-1.05 * u, 0.2 * u, 2.1 * u, 3.8 * u, fill="#ff4fa3", radius=1.0 * u)
-    c.rect(-1.8 * u, -4.6 * u, 3.6 * u, 0.8 * u, fill=INK, radius=0.3 * u)
-    c.restore()
-
-
-def _magnet(c: Canvas, x: float, y: float, s: float) -> None:
-    u = s / 10
-    r = 2.6 * u
-    arc = [(_r(x + r * math.cos(t * math.pi / 10)),
-            _r(y + 0.5 * u + r * math.sin(t * math.pi / 10))) for t in range(11)]  # fmt: skip
-    c.path(arc, stroke="#e53935", line_width=2.2 * u, closed=False)
-    c.path([(x - 2.6 * u, y + 0.5 * u), (x - 2.6 * u, y - 2.5 * u)], stroke="#e53935",
-           line_width=2.2 * u, closed=False)  # fmt: skip
-    c.path([(x + 2.6 * u, y + 0.5 * u), (x + 2.6 * u, y - 2.5 * u)], stroke="#e53935",
-           line_width=2.2 * u, closed=False)  # fmt: skip
-    c.rect(x - 3.7 * u, y - 4.2 * u, 2.2 * u, 1.8 * u, fill="#cfd8dc")
-    c.rect(x + 1.5 * u, y - 4.2 * u, 2.2 * u, 1.8 * u, fill="#cfd8dc")
-
-
-def _dna(c: Canvas, x: float, y: float, s: float) -> None:
-    u = s / 10
-    a = [(_r(x + 2 * u * math.sin(t)), y - 4 * u + t * u) for t in range(9)]
-    b = [(_r(x - 2 * u * math.sin(t)), y - 4 * u + t * u) for t in range(9)]
-    for k in (1, 3, 5, 7):
-        c.path([a[k], b[k]], stroke="#8aa4bd", line_width=u * 0.4, closed=False)
-    c.path(a, stroke="#00b894", line_width=u * 0.7, closed=False)
-    c.path(b, stroke="#6c5ce7", line_width=u * 0.7, closed=False)
-
-
-def _burner(c: Canvas, x: float, y: float, s: float) -> None:
-    u = s / 10
-    flame = [(x, y - 4.6 * u), (x + 1.6 * u, y - 1.6 * u), (x + 1 * u, y - 0.4 * u),
-             (x - 1 * u, y - 0.4 * u), (x - 1.6 * u, y - 1.6 * u)]  # fmt: skip
-    c.path(flame, fill="#2f80ff")
-    c.path([(x, y - 3 * u), (x + 0.8 * u, y - 1.2 * u), (x - 0.8 * u, y - 1.2 * u)], fill="#9fd3ff")
-    c.rect(x - 0.8 * u, y - 0.4 * u, 1.6 * u, 3.4 * u, fill="#9aa6b2", stroke=INK,
-           line_width=u * 0.4)  # fmt: skip
-    c.rect(x - 3 * u, y + 3 * u, 6 * u, 1.2 * u, fill="#6d7b8d", stroke=INK,
-           line_width=u * 0.4, radius=0.5 * u)  # fmt: skip
-
-
 def _number(c: Canvas, text: str, x: float, y: float, s: float, fill: str = INK) -> None:
     c.text(text, x, y, Font(s * 0.42, "display", True), fill=fill)
-
-
-def _lightning(c: Canvas, x: float, y: float, s: float, value: int | None = None) -> None:
-    """The lightning motif (meter segments), with its number."""
-    u = s / 10
-    bolt = [(x + 0.8 * u, y - 4.6 * u), (x - 3 * u, y + 0.6 * u), (x - 0.2 * u, y + 0.6 * u),
-            (x - 1 * u, y + 4.6 * u), (x + 3 * u, y - 0.8 * u),
-            (x + 0.2 * u, y - 0.8 * u)]  # fmt: skip
-    c.path(bolt, fill=GOLD, stroke="#b36b00", line_width=u * 0.4)
-    if value is not None:
-        _lightning_badge(c, x, y, s, value)
 
 
 def _lightning_badge(c: Canvas, x: float, y: float, s: float, value: int) -> None:
@@ -174,31 +59,12 @@ def _lightning_badge(c: Canvas, x: float, y: float, s: float, value: int) -> Non
     _number(c, str(value), x + 2.6 * u, y + 2.7 * u, s * 0.7)  # ink: 7:1 on the blue
 
 
-def _extra_goes(c: Canvas, x: float, y: float, s: float, value: int | None = None) -> None:
-    """The extra-goes motif: a green plus badge with its number."""
-    u = s / 10
-    c.circle(x, y, 4.2 * u, fill=GREEN, stroke="#ffffff", line_width=u * 0.5)
-    _extra_goes_label(c, x, y, s, value)
-
-
 def _extra_goes_label(c: Canvas, x: float, y: float, s: float, value: int | None) -> None:
     """The extra-goes motif's words: '+3' and GOES, white on the green."""
     u = s / 10
     label = f"+{value}" if value is not None else "+"
     _number(c, label, x, y + 0.2 * u, s * 1.05, "#ffffff")
     c.text("GOES", x, y + 3.0 * u, Font(s * 0.13, "body", True), fill="#ffffff")
-
-
-def _bonus(c: Canvas, x: float, y: float, s: float) -> None:
-    """The bonus motif: a gold star on a purple disc."""
-    u = s / 10
-    c.circle(x, y, 4.3 * u, fill="#7b2ff7", stroke=GOLD, line_width=u * 0.5)
-    star = []
-    for k in range(10):
-        r = 3.4 * u if k % 2 == 0 else 1.4 * u
-        a = -math.pi / 2 + k * math.pi / 5
-        star.append((_r(x + r * math.cos(a)), _r(y + r * math.sin(a))))
-    c.path(star, fill=GOLD)
 
 
 def _lock(c: Canvas, x: float, y: float, s: float) -> None:
@@ -230,37 +96,31 @@ def _cash(c: Canvas, x: float, y: float, s: float, label: str) -> None:
     c.text(label, x, y, Font(s * 0.3, "display", True), fill="#ffffff")
 
 
-lightning = _unit(_lightning)
 lightning_badge = _unit(_lightning_badge)
-extra_goes = _unit(_extra_goes)
 extra_goes_label = _unit(_extra_goes_label)
-bonus = _unit(_bonus)
 lock = _unit(_lock)
 up_arrow = _unit(_up_arrow)
 cash = _unit(_cash)
-SYMBOLS = {
-    "flask": _unit(_flask),
-    "beaker": _unit(_beaker),
-    "microscope": _unit(_microscope),
-    "atom": _unit(_atom),
-    "test-tube": _unit(_test_tube),
-    "magnet": _unit(_magnet),
-    "dna": _unit(_dna),
-    "burner": _unit(_burner),
-}
+ART = 1.08  # a square's picture is this much of its size (its glow and shadow reach past it)
+
+
+def art_key(name: str) -> str:
+    """The key of one of Lab Riches' pictures (assets/lab-riches/<name>.svg)."""
+    return f"{GAME_ID}/{name}"
 
 
 def draw_square(c: Canvas, name: str, x: float, y: float, s: float) -> None:
-    """Any Top Row or grid square by its book name ('atom', 'lightning/3', 'bonus'...)."""
-    kind, _, value = name.partition("/")
-    if kind == "lightning":
-        lightning(c, x, y, s, int(value) if value else None)
-    elif kind == "extra-goes":
-        extra_goes(c, x, y, s, int(value) if value else None)
-    elif kind == "bonus":
-        bonus(c, x, y, s)
-    else:
-        SYMBOLS[kind](c, x, y, s)
+    """Any Top Row or grid square by its book name ('atom', 'lightning/3', 'bonus'...): its
+    picture from the art, with a lightning's number and an extra goes' words drawn over it."""
+    kind = name.partition("/")[0]
+    picture(c, art_key(kind), x, y, s * ART)
+    if kind in ("lightning", "extra-goes"):
+        draw_words(c, name, x, y, s)
+
+
+def extra_goes(c: Canvas, x: float, y: float, s: float, value: int | None = None) -> None:
+    """The extra-goes badge with its +N and GOES."""
+    draw_square(c, "extra-goes" if value is None else f"extra-goes/{value}", x, y, s)
 
 
 def draw_words(c: Canvas, name: str, x: float, y: float, s: float) -> None:
@@ -284,12 +144,12 @@ def spoken(name: str) -> str:
 
 
 def backdrop(c: Canvas, w: float, h: float) -> None:
-    """The laboratory background: a deep blue gradient, shelves and bubbles."""
+    """The laboratory at night (the art's scene, over its own gradient), dimmed towards the
+    middle where the play stands."""
     c.clear(LinearGradient(0, 0, 0, h, ((0.0, "#071a33"), (0.55, "#0d3158"), (1.0, "#0a2440"))))
-    for k in range(9):
-        bx = (k * 0.137 + 0.05) % 1.0 * w
-        by = ((k * 0.29 + 0.1) % 1.0) * h
-        c.circle(bx, by, 6 + (k % 4) * 5, fill="#ffffff0d")
+    cover(c, art_key("backdrop"), w, h)
+    c.rect(0, 0, w, h, fill=LinearGradient(0, 0, 0, h, ((0.0, "#04102255"), (0.5, "#04102299"),
+                                                      (1.0, "#04102244"))))  # fmt: skip
 
 
 def _meter_symbol(c: Canvas, x: float, y: float, s: float, value: int | None = None) -> None:

@@ -1,11 +1,11 @@
 """Lab Riches' look on the screens every game shares: the lab backdrop, glassy panels, its
-inline icons and, above the name on the splash, five of its symbols."""
+inline icons and, above the name on the splash, its emblem."""
 
 from __future__ import annotations
 
 from types import MappingProxyType
 
-from engine.ui.draw import Canvas
+from engine.ui.draw import Canvas, picture
 from engine.ui.lab_riches import art
 from engine.ui.lab_riches.panels import panel
 from engine.ui.look import Look
@@ -21,14 +21,13 @@ ICON_WORDS = MappingProxyType(
         "lock": "lock",
     }
 )
-TITLE_SYMBOLS = ("flask", "atom", "microscope", "test-tube", "beaker")
+LOGO = 200 / 120  # the emblem's width over its height (assets/lab-riches/logo.svg)
 
 
 def title_art(canvas: Canvas, w: float, h: float, unit: float) -> None:
-    """Five symbols in a row above the game's name."""
-    s = unit * 0.13
-    for k, name in enumerate(TITLE_SYMBOLS):
-        art.draw_square(canvas, name, w / 2 + (k - 2) * s * 1.25, h * 0.14, s)
+    """The game's emblem above its name: a flask spilling gold between two bolts."""
+    s = min(unit * 0.24, h * 0.2)
+    picture(canvas, art.art_key("logo"), w / 2, max(h * 0.14, s / 2 + 2), s, LOGO)
 
 
 LOOK = Look(

@@ -17,7 +17,7 @@ from engine.money import format_pounds
 from engine.power_puck_shot import rules
 from engine.power_puck_shot.tokens import BONUS, BOOSTER, EXTRA, POT, POWER, PRIZE, SQUARE
 from engine.power_puck_shot.tokens import SQUARES as PLUS
-from engine.ui.draw import Canvas, Font, LinearGradient, fit_text
+from engine.ui.draw import Canvas, Font, LinearGradient, cover, fit_text, picture
 from engine.ui.widgets import unit_icon
 
 GOLD = "#ffd54a"
@@ -50,61 +50,60 @@ def colour_words(colour: str) -> str:
     return colour.replace("-", " ")
 
 
+def art_key(name: str) -> str:
+    """The key of one of Power Puck Shot's pictures (assets/power-puck-shot/<name>.svg)."""
+    return f"{rules.GAME_ID}/{name}"
+
+
+STAGE_TINT = 0.7  # how much of the stage's own gradient lies over the arena's picture
+
+
 def _r(v: float) -> float:
     return round(v, 2)
 
 
 def backdrop(c: Canvas, w: float, h: float, stage: str = "main") -> None:
-    """The rink: a gradient of the stage's colours (darker in the Bonus Game, lighter in the
-    Prize Game) with faint rink lines."""
+    """The arena (the art's picture) under a gradient of the stage's colours (darker in the
+    Bonus Game, lighter in the Prize Game)."""
     (top, bottom), _surface, _glow, _arrows = STAGES.get(stage, STAGES["main"])
-    c.clear(LinearGradient(0, 0, 0, h, ((0.0, top), (1.0, bottom))))
-    c.rect(0, h * 0.5 - 2, w, 4, fill="#ffffff10")
-    c.circle(w / 2, h / 2, min(w, h) * 0.22, stroke="#ffffff12", line_width=4)
+    stage_gradient = LinearGradient(0, 0, 0, h, ((0.0, top), (1.0, bottom)))
+    c.clear(stage_gradient)
+    cover(c, art_key("backdrop"), w, h)  # the arena under its lights
+    c.save()
+    c.alpha(STAGE_TINT)
+    c.rect(0, 0, w, h, fill=stage_gradient)
+    c.restore()
 
 
 @unit_icon
 def coloured_square(c: Canvas, colour: str) -> None:
     """A coloured square of a Prize Table row."""
-    fill = FILLS[colour]
-    c.rect(-4.2, -4.2, 8.4, 8.4, fill=fill, stroke="#ffffff", line_width=0.7, radius=1.4)
-    c.rect(-3.4, -3.6, 6.8, 2.4, fill="#ffffff40", radius=1.0)
+    c.rect(-4.0, -4.0, 8.0, 8.0, fill=FILLS[colour], radius=1.3)
+    c.image(art_key("square"), -4.4, -4.4, 8.8, 8.8)  # its bevel, shine and white rim
 
 
 @unit_icon
 def bonus_motif(c: Canvas) -> None:
-    """The Bonus motif: a gold star on a magenta disc."""
-    c.circle(0, 0, 4.6, fill="#c2188f", stroke=GOLD, line_width=0.6)
-    star = []
-    for k in range(10):
-        r = 3.6 if k % 2 == 0 else 1.5
-        a = -math.pi / 2 + k * math.pi / 5
-        star.append((_r(r * math.cos(a)), _r(r * math.sin(a))))
-    c.path(star, fill=GOLD)
+    """The Bonus motif: a gold star on a magenta gem."""
+    c.image(art_key("bonus"), -5.0, -5.0, 10.0, 10.0)
 
 
 @unit_icon
 def prize_motif(c: Canvas) -> None:
-    """The Prize Game symbol: a gold ring round a 'P'."""
-    c.circle(0, 0, 4.6, fill="#2b1a00", stroke=GOLD, line_width=1.2)
-    c.text("P", 0, 0.3, Font(6.0, "display", True), fill=GOLD)
+    """The Prize Game symbol: a gold trophy in a gold ring."""
+    c.image(art_key("prize"), -5.0, -5.0, 10.0, 10.0)
 
 
 @unit_icon
 def puck(c: Canvas, power: bool = False) -> None:
-    """A Puck (seen from above); a Power Puck carries a gold lightning bolt."""
-    c.circle(0, 0.5, 4.6, fill="#00000055")
-    c.circle(0, 0, 4.6, fill="#1b1e26", stroke="#8a93a6", line_width=0.7)
-    c.circle(0, 0, 3.2, stroke="#3a4150", line_width=0.5)
-    if power:
-        bolt = [(0.6, -3.6), (-2.2, 0.5), (-0.2, 0.5), (-0.8, 3.6), (2.2, -0.6), (0.2, -0.6)]
-        c.path(bolt, fill=GOLD, stroke="#b36b00", line_width=0.3)
+    """A Puck (seen from above); a Power Puck is charged with a gold bolt in a blue glow."""
+    c.image(art_key("power-puck" if power else "puck"), -5.0, -5.0, 10.0, 10.0)
 
 
 @unit_icon
 def extra_puck(c: Canvas) -> None:
-    """An extra Puck award: a puck marked '+1'."""
-    c.circle(0, 0, 4.6, fill="#1b1e26", stroke="#2fbf5b", line_width=0.9)
+    """An extra Puck award: a puck in a green ring marked '+1'."""
+    c.image(art_key("extra-puck"), -5.0, -5.0, 10.0, 10.0)
     c.text("+1", 0, 0.3, Font(4.6, "display", True), fill="#7dff9e")
 
 
@@ -112,7 +111,8 @@ def extra_puck(c: Canvas) -> None:
 def booster(c: Canvas, colour: str) -> None:
     """A Prize Booster: an arrow up in its row's colour."""
     points = [(0, -4.6), (4.2, 0), (1.6, 0), (1.6, 4.4), (-1.6, 4.4), (-1.6, 0), (-4.2, 0)]
-    c.path(points, fill=FILLS[colour], stroke="#ffffff", line_width=0.7)
+    c.path(points, fill=FILLS[colour])
+    c.image(art_key("booster"), -4.6, -4.8, 9.2, 9.6)  # its bevel, white rim and spark
 
 
 @unit_icon
@@ -252,14 +252,14 @@ def label(c: Canvas, text: str, x: float, y: float, size: float, max_w: float,
     c.text(text, x, y, fit_text(c, text, Font(size, "body", True), max_w), fill=fill)
 
 
+LOGO = 200 / 120  # the emblem's width over its height (assets/power-puck-shot/logo.svg)
+
+
 def title_art(c: Canvas, w: float, h: float, unit_px: float) -> None:
-    """The splash's picture: a puck sliding over a row of coloured squares, low enough that the
-    puck (1.5 squares above the row's middle) stays inside the screen's top edge."""
-    s = unit_px * 0.11
-    y = max(h * 0.13, s * 1.5 + 4)
-    for k, colour in enumerate(rules.COLOURS[::-1][:7]):
-        coloured_square(c, w / 2 + (k - 3) * s * 1.15, y, s, colour)
-    puck(c, w / 2 + s * 2.2, y - s * 0.9, s * 1.2, True)
+    """The splash's picture: the game's emblem, a charged puck flying over crossed sticks,
+    inside the screen's top edge."""
+    s = min(unit_px * 0.24, h * 0.2)
+    picture(c, art_key("logo"), w / 2, max(h * 0.13, s / 2 + 2), s, LOGO)
 
 
 def panel(c: Canvas, x: float, y: float, w: float, h: float, *, glow: bool = False) -> None:

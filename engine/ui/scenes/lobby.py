@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from engine.game import Game
 from engine.ui.app import App
-from engine.ui.draw import Canvas, Font, fit_text
+from engine.ui.draw import Canvas, Font, cover, fit_text
 from engine.ui.flow import Flow
 from engine.ui.games import presentation
 from engine.ui.input import Control
@@ -25,6 +25,8 @@ from engine.ui.screen import Page
 from engine.ui.settings import Settings
 from engine.ui.widgets import GOLD, MIN_TARGET, button
 
+CARD_INSET = 6.0  # px between a card's edge and its scene
+CARD_ART = 2.0  # a card scene's width over its height (assets/<game id>/card.svg)
 SIDE_BY_SIDE = 720.0  # a screen at least this wide shows the cards in a row
 PAGES = (("my-games", "My Games"), ("limits", "Limits"), ("account", "Account"))
 
@@ -160,6 +162,11 @@ def draw_card(canvas: Canvas, card: Card, x: float, y: float, w: float, h: float
     art_h = h * (0.42 if h > 420 else 0.34)
     if look is not None:
         look.panel(canvas, x, y, w, h)  # the game's own card
+        canvas.save()
+        canvas.translate(x + CARD_INSET, y + CARD_INSET)
+        # Its scene (assets/<game id>/card.svg, in the lobby's atlas), framed by the card's rim
+        cover(canvas, f"{card.game.id}/card", w - 2 * CARD_INSET, art_h - CARD_INSET, CARD_ART)
+        canvas.restore()
         canvas.save()
         canvas.clip(x, y, w, art_h)
         canvas.translate(x, y)

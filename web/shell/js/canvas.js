@@ -103,7 +103,23 @@ const CLEAR = 1,
   SCALE = 9,
   ROTATE = 10,
   ALPHA = 11,
-  CLIP = 12;
+  CLIP = 12,
+  IMAGE = 13;
+
+// The art (assets/, docs/drawing.md "Pictures"): each key's atlas and its frame in the atlas's
+// pixels, added by `addPictures` before the screen that draws them.
+/** @type {Map<string, {atlas: CanvasImageSource, frame: number[]}>} */
+const pictures = new Map();
+/**
+ * @param {CanvasImageSource} atlas a decoded atlas (an ImageBitmap)
+ * @param {Record<string, number[]>} frames each key's [x, y, w, h] in logical px
+ * @param {number} ratio the atlas's pixels per logical px
+ */
+export function addPictures(atlas, frames, ratio) {
+  for (const [key, [x, y, w, h]] of Object.entries(frames)) {
+    pictures.set(key, { atlas, frame: [x * ratio, y * ratio, w * ratio, h * ratio] });
+  }
+}
 
 /** @param {Float64Array} d a frame's opcodes and their numbers */
 function runBatch(d) {
@@ -180,6 +196,16 @@ function runBatch(d) {
         ctx.clip();
         i += 5;
         break;
+      case IMAGE: {
+        // An atlas picture by key (a string of the table); one not loaded draws nothing.
+        const picture = pictures.get(/** @type {string} */ (table[d[i + 1]]));
+        if (picture) {
+          const [sx, sy, sw, sh] = picture.frame;
+          ctx.drawImage(picture.atlas, sx, sy, sw, sh, d[i + 2], d[i + 3], d[i + 4], d[i + 5]);
+        }
+        i += 6;
+        break;
+      }
       default:
         throw new Error(`unknown drawing opcode ${d[i]} at ${i}`);
     }
