@@ -4,7 +4,7 @@ Arrows point down the rooms' "may import" column: the engine core imports only t
 library and itself, with no I/O, clock or randomness of its own; the screens (engine/ui/) import
 the engine and the standard library, never a platform (`js`, `pygame`); the endpoint never
 imports the screens; the browser's runtime (web/runtime/) only the standard library and Pyodide,
-and no shipped room the tools; tools/ in rooms, commands over build, bench and audit. Every
+and no shipped room the tools; tools/ in rooms, commands over build, bench, audit and shots. Every
 import statement counts, wherever it is (functions, `try`, `if TYPE_CHECKING:`), since each one
 is a dependency someone can follow.
 """
@@ -153,7 +153,8 @@ TOOL_ROOMS = {
     "build": frozenset(),
     "audit": frozenset(),
     "bench": frozenset({"build"}),
-    "commands": frozenset({"build", "bench", "audit"}),
+    "shots": frozenset({"build", "bench"}),
+    "commands": frozenset({"build", "bench", "audit", "shots"}),
 }
 
 
@@ -183,7 +184,7 @@ def test_the_tools_rooms_import_one_way() -> None:
             return True
         return len(parts) > 1 and (parts[1] == room or parts[1] in TOOL_ROOMS[room])
 
-    rule = "tools/: commands -> build, bench, audit; bench -> build"
+    rule = "tools/: commands -> build, bench, audit, shots; shots -> build, bench; bench -> build"
     assert breaches("tools", rule, allowed) == []
 
 
