@@ -91,8 +91,8 @@ def test_the_sheet_puts_each_shot_in_its_cell_and_fits_the_budget(tmp_path: Path
     assert len(label.getcolors(1_000_000) or []) > 1  # the row's label ("Top prize") is written
     assert LABELS["top-prize"] == "Top prize"
     out = tmp_path / "sheet.webp"
-    size = sheet.save(drawn, out)
-    assert size == out.stat().st_size <= sheet.BUDGET
+    weight = sheet.save(drawn, out)
+    assert weight == out.stat().st_size <= sheet.BUDGET
     with Image.open(out) as read:
         assert read.format == "WEBP" and read.size == drawn.size
 

@@ -21,6 +21,7 @@ QUALITIES = (82, 72, 62, 52, 42)  # WebP qualities tried in turn until the sheet
 BACKGROUND = (24, 24, 28)
 INK = (235, 235, 240)
 FAINT = (150, 150, 160)
+LANCZOS = Image.Resampling.LANCZOS
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,7 @@ def draw(title: str, sizes: tuple[Size, ...], rows: dict[str, dict[str, Path]]) 
                 pen.text((left + 6, top + 6), "not shot", fill=FAINT, font=small)
                 continue
             with Image.open(path) as shot_image:
-                cell = shot_image.convert("RGB").resize((width, CELL_HEIGHT), Image.Resampling.LANCZOS)
+                cell = shot_image.convert("RGB").resize((width, CELL_HEIGHT), LANCZOS)
             sheet.paste(cell, (left, top))
     return sheet
 
