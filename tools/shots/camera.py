@@ -4,11 +4,13 @@ every build has had: the mirrored buttons (PLAY, the game's actions, FINISH), th
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, Page
+from playwright.sync_api import Error as PlaywrightError
 
 from tools.shots.plan import GamePlan, Play, Size
 
@@ -70,18 +72,17 @@ def actions(page: Page, names: list[str]) -> list[str]:
 
 
 def play_through(
-    page: Page, play: Play, names: list[str], shots: dict[str, Path]
-) -> dict[str, Path]:
+    page: Page, play: Play, names: list[str], shots: dict[str, Path], taken: dict[str, Path]
+) -> None:
     """Press the offered actions in turn (each of a choice's buttons in rotation) until FINISH
-    is offered, photographing each of the play's banners when the action after it is offered;
-    the shots taken."""
-    taken: dict[str, Path] = {}
+    is offered, photographing each of the play's banners when the action after it is offered
+    (added to `taken` as each is taken)."""
     pending = [(shot, words) for shot, words in play.phrases() if shot in shots]
     presses = 0
     deadline = time.monotonic() + PLAY_SECONDS
     while time.monotonic() < deadline:
         if any(text == "FINISH" for text, _on in page.evaluate(MIRROR)):
-            return taken
+            return
         offered = actions(page, names)
         if not offered:
             page.wait_for_timeout(60)
@@ -103,32 +104,49 @@ def photograph(
     """Take the shots of `paths` (shot -> PNG) of one game at one size: each play that gives one
     is a fresh player's; the first play also gives the splash (before PLAY) and the Main Game
     (its first action offered). The shots taken."""
-    game = plan.game
-    names = sorted({action.name.lower() for action in game.waits.values()})
     taken: dict[str, Path] = {}
-    for number, play in enumerate(plan.plays):
-        first = {"splash", "main"} & set(paths) if number == 0 else set()
-        wanted = {shot: paths[shot] for shot in play.shots if shot in paths}
-        if not (first or wanted):
-            continue
-        page = open_game(browser, url, game.id, size)
+    for number in range(len(plan.plays)):
         try:
-            force(page, url, game.id, play)
-            if "splash" in first:
-                taken["splash"] = shoot(page, paths["splash"])
-            if not (wanted or "main" in first):
-                continue
-            page.get_by_role("button", name="PLAY", exact=True).click()
-            page.wait_for_function(OFFERED, arg=names, timeout=90_000)
-            if "main" in first:
-                page.wait_for_timeout(SETTLE_MS)
-                taken["main"] = shoot(page, paths["main"])
-            if not wanted:
-                continue
-            taken.update(play_through(page, play, names, wanted))
-            if play.end in wanted:
-                page.wait_for_timeout(END_MS)
-                taken[play.end] = shoot(page, wanted[play.end])
-        finally:
-            page.context.close()
+            photograph_play(browser, url, plan, size, paths, number, taken)
+        except (RuntimeError, PlaywrightError) as error:
+            print(f"shots: {plan.game.id} play {number} at {size.name}: {error}", file=sys.stderr)
     return taken
+
+
+def photograph_play(
+    browser: Browser,
+    url: str,
+    plan: GamePlan,
+    size: Size,
+    paths: dict[str, Path],
+    number: int,
+    taken: dict[str, Path],
+) -> None:
+    """Add to `taken` each shot of `paths` that the plan's play `number` gives, as it is taken
+    (see photograph)."""
+    game, play = plan.game, plan.plays[number]
+    names = sorted({action.name.lower() for action in game.waits.values()})
+    first = {"splash", "main"} & set(paths) if number == 0 else set()
+    wanted = {shot: paths[shot] for shot in play.shots if shot in paths}
+    if not (first or wanted):
+        return
+    page = open_game(browser, url, game.id, size)
+    try:
+        force(page, url, game.id, play)
+        if "splash" in first:
+            taken["splash"] = shoot(page, paths["splash"])
+        if not (wanted or "main" in first):
+            return
+        page.get_by_role("button", name="PLAY", exact=True).click()
+        page.wait_for_function(OFFERED, arg=names, timeout=90_000)
+        if "main" in first:
+            page.wait_for_timeout(SETTLE_MS)
+            taken["main"] = shoot(page, paths["main"])
+        if not wanted:
+            return
+        play_through(page, play, names, wanted, taken)
+        if play.end in wanted:
+            page.wait_for_timeout(END_MS)
+            taken[play.end] = shoot(page, wanted[play.end])
+    finally:
+        page.context.close()

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import subprocess
 import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,8 @@ from tools.build.localserver import CHROMIUM_ARGS, chromium_path, local_server
 from tools.build.sources import ROOT
 from tools.shots import camera, sheet
 from tools.shots.plan import SIZES, GamePlan, Size, plans
+
+Serve = Callable[[Path], AbstractContextManager[str]]  # a var/ directory -> the server's URL
 
 
 def this_commit() -> str:
@@ -32,17 +35,16 @@ def this_commit() -> str:
 
 
 @contextmanager
-def site(ref: str | None, scratch: Path) -> Iterator[tuple[str, str]]:
-    """The built site served in test mode (SQLite in scratch): its URL and the commit."""
+def site(ref: str | None, scratch: Path) -> Iterator[tuple[Serve, str]]:
+    """The built site, and how to serve it in test mode on a fresh SQLite database; the
+    commit. Each size has its own database: a pool holds one entry of a top prize."""
     if ref is None:
         build(scratch / "dist")
-        with local_server(scratch / "dist", scratch / "var") as url:
-            yield url, this_commit()
+        yield partial(local_server, scratch / "dist"), this_commit()
         return
     with worktree(ref) as (tree, commit):
         build_site(tree, scratch / "dist")
-        with local_server(scratch / "dist", scratch / "var", root=tree) as url:
-            yield url, commit
+        yield partial(local_server, scratch / "dist", root=tree), commit
 
 
 def paths(out: Path, plan: GamePlan, size: Size) -> dict[str, Path]:
@@ -51,20 +53,22 @@ def paths(out: Path, plan: GamePlan, size: Size) -> dict[str, Path]:
 
 
 def photograph_all(
-    url: str, chosen: tuple[GamePlan, ...], sizes: tuple[Size, ...], out: Path
+    serve: Serve, chosen: tuple[GamePlan, ...], sizes: tuple[Size, ...], out: Path
 ) -> dict[str, dict[str, dict[str, Path]]]:
-    """Every chosen game's shots at every size, by game id, shot and size name."""
-    found: dict[str, dict[str, dict[str, Path]]] = {}
-    with sync_playwright() as p:
+    """Every chosen game's shots at every size (a server of its own for each size), by game
+    id, shot and size name; a play that fails is reported and its shots left out."""
+    found: dict[str, dict[str, dict[str, Path]]] = {
+        plan.game.id: {shot: {} for shot in plan.shots} for plan in chosen
+    }
+    with sync_playwright() as p, tempfile.TemporaryDirectory(prefix="shots-var-") as var:
         browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
         try:
-            for plan in chosen:
-                rows: dict[str, dict[str, Path]] = {shot: {} for shot in plan.shots}
-                for size in sizes:
-                    taken = camera.photograph(browser, url, plan, size, paths(out, plan, size))
-                    for shot, path in taken.items():
-                        rows[shot][size.name] = path
-                found[plan.game.id] = rows
+            for size in sizes:
+                with serve(Path(var) / size.name) as url:
+                    for plan in chosen:
+                        taken = camera.photograph(browser, url, plan, size, paths(out, plan, size))
+                        for shot, path in taken.items():
+                            found[plan.game.id][shot][size.name] = path
         finally:
             browser.close()
     return found
@@ -77,12 +81,9 @@ def run(out: Path, against: str | None = None) -> dict[str, Any]:
     chosen = plans()
     with (
         tempfile.TemporaryDirectory(prefix="shots-") as scratch,
-        site(against, Path(scratch)) as (
-            url,
-            commit,
-        ),
+        site(against, Path(scratch)) as (serve, commit),
     ):
-        found = photograph_all(url, chosen, SIZES, out)
+        found = photograph_all(serve, chosen, SIZES, out)
     summary: dict[str, Any] = {
         "against": against,
         "commit": commit,
