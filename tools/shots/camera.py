@@ -11,6 +11,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tools.shots.plan import GamePlan, Play, Size
 
@@ -94,7 +95,10 @@ def play_through(
             pending.remove((shot, words))
         page.get_by_role("button", name=offered[presses % len(offered)], exact=True).click()
         presses += 1
-        page.wait_for_function(TAKEN, arg=names, timeout=15_000)
+        try:  # the mirror updates on a later frame; a press not taken is pressed again
+            page.wait_for_function(TAKEN, arg=names, timeout=15_000)
+        except PlaywrightTimeout:
+            continue
     raise RuntimeError(f"the play of {play.composition.to_json()} did not reach FINISH in time")
 
 
