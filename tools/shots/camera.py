@@ -76,9 +76,11 @@ def play_through(
     page: Page, play: Play, names: list[str], shots: dict[str, Path], taken: dict[str, Path]
 ) -> None:
     """Press the offered actions in turn (each of a choice's buttons in rotation) until FINISH
-    is offered, photographing each of the play's banners when the action after it is offered
-    (added to `taken` as each is taken)."""
+    is offered, photographing each of the play's banners (its words narrated once more than
+    before the play) when the action after it is offered (added to `taken` as each is taken)."""
     pending = [(shot, words) for shot, words in play.phrases() if shot in shots]
+    before = page.locator("#log").inner_text()  # the rules said at the start name them too
+    heard = {words: before.count(words) for _shot, words in pending}
     presses = 0
     deadline = time.monotonic() + PLAY_SECONDS
     while time.monotonic() < deadline:
@@ -89,7 +91,7 @@ def play_through(
             page.wait_for_timeout(60)
             continue
         log = page.locator("#log").inner_text()
-        for shot, words in [p for p in pending if p[1] in log]:
+        for shot, words in [p for p in pending if log.count(p[1]) > heard[p[1]]]:
             page.wait_for_timeout(SETTLE_MS)
             taken[shot] = shoot(page, shots[shot])
             pending.remove((shot, words))

@@ -52,7 +52,7 @@ LABELS = {
 SHOTS = tuple(LABELS)
 # A shot taken during a play: the statistic that counts it, the words the narration says as it
 # begins (then the shot waits for the player's next action to be offered).
-DURING = {"bonus": ("bonus_games", "BONUS GAME"), "prize": ("prize_game", "PRIZE GAME")}
+DURING = {"bonus": ("bonus_games", "BONUS GAME"), "prize": ("prize_game", "PRIZE GAME UNLOCKED")}
 BIG_WIN = 10  # a big win is at least this many times the price
 SEEDS = tuple(bytes([n]) * 16 for n in (1, 2, 3))  # a composition shows a feature in all
 
