@@ -20,12 +20,13 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--json", action="store_true", help="print the summary as JSON only")
     args = parser.parse_args(argv)
     summary = run(args.out.resolve(), args.against)
+    failed = any(found["missing"] for found in summary["games"].values())
     if args.json:
         print(json.dumps(summary, sort_keys=True))
-        return 0
+        return 1 if failed else 0
     print(f"commit {summary['commit']}")
     for game, found in summary["games"].items():
         print(f"{game}: {found['sheet']} ({found['sheet_bytes'] / 1e3:.0f} kB)")
         for missing in found["missing"]:
             print(f"  not shot: {missing}")
-    return 1 if any(found["missing"] for found in summary["games"].values()) else 0
+    return 1 if failed else 0
