@@ -79,7 +79,7 @@ def test_the_sheet_puts_each_shot_in_its_cell_and_fits_the_budget(tmp_path: Path
         path = tmp_path / f"{name}.png"
         Image.new("RGB", (size.width * size.scale, size.height * size.scale), colour).save(path)
         rows["top-prize"][name] = path
-    drawn = sheet.draw("Test — abc", SIZES, rows)
+    drawn = sheet.draw("Test - abc", SIZES, rows)
     layout = sheet.grid(SIZES, 2)
     assert drawn.size == (layout.width, layout.height)
     for left, width, size in zip(layout.lefts, layout.widths, SIZES, strict=True):

@@ -27,8 +27,8 @@ class Size:
 
     @property
     def label(self) -> str:
-        """How the contact sheet heads its column, e.g. '390×844 @3x'."""
-        return f"{self.width}×{self.height} @{self.scale}x"
+        """How the contact sheet heads its column, e.g. '390x844 @3x' (ASCII: Pillow's own font)."""
+        return f"{self.width}x{self.height} @{self.scale}x"
 
 
 # A desktop window, two phones upright (a 3x and a 2x screen) and the first one on its side.
@@ -46,7 +46,7 @@ LABELS = {
     "bonus": "Bonus Game",
     "prize": "Prize Game",
     "money-back": "Money back (prize = price)",
-    "big-win": "Big win (≥ 10× price)",
+    "big-win": "Big win (>= 10x price)",
     "top-prize": "Top prize",
 }
 SHOTS = tuple(LABELS)
