@@ -92,7 +92,7 @@ def run(out: Path, against: str | None = None) -> dict[str, Any]:
     }
     for plan in chosen:
         rows = found[plan.game.id]
-        title = f"{plan.game.name} - {commit[:12]}"
+        title = f"{plan.game.id} - {commit[:12]}"  # Pillow's own font has no £
         sheet_path = out / f"{plan.game.id}-{commit[:7]}.webp"
         size = sheet.save(sheet.draw(title, SIZES, rows), sheet_path)
         summary["games"][plan.game.id] = {
