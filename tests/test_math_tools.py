@@ -10,6 +10,7 @@ import pytest
 
 from engine.games import GAMES, get, ids, load_table
 from engine.math.leaves import PoolEntry, verify_proof
+from engine.power_puck_shot import stats
 from tools.audit import par_report
 from tools.commands import books as cmd_books
 from tools.commands import certify as cmd_certify
@@ -128,3 +129,11 @@ def test_certify_validates_with_the_player_s_choices() -> None:
     first_shot = next(e for e in book["events"] if e["type"] == "shot")
     first_shot["reveals"] = first_shot["reveals"] * 20  # more pips than any path can pass
     assert validate(book) != []
+
+
+def test_certify_counts_the_random_plays_drawn_again(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--game", "power-puck-shot", "--plays", "1", "--random-plays", "3000"]
+    assert cmd_certify.main([*argv, "--key", "00" * 32, "--json"]) == 0
+    counted = json.loads(capsys.readouterr().out)["random_plays_drawn_again"]
+    again = stats.drawn_again(3000)
+    assert counted == {"plays": 3000, "drawn_again": again, "one_in": round(3000 / again)}

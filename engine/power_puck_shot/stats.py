@@ -114,6 +114,12 @@ def features(book: Mapping[str, Any]) -> dict[str, int]:
     return out
 
 
+def drawn_again(n: int) -> int:
+    """How many of the first n random plays of the baseline's streams run past
+    MAX_RANDOM_SHOTS, so that the book builder draws them again (docs/books.md, step 2.1)."""
+    return sum(random_plan(Stream(BASELINE + k.to_bytes(8, "big"))) is None for k in range(n))
+
+
 def random_losses(n: int, model: str) -> Iterator[dict[str, Any]]:
     """The books (events only) of the first n random plays (simulate.py) that win nothing, from
     fixed streams: the baseline of the fairness rule (engine/math/fairness.py). Every model is

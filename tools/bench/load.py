@@ -29,11 +29,8 @@ long tasks during it (`play`).
 
 from __future__ import annotations
 
-import os
 import shutil
 import statistics
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -50,7 +47,7 @@ from tools.bench.visits import (
     median,
     one_page,
 )
-from tools.bench.worktree import worktree
+from tools.bench.worktree import build_site, worktree
 from tools.build.dist import build
 from tools.build.localserver import CHROMIUM_ARGS, chromium_path, local_server
 
@@ -190,10 +187,7 @@ def build_at(ref: str, out: Path) -> str:
     """Build commit `ref`'s site into out with that commit's own `dist` command (a temporary git
     worktree sharing this checkout's node_modules and virtualenv); the commit's id."""
     with worktree(ref) as (tree, commit):
-        command = [sys.executable, "-m", "tools", "dist", "--out", str(out)]
-        subprocess.run(command, cwd=tree,
-                       env={**os.environ, "PYTHONPATH": str(tree)}, check=True,
-                       stdout=subprocess.DEVNULL)  # fmt: skip
+        build_site(tree, out)
     return commit
 
 

@@ -1,10 +1,12 @@
 """Another commit of this repository checked out beside this one, for side-by-side benchmarks
-(`build.py bench --load|--endpoint --against REF`)."""
+(`build.py bench --load|--endpoint --against REF`, `build.py shots --against REF`)."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -30,3 +32,11 @@ def worktree(ref: str) -> Iterator[tuple[Path, str]]:
     finally:
         subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, check=False)
         shutil.rmtree(tree.parent, ignore_errors=True)
+
+
+def build_site(tree: Path, out: Path) -> None:
+    """Build the site of the checkout at `tree` into out with that checkout's own `dist`
+    command (this virtualenv's Python)."""
+    command = [sys.executable, "-m", "tools", "dist", "--out", str(out)]
+    subprocess.run(command, cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)}, check=True,
+                   stdout=subprocess.DEVNULL)  # fmt: skip

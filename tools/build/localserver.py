@@ -71,8 +71,10 @@ def local_server(
     test_mode: bool = True,
     limits_required: bool = False,
     env: dict[str, str] | None = None,
+    root: Path = ROOT,
 ) -> Iterator[str]:
     """`build.py serve --no-build` on a free port with its own var/ (SQLite); yields its URL.
+    `root` is the checkout whose server it is (another commit's worktree for a comparison).
 
     Its fresh accounts buy without choosing limits first (LOTTERY_LIMITS_REQUIRED=0) unless
     `limits_required`: the tests and benchmarks that buy are about other things.
@@ -83,7 +85,7 @@ def local_server(
     var = Path(tempfile.mkdtemp(prefix="lottery-var-")) if var is None else var
     var.mkdir(parents=True, exist_ok=True)
     port = free_port()
-    environ = {**os.environ, "LOTTERY_VAR_DIR": str(var), "PYTHONPATH": str(ROOT), **(env or {})}
+    environ = {**os.environ, "LOTTERY_VAR_DIR": str(var), "PYTHONPATH": str(root), **(env or {})}
     environ.pop("DATABASE_URL", None)
     environ["LOTTERY_LIMITS_REQUIRED"] = "1" if limits_required else "0"
     if test_mode:
@@ -92,7 +94,7 @@ def local_server(
     log_path = var / "server.log"
     with log_path.open("w") as log:
         proc = subprocess.Popen(
-            [*cmd, "--port", str(port)], cwd=ROOT, env=environ, stdout=log, stderr=subprocess.STDOUT
+            [*cmd, "--port", str(port)], cwd=root, env=environ, stdout=log, stderr=subprocess.STDOUT
         )
         url = f"http://127.0.0.1:{port}"
         try:

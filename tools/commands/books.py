@@ -81,6 +81,14 @@ def parse(argv: list[str], prog: str) -> argparse.Namespace:
             metavar="K",
             help="also build and check K books of every composition of the table",
         )
+        parser.add_argument(
+            "--random-plays",
+            type=int,
+            default=0,
+            metavar="N",
+            help="also draw N random plays and count those drawn again (a game whose statistics "
+            "define drawn_again: Power Puck Shot's past MAX_RANDOM_SHOTS)",
+        )
     args = parser.parse_args(argv)
     if args.plays <= 0:
         parser.error("--plays must be positive")

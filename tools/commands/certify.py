@@ -127,6 +127,14 @@ def main(argv: list[str]) -> int:
         random, n_random = fairness.rates(random_plays, stats.features)
         report["near_miss"] = fairness.compare(losing, losers, random, n_random, stats.FEATURES)
         report["near_miss_random_plays"] = n_random
+    drawn_again = getattr(stats, "drawn_again", None)
+    if drawn_again is not None and args.random_plays > 0:
+        again = drawn_again(args.random_plays)
+        report["random_plays_drawn_again"] = {
+            "plays": args.random_plays,
+            "drawn_again": again,
+            "one_in": round(args.random_plays / again) if again else None,
+        }
     if args.per_composition > 0:
         each = per_composition(game, args.key_bytes, args.per_composition)
         report["per_composition"] = each
