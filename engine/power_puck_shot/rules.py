@@ -86,7 +86,7 @@ MAIN_PIP_WEIGHTS = {
 # What a Bonus Game Pip shows, weights out of 256 (a booster's or "+N"'s colour is uniform over
 # the rows it may go to; N is uniform 1-3).
 BONUS_PIP_WEIGHTS = {"booster": 64, "squares": 96, "prize": 52, "extra": 20, "power": 24}
-MAX_RANDOM_SHOTS = 40  # a random play with more Main Game shots is drawn again (never seen)
+MAX_RANDOM_SHOTS = 40  # a random play with more Main Game shots is drawn again (1 in 3,900)
 
 
 def row_amount(colour: str, boosts: int) -> int:
