@@ -18,6 +18,7 @@ from engine.lab_riches import rules
 from engine.ui.widgets import MIN_TARGET, two_by_two
 
 GRID_ROWS = rules.ROWS  # (inside layout(), `rules` is the Rules button)
+METER_W = 72.0  # the meter beside a landscape grid at its narrowest: "£250K" at 12 px
 SETTING_W = 130.0  # a setting's button at its narrowest: 'Faster animations: off' at 10 px
 
 __all__ = ["MIN_TARGET", "Layout", "Rect", "layout"]
@@ -81,10 +82,12 @@ def layout(width: float, height: float) -> Layout:
         # the last term leaves short phones room for the boxes and buttons of fixed height
         cell = min((w - 2 * margin) / 6.5, (h - header_h) * 0.55 / 6.3,
                    (h - header_h - 2 * margin - 4 * MIN_TARGET) / 8.65)  # fmt: skip
+        # as wide as METER_W where the row leaves the room (a phone tall for its width)
         meter_w, prize_w = cell * 0.95, cell * 1.2
+        meter_w = max(meter_w, min(METER_W, w - 2 * margin - cell * 4.3 - prize_w))
     else:
         cell = min((h - header_h - 2 * margin) / 7.2, (w - 2 * margin) / 10.5)
-        meter_w, prize_w = cell * 1.25, cell * 1.4
+        meter_w, prize_w = max(cell * 1.25, METER_W), cell * 1.4
     cell = float(int(cell))  # whole pixels: crisp edges, and short numbers in every frame's batch
     margin, header_h = float(round(margin)), float(round(header_h))
     gap = float(round(cell * 0.15))
