@@ -37,7 +37,7 @@ MIN_TEXT = 10.0  # px, a label's font once shrunk to fit its box
 # Width of a character in em, a little over the fonts' own averages (Fredoka 700 mixed case
 # about 0.46, Nunito 700 capitals about 0.65), so a label that passes here fits on screen.
 EM_BUTTON, EM_TITLE = 0.5, 0.7
-EM_AMOUNT = 0.56  # Fredoka 700's "£250K", the widest a character of the meter's amounts
+EM_AMOUNT = 0.57  # Fredoka 700's "£250K" (2.85 em), the widest a character of the meter's amounts
 
 
 def parts(lay: Layout) -> dict[str, Rect]:
