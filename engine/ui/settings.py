@@ -1,4 +1,5 @@
-"""The player's settings every game shares: faster animations, sound, reduced motion.
+"""The player's settings every game shares: faster animations, sound, reduced motion, and the
+time zone the shell found (times are shown in it).
 
 The shell keeps them (localStorage) and passes them back as query parameters.
 """
@@ -25,6 +26,15 @@ def reality_interval(value: object) -> float:
     return max(10.0, min(REALITY_CHECK_S, float(text)))
 
 
+def utc_offset(value: object) -> int:
+    """`tz`, the player's time zone as minutes east of UTC (0 when missing or out of range)."""
+    text = str(value or "0")
+    number = text[1:] if text[:1] in "+-" else text
+    if not number.isdecimal() or len(number) > 4 or int(number) > 14 * 60:
+        return 0
+    return -int(number) if text[:1] == "-" else int(number)
+
+
 def flag(value: object) -> bool:
     """A query parameter read as on/off."""
     return str(value).lower() in ("1", "true", "yes", "on")
@@ -39,19 +49,22 @@ class Settings:
     sound: bool = False
     audio: bool = True  # False when the backend cannot play sound: no Sound setting then
     reality_check_s: float = REALITY_CHECK_S  # play time between two reality checks
+    utc_offset_minutes: int = 0  # the player's time zone, minutes east of UTC
 
     def __post_init__(self) -> None:
         self.sound = self.sound and self.audio
 
     @classmethod
     def from_params(cls, params: Mapping[str, object]) -> Settings:
-        """`fast`, `sound`, `reducedMotion`, and `audio=0` from a shell without sound."""
+        """`fast`, `sound`, `reducedMotion`, `realityCheck`, `tz`, and `audio=0` from a shell
+        without sound."""
         return cls(
             fast=flag(params.get("fast")),
             reduced_motion=flag(params.get("reducedMotion")),
             sound=flag(params.get("sound")),
             audio=flag(params.get("audio", "1")),
             reality_check_s=reality_interval(params.get("realityCheck")),
+            utc_offset_minutes=utc_offset(params.get("tz")),
         )
 
     @property
