@@ -26,6 +26,7 @@ PORTRAIT = [(360, 640), (375, 667), (390, 844), (414, 896), (768, 1024), (820, 1
 VIEWPORTS = [pytest.param(size, id=f"{size[0]}x{size[1]}") for size in LANDSCAPE + PORTRAIT]
 CONTROLS = {  # each control's longest label
     "go": "GO",
+    "reveal": "REVEAL ALL",
     "howto": "HOW TO PLAY",
     "rules": "Rules and Prizes",
     "speed": "Faster animations: off",
