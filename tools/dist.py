@@ -559,13 +559,16 @@ def build(out: Path, api_url: str = "") -> DistResult:
         "{{APP_JS}}": f"/{js_name}",
         "{{MANIFEST}}": app_manifest,
         # The scripts the worker's start waits on, one after the other (the worker's module,
-        # Pyodide's loader, its runtime), fetched while the HTML is parsed. Not the big
+        # Pyodide's loader, its runtime), fetched while the HTML is parsed: `as="fetch"`, taken
+        # up by app.js's own fetch of each (a preload only the worker asks for again is never
+        # "used": Chromium warned of each, every page load), the worker's then served from the
+        # HTTP cache. Not the big
         # downloads the worker asks for once Pyodide's loader runs (the WebAssembly, the
         # standard library, the zips): preloaded, they slowed the page's own scripts from the
         # local server by about 70 ms and gained nothing over a 60-150 ms round-trip network
         # (docs/build-history.md).
         "{{PRELOADS}}": "\n".join(
-            f'<link rel="preload" href="{url}" as="script" crossorigin>'
+            f'<link rel="preload" href="{url}" as="fetch" crossorigin>'
             for url in (f"/{worker_name}", f"{base}pyodide.mjs", f"{base}pyodide.asm.mjs")
         ),
     }
