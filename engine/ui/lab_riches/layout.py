@@ -84,15 +84,18 @@ def layout(width: float, height: float) -> Layout:
         # the last term leaves short phones room for the boxes and buttons of fixed height
         cell = min((w - 2 * margin) / 6.5, (h - header_h) * 0.55 / 6.3,
                    (h - header_h - 2 * margin - 4 * MIN_TARGET) / 8.65)  # fmt: skip
-        # as wide as METER_W where the row leaves the room (a phone tall for its width)
         meter_w, prize_w = cell * 0.95, cell * 1.2
-        meter_w = max(meter_w, min(METER_W, w - 2 * margin - cell * 4.3 - prize_w))
     else:
         cell = min((h - header_h - 2 * margin) / 7.2, (w - 2 * margin) / 10.5)
         meter_w, prize_w = max(cell * 1.25, METER_W), cell * 1.4
     cell = float(int(cell))  # whole pixels: crisp edges, and short numbers in every frame's batch
     margin, header_h = float(round(margin)), float(round(header_h))
     gap = float(round(cell * 0.15))
+    if portrait:  # as wide as METER_W where the centred row leaves the room (a phone tall for
+        # its width), the Power Cable's included (0.6 of a gap right of the Prize Boxes, and
+        # its flash)
+        room = w - 2 * (0.6 * gap + 4) - 2 * gap - 4 * cell - prize_w
+        meter_w = max(meter_w, min(METER_W, room))
     row_w = meter_w + gap + 4 * cell + gap + prize_w
     boxes_h = max(MIN_TARGET, cell * 0.8)
     go_h = max(MIN_TARGET, cell * 1.2)
