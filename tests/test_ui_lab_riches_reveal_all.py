@@ -12,7 +12,8 @@ PLAIN = {"fast": ""}  # the normal pace: no faster animations
 
 
 def test_reveal_all_plays_the_rest_at_the_normal_pace_and_cannot_be_stopped() -> None:
-    shell = Shell(SIZES["phone"], {"play_number": 7, "payload": payload([])}, PLAIN)
+    bonus = [{"feature": "instant", "pence": 500}]  # with a Bonus Game to play too
+    shell = Shell(SIZES["phone"], {"play_number": 7, "payload": payload(bonus)}, PLAIN)
     shell.frame()
     shell.press("play")
     shell.press("go")  # one go by hand, to its rest
@@ -37,12 +38,14 @@ def test_reveal_all_plays_the_rest_at_the_normal_pace_and_cannot_be_stopped() ->
     presses = sum(1 for k in rest if waits(k))
     assert presses > 1
     # Each remaining event played whole at normal speed, and a rest before each press (the
-    # first press came at once): the elapsed time, to a frame or two of each press.
+    # first press came at once): never sooner, and later by no more than the frames a press
+    # waits on (the rest's last, the event's last, and the frame it starts in).
     length = sum(scene.flow.presentation.duration(player.prepared(k)) for k in rest)
     expected = length + (presses - 1) * REPLAY_REST
-    assert abs((shell.now - started) / 1000 - expected) <= presses * 2 / 60 + 0.05
+    late = (shell.now - started) / 1000 - expected
+    assert -0.01 <= late <= presses * 3 / 60 + 0.05
     later = shell.said[heard:]
-    assert not [s for s in later if s.startswith("Press GO")]  # it is not the player's turn
+    assert not [s for s in later if "Press GO" in s]  # it is not the player's turn
     assert later[-1] == "Press FINISH to complete your play."
     assert player.shown == len(events) - 1
 
