@@ -5,6 +5,7 @@ event whole, no faster), said, not to be stopped; the book and the outcome are t
 from __future__ import annotations
 
 from engine.ui.input import Activate
+from engine.ui.lab_riches.main import MainScene
 from engine.ui.scenes.play import REPLAY_REST
 from tests.test_ui_lab_riches import SIZES, Shell, payload
 
@@ -20,8 +21,11 @@ def test_reveal_all_plays_the_rest_at_the_normal_pace_and_cannot_be_stopped() ->
     while not any(c.id == "go" and c.enabled for c in shell.app.scene.controls()):
         shell.frame()
     scene = shell.app.scene
-    player = scene.player  # type: ignore[attr-defined]
-    waits = lambda k: scene.flow.game.action_for(player.replay.events[k]) is not None  # noqa: E731
+    assert isinstance(scene, MainScene)
+    player = scene.player
+    replay = player.replay
+    assert replay is not None
+    waits = lambda k: scene.flow.game.action_for(replay.events[k]) is not None  # noqa: E731
     shell.press("reveal")
     started, first = shell.now, player.shown + 1
     assert "Revealing all: the rest of your play is revealed for you." in shell.said
@@ -33,7 +37,7 @@ def test_reveal_all_plays_the_rest_at_the_normal_pace_and_cannot_be_stopped() ->
         assert "go" not in enabled and "reveal" not in enabled  # nothing to press, nor stop
         shell.frame(Activate("reveal"), Activate("go"))  # neither does anything now
     assert "finish" in shell.controls()
-    events = player.replay.events
+    events = replay.events
     rest = range(first, len(events))
     presses = sum(1 for k in rest if waits(k))
     assert presses > 1
