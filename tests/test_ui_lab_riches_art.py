@@ -52,6 +52,8 @@ def test_extra_goes_reads_goes_at_10_px_within_its_ribbon_in_the_grid(
     goes = next(t for t in text_boxes(commands, measure) if t["text"] == "GOES")
     assert goes["size"] >= 10.0
     ribbon = next(c for c in commands if c[0] == "rect")  # in the icon's 10 x 10 units
-    x, _, w = goes["box"][0], goes["box"][1], goes["box"][2]
+    x, y, w, h = goes["box"]
     left, width = 100 + ribbon[1] * side / 10, ribbon[3] * side / 10
-    assert left < x and x + w < left + width  # GOES stays inside its ribbon
+    top, height = 100 + ribbon[2] * side / 10, ribbon[4] * side / 10
+    assert left < x and x + w < left + width  # GOES stays inside its ribbon, on its green only
+    assert top < y and y + h < top + height

@@ -188,9 +188,10 @@ def _extra_goes_label(c: Canvas, x: float, y: float, s: float, value: int | None
     u = s / 10
     label = f"+{value}" if value is not None else "+"
     _number(c, label, x, y - 1.0 * u, s * 0.9, "#ffffff")
-    c.rect(x - 4.8 * u, y + 1.3 * u, 9.6 * u, 3.0 * u, fill=RIBBON, stroke="#ffffff",
+    # the ribbon taller than GOES's letters, so they stand on its dark green alone
+    c.rect(x - 4.8 * u, y + 1.0 * u, 9.6 * u, 3.6 * u, fill=RIBBON, stroke="#ffffff",
            line_width=u * 0.35, radius=0.6 * u)  # fmt: skip
-    c.text("GOES", x, y + 2.85 * u, Font(s * 0.32, "display", True), fill="#ffffff")
+    c.text("GOES", x, y + 2.8 * u, Font(s * 0.32, "display", True), fill="#ffffff")
 
 
 def _bonus(c: Canvas, x: float, y: float, s: float) -> None:

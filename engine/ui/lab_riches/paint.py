@@ -300,7 +300,7 @@ def flier_half(lay: Layout, kind: str) -> tuple[float, float]:
     """Half the width and half the height of what flies to a box, its outline included: the
     extra-goes badge (art.extra_goes at 0.8 of a cell) or the Instant Prize note (art.cash)."""
     if kind == "extra_goes":  # its GOES ribbon, 9.6 of its 10 units wide, and the circle, 4.2
-        return lay.cell * 0.8 * 0.5, lay.cell * 0.8 * 0.45  # a radius, each with its outline
+        return lay.cell * 0.8 * 0.5, lay.cell * 0.8 * 0.48  # the ribbon's foot, with its outline
     return lay.cell * 0.46, lay.cell * 0.3  # the note, 8.8 × 5.6 of 10 units, and its outline
 
 
