@@ -11,7 +11,6 @@ import json
 import time
 import uuid
 from collections.abc import Callable, MutableMapping
-from datetime import datetime
 from typing import Any, Protocol
 from urllib.parse import urlencode
 
@@ -50,24 +49,18 @@ class HttpClient(Protocol):
     ) -> HttpResponse: ...
 
 
-def _local(iso: object) -> datetime:
-    """An API time (ISO, UTC) in this computer's local time."""
-    return datetime.fromisoformat(str(iso).replace("Z", "+00:00")).astimezone()
-
-
 class Refused(ValueError):
     """A purchase refused for a spend limit, or for the cooling-off after an hour of play: its
-    facts as the page reads them (as the shell gives them, web/shell/js/endpoint.js limitDetail
-    and coolingMessage), its times in this computer's local time; the game shows its own
-    screen for it (engine/ui/scenes/refusal.py)."""
+    facts as the page reads them (as the shell gives them, web/shell/js/endpoint.js limitDetail),
+    its times as the endpoint sent them: the game writes them (Visit.when) on its own screen
+    for it (engine/ui/scenes/refusal.py)."""
 
     def __init__(self, error: dict[str, Any]) -> None:
         code = str(error.get("code"))
         if code == "cooling_off":
-            body: dict[str, Any] = {}
+            body: dict[str, Any] = {"resumes_at": error.get("resumes_at")}
             said = (
-                "Your play session has ended: take a break. You can buy plays again at "
-                f"{_local(error.get('resumes_at')):%H:%M}. Nothing was charged; an unfinished "
+                "Your play session has ended: take a break. Nothing was charged; an unfinished "
                 "play can still be finished."
             )
         elif code == "limits_required":
@@ -75,15 +68,14 @@ class Refused(ValueError):
             said = "Choose a daily and a weekly limit (Limits, in the lobby) before a paid play."
         else:
             left = format_pounds(int(error.get("left_pence") or 0))
-            local = _local(error.get("resets_at"))
             body = {
                 "period": error.get("period"),
                 "left_pence": int(error.get("left_pence") or 0),
-                "resets_local": f"{local.day} {local:%b %Y, %H:%M}",
+                "resets_at": error.get("resets_at"),
             }
             said = (
-                f"Your {error.get('period', 'spend')} limit is reached: {left} left until "
-                f"{body['resets_local']}. Nothing was charged."
+                f"Your {error.get('period', 'spend')} limit is reached: {left} left. "
+                "Nothing was charged."
             )
         super().__init__(said)
         self.body = {**body, "code": code, "message": said}

@@ -246,13 +246,13 @@ def test_the_game_zips_are_the_import_closure_precompiled_in_parts(dist_dir: Pat
     # asks for itself (the WebAssembly, the standard library, the zips): docs/build.md.
     head = (dist_dir / "index.html").read_text().split("lottery-config")[0]
     preloaded = re.findall(r'<link rel="preload" href="([^"]+)" as="(\w+)"', head)
-    scripts = [href for href, kind in preloaded if kind == "script"]
+    scripts = [href for href, kind in preloaded if kind == "fetch"]  # app.js takes them up
     assert scripts == [
         config["worker"],
         config["pyodide"]["mjs"],
         config["pyodide"]["index"] + "pyodide.asm.mjs",
     ]
-    assert [kind for _, kind in preloaded if kind != "script"] == ["font"]
+    assert [kind for _, kind in preloaded if kind != "fetch"] == ["font"]
 
 
 def test_each_game_zip_holds_only_its_own_screens() -> None:

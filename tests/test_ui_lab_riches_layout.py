@@ -26,6 +26,7 @@ PORTRAIT = [(360, 640), (375, 667), (390, 844), (414, 896), (768, 1024), (820, 1
 VIEWPORTS = [pytest.param(size, id=f"{size[0]}x{size[1]}") for size in LANDSCAPE + PORTRAIT]
 CONTROLS = {  # each control's longest label
     "go": "GO",
+    "reveal": "REVEAL ALL",
     "howto": "HOW TO PLAY",
     "rules": "Rules and Prizes",
     "speed": "Faster animations: off",
@@ -37,6 +38,7 @@ MIN_TEXT = 10.0  # px, a label's font once shrunk to fit its box
 # Width of a character in em, a little over the fonts' own averages (Fredoka 700 mixed case
 # about 0.46, Nunito 700 capitals about 0.65), so a label that passes here fits on screen.
 EM_BUTTON, EM_TITLE = 0.5, 0.7
+EM_AMOUNT = 0.57  # Fredoka 700's "£250K" (2.85 em), the widest a character of the meter's amounts
 
 
 def parts(lay: Layout) -> dict[str, Rect]:
@@ -154,6 +156,22 @@ def test_a_meter_box_that_pays_nothing_does_not_glow_gold() -> None:
         box = next(r for r in rects if (r[1], r[2]) == (x + 1, y + 1))
         gold = getattr(box[5], "stops", ())  # a paying box is lit bright gold, not dark
         assert (art.GOLD in dict(gold).values()) is paying, (meter, box)
+
+
+@pytest.mark.parametrize("size", VIEWPORTS)
+def test_the_meter_s_amounts_are_big_enough_to_read(size: tuple[int, int]) -> None:
+    from backends.canvas import BatchReader, CommandCanvas
+    from engine.ui.lab_riches import paint
+    from engine.ui.motion import Motion
+
+    canvas = CommandCanvas(*size, lambda s, px, f, b: len(s) * px * EM_AMOUNT)
+    state = type("S", (), {"meter": 0, "meter_box": None})()
+    paint.meter(canvas, layout(*size), state, None, 1.0, Motion())  # type: ignore[arg-type]
+    texts = {c[1]: c[4] for c in BatchReader().read(canvas.flush()) if c[0] == "text"}
+    assert len(texts) == len(rules.METER_BOXES) and any(
+        t.endswith("K") or t == "£250,000" for t in texts
+    )
+    assert {t: px for t, px in texts.items() if px < MIN_TEXT} == {}
 
 
 OVERLAY_SIZES = [(360, 640), (390, 844), (844, 390), (1280, 720), (800, 600)]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -211,9 +211,10 @@ def test_a_native_window_is_led_to_limits_types_them_with_keys_and_then_buys(
 
 def test_a_native_window_shows_the_refusal_screens_the_page_shows(tmp_path: Path) -> None:
     """After an hour of play the endpoint refuses paid plays for the cooling-off (403
-    cooling_off): the window shows TAKE A BREAK with when play resumes in this computer's
-    local time and Back only, as the page does, not a line under TRY AGAIN; a spend limit
-    reached shows its own screen (which limit, what is left, when it resets) with Limits."""
+    cooling_off): the window shows TAKE A BREAK with when play resumes in the player's time
+    zone (play-native gives this computer's) and Back only, as the page does, not a line under
+    TRY AGAIN; a spend limit reached shows its own screen (which limit, what is left, when it
+    resets) with Limits."""
     from engine.ui.scenes.refusal import RefusalScene
 
     clock = Clock()
@@ -228,7 +229,7 @@ def test_a_native_window_shows_the_refusal_screens_the_page_shows(tmp_path: Path
 
     def refused(shell: EndpointShell) -> RefusalScene:
         """PLAY on a fresh game page; the screen the refusal brought."""
-        app = App(first_scene({"fast": "1", "game": "lab-riches"}), 1280, 720)
+        app = App(first_scene({"fast": "1", "game": "lab-riches", "tz": "60"}), 1280, 720)
         pending: list[Event] = []
         pressed = False
         for i in range(600):  # PLAY once it is enabled, then the answer
@@ -261,5 +262,6 @@ def test_a_native_window_shows_the_refusal_screens_the_page_shows(tmp_path: Path
     brk = refused(player)
     resumes = datetime.fromisoformat(logout.replace("Z", "+00:00")) + timedelta(seconds=600)
     assert brk.title == "TAKE A BREAK"
-    assert brk.lines[1] == f"You can buy plays again at {resumes.astimezone():%H:%M}."
+    at = resumes.astimezone(timezone(timedelta(minutes=60)))
+    assert brk.lines[1] == f"You can buy plays again at {at.day} {at:%b %Y, %H:%M}."
     assert [c.label for c in brk.controls()] == ["Back to the game"]

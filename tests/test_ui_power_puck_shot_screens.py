@@ -235,7 +235,8 @@ def table_state(squares: tuple[int, ...], boosts: tuple[int, ...], won: tuple[An
 @pytest.mark.parametrize("size", LAYOUT_SIZES, ids=SIZE_IDS.get)
 def test_boosters_show_inside_the_amount_box_apart_from_the_amount(size: tuple[int, int]) -> None:
     """A boosted row's arrow and its '×2'/'×3' stand inside the amount box, off the row's
-    outline, neither over the amount, the mark as large as the amount."""
+    outline, neither over the amount; the amount as large as it would be without them (give
+    or take a twentieth where it fills its box), the mark at least 0.55 of it and 10 px."""
     lay = layout(*size)
     boosts = (3, 2, 1, 0, 3, 2, 1, 0)  # dark blue ×3, purple ×2, orange once ...
     state = table_state((5,) * 8, boosts, ())
@@ -250,8 +251,11 @@ def test_boosters_show_inside_the_amount_box_apart_from_the_amount(size: tuple[i
         for s in marks + arrows:
             assert inside(s.box, box), (colour, s)
             assert apart(s.box, amount[0].box), (colour, s, amount[0])
+        text = amount[0].text  # as paint fits an amount to the whole box, with no booster
+        alone = min(box[3] * 0.62, (box[2] - 16) / (len(text) * EM))
+        assert amount[0].size >= alone * 0.95, (colour, amount[0])
         for s in marks:
-            assert s.size >= amount[0].size * 0.9 and s.text == f"×{n}"
+            assert s.size >= max(10.0, amount[0].size * 0.55) and s.text == f"×{n}"
 
 
 @pytest.mark.parametrize(("pence", "badge"), [(500, "£5 BACK"), (800, "WIN £8")])

@@ -23,10 +23,10 @@ GAMES = [lab_riches.PRESENTATION, power_puck_shot.PRESENTATION]
 SIZES = [(1280, 720), (390, 844), (360, 640), (844, 390)]
 REACHED = {
     "code": "limit_reached",
-    "message": "Your weekly limit is reached: £2.00 left until 7 Dec 2026, 00:00.",
+    "message": "Your weekly limit is reached: £2.00 left. Nothing was charged.",
     "period": "weekly",
     "left_pence": 200,
-    "resets_local": "7 Dec 2026, 00:00",
+    "resets_at": "2026-12-06T23:00:00Z",  # midnight in the player's zone, an hour east of UTC
 }
 REQUIRED = {"code": "limits_required", "message": "Choose limits.", "missing": ["daily", "weekly"]}
 
@@ -43,7 +43,7 @@ def refused_purchase(
     shown: Presentation, body: dict[str, Any], size: tuple[int, int] = (390, 844)
 ) -> tuple[App, Flow]:
     """A game's page whose PLAY the endpoint refuses with `body`."""
-    flow = Flow(shown, Settings.from_params({"fast": "1"}))
+    flow = Flow(shown, Settings.from_params({"fast": "1", "tz": "60"}))
     app = App(shown.start(flow), *size)
     asked, _ = frame(app)
     for _ in range(5):  # the session, then the look for an unfinished play...
@@ -113,8 +113,8 @@ def test_the_lobby_opens_at_limits_when_asked() -> None:
 
 COOLING = {
     "code": "cooling_off",
-    "message": "Your play session has ended: take a break. You can buy plays again at 8:21 AM."
-    " Nothing was charged; an unfinished play can still be finished.",
+    "message": "Your play session has ended: take a break. Nothing was charged; an unfinished "
+    "play can still be finished.",
     "resumes_at": "2026-12-03T08:21:00Z",
 }
 
@@ -131,7 +131,10 @@ def test_a_cooling_off_says_when_play_resumes_large_with_only_back(
     above = [t for t in texts if t["box"][1] + t["box"][3] <= top]
     assert above[0]["text"] == "TAKE A BREAK" and above[0]["size"] >= 24
     words = " ".join(t["text"] for t in above[1:])
-    assert words == COOLING["message"]
+    assert words == (
+        "Your play session has ended: take a break. You can buy plays again at 3 Dec 2026, "
+        "09:21. Nothing was charged; an unfinished play can still be finished."
+    )
     assert min(t["size"] for t in above) >= 18
     assert [c.label for c in app.scene.controls()] == ["Back to the game"]
     before = app.scene.back
@@ -146,3 +149,19 @@ def test_the_panel_ends_above_the_buttons(body: dict[str, Any], size: tuple[int,
     assert isinstance(app.scene, RefusalScene)
     (_x, y, _w, h), _big, text, _rows = app.scene.panel(CommandCanvas(*size, measure))
     assert y + h <= app.scene.controls()[0].y - 8 and text.size >= 18
+
+
+def test_the_shell_writes_no_time_the_game_writes_every_time_one_way() -> None:
+    """A time is written by one function (Visit.when), in the player's zone: the shell's
+    scripts pass the endpoint's times on and format none (they wrote 'Dec 7, 2026, 12:00 AM'
+    where the game writes '7 Dec 2026, 00:00')."""
+    from pathlib import Path
+
+    shell = Path(__file__).parent.parent / "web" / "shell"
+    for script in sorted(shell.rglob("*.js")):
+        text = script.read_text(encoding="utf-8")
+        assert "toLocale" not in text and "DateTimeFormat" not in text, script
+    flow = Flow(lab_riches.PRESENTATION, Settings.from_params({"tz": "-300"}))  # New York
+    assert flow.when("2026-12-07T05:00:00Z") == "7 Dec 2026, 00:00"
+    assert flow.when(1_796_619_600_000) == flow.when("2026-12-07T05:00:00Z")
+    assert flow.when("not a time") == flow.when(None) == ""

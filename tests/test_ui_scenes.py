@@ -203,3 +203,21 @@ def test_power_puck_shot_s_splash_has_how_to_play_in_its_top_right(size: tuple[i
                 and s.box[1] < controls["play"].y - 1]  # fmt: skip
     assert messages
     assert max(s.size for s in messages) <= win[0].size + 0.01, (win[0].size, messages[:2])
+
+
+@pytest.mark.parametrize("width", range(160, 721, 7))
+def test_an_icon_is_never_wrapped_away_from_the_word_before_it(width: int) -> None:
+    from engine.ui.draw import Font
+    from engine.ui.lab_riches.pages import HOW_TO_PLAY as LAB_RICHES
+    from engine.ui.power_puck_shot.words import HOW_TO_PLAY as POWER_PUCK_SHOT
+    from engine.ui.widgets import TOKEN, wrap
+
+    canvas = CommandCanvas(800, 600, lambda s, px, f, b: len(s) * px * 0.55)
+    font = Font(18, "body", True)
+    for _, paras in LAB_RICHES + POWER_PUCK_SHOT:
+        for para in paras:
+            lines = wrap(canvas, para, font, width)
+            assert [t for line in lines for t, _ in line] == [m[0] for m in TOKEN.finditer(para)]
+            for line in lines[1:]:
+                first = line[0][0]
+                assert not first.startswith("{") and first not in ",.;:", (width, para, first)

@@ -74,3 +74,28 @@ def test_limits_on_a_phone_held_sideways_reach_the_weekly_controls() -> None:
     assert weekly.h == 44 and weekly.y + weekly.h <= 390
     texts = text_boxes(BatchReader().read(canvas.flush()), measure)
     assert any(t["text"].startswith("Weekly limit") for t in texts)
+
+
+def bars(reader: BatchReader, canvas: CommandCanvas) -> list[list[object]]:
+    """The scroll bars' thumbs drawn since the last flush."""
+    return [c for c in reader.read(canvas.flush()) if c[0] == "rect" and c[5] == "#ffffffaa"]
+
+
+def test_a_page_s_scroll_bar_is_its_own_as_soon_as_the_page_is_turned() -> None:
+    from engine.ui.flow import Flow
+    from engine.ui.lab_riches import PRESENTATION
+    from engine.ui.lab_riches.look import LOOK
+    from engine.ui.scenes.how_to_play import HowToPlayScene
+    from engine.ui.settings import Settings
+
+    long = tuple(f"PARAGRAPH {k} OF A PAGE TALLER THAN A PHONE HELD SIDEWAYS." for k in range(9))
+    pages = (("SHORT", ("ONE LINE.",)), ("LONG", long), ("SHORT AGAIN", ("ONE LINE.",)))
+    scene = HowToPlayScene(Flow(PRESENTATION, Settings.from_params({"fast": "1"})), LOOK, pages)
+    app = App(scene, 844, 390)
+    canvas, reader = CommandCanvas(844, 390, measure), BatchReader()
+    app.frame(0, [], canvas)
+    assert bars(reader, canvas) == []
+    app.frame(16, [Key("ArrowRight")], canvas)  # a taller page: its bar shows in its first frame
+    assert len(bars(reader, canvas)) == 1 and scene.scroll.scrolls()
+    app.frame(32, [Key("ArrowRight")], canvas)  # a short page after it: no bar
+    assert bars(reader, canvas) == []

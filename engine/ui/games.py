@@ -101,18 +101,9 @@ def first_scene(params: Mapping[str, object]) -> Scene:
 
         covers = {game_id: cover(game) for game_id, game in here.items()}
         page = str(params.get("page") or "")
-        return lobby_scene(covers, games.GAMES, settings, utc_offset(params.get("tz")), page)
+        return lobby_scene(covers, games.GAMES, settings, page)
     shown = presentation(opened)
     recall = str(params.get("replay") or "")
     if recall.isdecimal() and len(recall) <= 18:
         return shown.start(Flow(shown, settings, "replay", int(recall)))
     return shown.start(Flow(shown, settings, "try" if params.get("mode") == "try" else "play"))
-
-
-def utc_offset(value: object) -> int:
-    """The player's time zone as minutes east of UTC (0 when missing or out of range)."""
-    text = str(value or "0")
-    number = text[1:] if text[:1] in "+-" else text
-    if not number.isdecimal() or len(number) > 4 or int(number) > 14 * 60:
-        return 0
-    return -int(number) if text[:1] == "-" else int(number)

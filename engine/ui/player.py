@@ -30,6 +30,7 @@ class BookPlayer:
         self.heard = 0.0  # the current event's cues and sentences up to this progress are out
         self._lines: Said = []  # the current event's sentences, each at its moment
         self._prepared: dict[int, Event] = {}  # event index -> the event as the screens play it
+        self.hands_free = False  # the screen presses for the player (REVEAL ALL): no "Press GO"
 
     def load(self) -> bool:
         """Take the flow's play (new or resumed); False when it is the one already loaded."""
@@ -179,6 +180,6 @@ class BookPlayer:
             else:
                 self.flow.save(self.shown)
                 prompt = self.presentation.prompt(nxt)
-                if prompt:
+                if prompt and (nxt is None or not self.hands_free):
                     self.flow.say(prompt)
         return True

@@ -1,5 +1,5 @@
 """The player's settings every game shares: faster animations, sound and its music and effects
-volumes, reduced motion.
+volumes, reduced motion, and the time zone the shell found (times are shown in it).
 
 The shell keeps them (localStorage) and passes them back as query parameters.
 """
@@ -36,6 +36,15 @@ def level(value: object, default: int) -> int:
     return int(text) if text.isdecimal() and int(text) in LEVELS else default
 
 
+def utc_offset(value: object) -> int:
+    """`tz`, the player's time zone as minutes east of UTC (0 when missing or out of range)."""
+    text = str(value or "0")
+    number = text[1:] if text[:1] in "+-" else text
+    if not number.isdecimal() or len(number) > 4 or int(number) > 14 * 60:
+        return 0
+    return -int(number) if text[:1] == "-" else int(number)
+
+
 def flag(value: object) -> bool:
     """A query parameter read as on/off."""
     return str(value).lower() in ("1", "true", "yes", "on")
@@ -52,14 +61,15 @@ class Settings:
     reality_check_s: float = REALITY_CHECK_S  # play time between two reality checks
     music: int = DEFAULT_LEVELS["music"]  # the music bed's volume, per cent (one of LEVELS)
     effects: int = DEFAULT_LEVELS["effects"]  # the cues' volume, per cent
+    utc_offset_minutes: int = 0  # the player's time zone, minutes east of UTC
 
     def __post_init__(self) -> None:
         self.sound = self.sound and self.audio
 
     @classmethod
     def from_params(cls, params: Mapping[str, object]) -> Settings:
-        """`fast`, `sound`, `music` and `effects` (volumes), `reducedMotion`, and `audio=0` from
-        a shell without sound."""
+        """`fast`, `sound`, `music` and `effects` (volumes), `reducedMotion`, `realityCheck`,
+        `tz`, and `audio=0` from a shell without sound."""
         return cls(
             fast=flag(params.get("fast")),
             reduced_motion=flag(params.get("reducedMotion")),
@@ -68,6 +78,7 @@ class Settings:
             reality_check_s=reality_interval(params.get("realityCheck")),
             music=level(params.get("music"), DEFAULT_LEVELS["music"]),
             effects=level(params.get("effects"), DEFAULT_LEVELS["effects"]),
+            utc_offset_minutes=utc_offset(params.get("tz")),
         )
 
     @property

@@ -9,7 +9,7 @@ reaches by name. A game's play flow (engine/ui/flow.py) is a visit with a game; 
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 from engine.money import format_pounds
@@ -224,6 +224,23 @@ class Visit:
     def connected(self) -> None:
         """The session is open and the balance known (a game then looks for an unfinished
         play)."""
+
+    def when(self, moment: object) -> str:
+        """A time from the endpoint (ms since the epoch, or an ISO 8601 text) in the player's
+        time zone, as every screen writes a time ('7 Dec 2026, 00:00'); '' for anything else."""
+        if isinstance(moment, int) and not isinstance(moment, bool):
+            at = datetime.fromtimestamp(moment / 1000, UTC)
+        elif isinstance(moment, str):
+            try:
+                at = datetime.fromisoformat(moment.replace("Z", "+00:00"))
+            except ValueError:
+                return ""
+            if at.tzinfo is None:
+                at = at.replace(tzinfo=UTC)
+        else:
+            return ""
+        at = at.astimezone(timezone(timedelta(minutes=self.settings.utc_offset_minutes)))
+        return f"{at.day} {at:%b %Y, %H:%M}"
 
     def set_balance(self, pence: object) -> None:
         """A balance from the endpoint: kept and said."""

@@ -81,18 +81,27 @@ def words(text: str, icon_words: Mapping[str, str]) -> str:
 
 
 def wrap(canvas: Canvas, text: str, font: Font, max_w: float) -> list[list[tuple[str, float]]]:
-    """Split text (with '{icon}' tokens) into lines of (token, width) that fit max_w."""
+    """Split text (with '{icon}' tokens) into lines of (token, width) that fit max_w; an icon
+    stays on the line of the word before it, and so does the punctuation after an icon."""
     space = canvas.measure(" ", font)
-    lines: list[list[tuple[str, float]]] = [[]]
-    used = 0.0
+    units: list[list[tuple[str, float]]] = []  # the tokens no line breaks between
     for match in TOKEN.finditer(text):
         token = match[0]
         width = font.size * 1.9 if match[1] else canvas.measure(token, font)
+        after_icon = bool(units) and units[-1][-1][0].startswith("{") and not token[0].isalnum()
+        if units and (match[1] or after_icon):
+            units[-1].append((token, width))
+        else:
+            units.append([(token, width)])
+    lines: list[list[tuple[str, float]]] = [[]]
+    used = 0.0
+    for unit in units:
+        width = sum(w for _, w in unit) + space * (len(unit) - 1)
         extra = width + (space if lines[-1] else 0.0)
         if lines[-1] and used + extra > max_w:
             lines.append([])
             used, extra = 0.0, width
-        lines[-1].append((token, width))
+        lines[-1].extend(unit)
         used += extra
     return lines
 

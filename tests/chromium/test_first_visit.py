@@ -142,3 +142,18 @@ def test_a_returning_player_keeps_the_session(browser: Browser, server: str) -> 
     expect(page.locator("#log")).to_contain_text("Balance £")
     assert api[:2] == ["GET wallet 401", "POST session 201"], api
     page.context.close()
+
+
+def test_every_preload_is_used_on_each_page(browser: Browser, server: str) -> None:
+    """Chromium warns of a preload not used within a few seconds of the load (each of the
+    worker's scripts, every page load, while the page preloaded them `as="script"`)."""
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    warned: list[str] = []
+    page.on("console", lambda m: warned.append(m.text) if "preload" in m.text else None)
+    for query in ("/", "/?game=lab-riches", "/?game=power-puck-shot"):
+        page.goto(server + query)
+        page.wait_for_selector("body[data-ready='1']", timeout=60_000)
+        page.wait_for_timeout(4_000)  # past the few seconds Chromium waits before it warns
+    assert warned == []
+    context.close()

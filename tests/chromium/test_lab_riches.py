@@ -203,3 +203,28 @@ def test_a_play_with_extra_goes(browser: Browser, server: str, view: str) -> Non
             assert re.search(r"Go 7:", log), "extra goes give more than 6 GO presses"
             return
     raise AssertionError("no play showed extra goes")
+
+
+@pytest.mark.parametrize("view", ["desktop", "phone"])
+def test_reveal_all_plays_the_rest_through_its_button(
+    browser: Browser, server: str, view: str
+) -> None:
+    """REVEAL ALL, pressed as a person would (the mirror's button), presses GO to the end: the
+    rest plays by itself, said, and GO and REVEAL ALL stay off; the play is then finished."""
+    page = start(browser, server, view)
+    choose(page, server, [{"feature": "instant", "pence": 500}])  # a Bonus Game in it too
+    page.get_by_role("button", name="PLAY", exact=True).click()
+    expect(page.get_by_role("button", name="GO", exact=True)).to_be_enabled(timeout=60_000)
+    page.get_by_role("button", name="REVEAL ALL", exact=True).click()
+    log = page.locator("#log")
+    expect(log).to_contain_text("Revealing all: the rest of your play is revealed for you.")
+    assert page.get_by_role("button", name="REVEAL ALL").get_attribute("aria-disabled") == "true"
+    finish = page.get_by_role("button", name="FINISH", exact=True)
+    expect(finish).to_be_visible(timeout=120_000)  # no press of the player's on the way
+    said = log.inner_text()
+    assert "Press FINISH to complete your play." in said.split("Revealing all")[-1]
+    assert "Press GO" not in said.split("Revealing all")[-1]
+    assert pence_of(said) == 500
+    finish.click()
+    expect(page.get_by_role("button", name="PLAY AGAIN", exact=True)).to_be_visible(timeout=30_000)
+    page.context.close()

@@ -69,7 +69,14 @@ def test_a_whole_play_by_keyboard(browser: Browser, server: str) -> None:
     # The Main Game: the focus moves to GO; Tab follows the game's order of its controls.
     focused(page, "GO")
     heading(page, "Lab Riches: Main Game")
-    order = ["GO", "HOW TO PLAY", "Rules and Prizes", "Faster animations: on", "Sound: off"]
+    order = [
+        "GO",
+        "REVEAL ALL",
+        "HOW TO PLAY",
+        "Rules and Prizes",
+        "Faster animations: on",
+        "Sound: off",
+    ]
     assert [label for label, _on in page.evaluate(MIRROR)] == order
     for name in order[1:]:
         page.keyboard.press("Tab")

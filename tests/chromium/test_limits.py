@@ -101,3 +101,28 @@ def test_limits_are_set_from_the_lobby_and_a_purchase_over_one_is_refused(
     assert api(page, server, "GET", "/api/wallet")["balance_pence"] == before
     assert [e for e in watch.errors if "403" not in e] == []  # the refusal itself is a 403
     page.context.close()
+
+
+def test_a_swipe_that_starts_on_a_button_scrolls_limits_held_sideways_and_presses_nothing(
+    browser: Browser, required: str
+) -> None:
+    context = browser.new_context(viewport={"width": 844, "height": 390}, has_touch=True)
+    page = context.new_page()
+    page.goto(required + "/?page=limits&layout=1")
+    page.wait_for_selector("body[data-ready='1']", timeout=60_000)
+    log = page.locator("#log")
+    expect(log).to_contain_text("Weekly limit: none", timeout=30_000)
+    top, bottom, offset, content = page.evaluate("() => window.lottery.layout.scroll")
+    assert offset == 0 and content > bottom - top  # Limits held sideways scrolls
+    box = page.get_by_role("button", name="Set the daily limit", exact=True).bounding_box()
+    assert box is not None
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    cdp = context.new_cdp_session(page)  # a finger on the button drags the page up by 80 px
+    for kind, dy in (("touchStart", 0), ("touchMove", -40), ("touchMove", -80), ("touchEnd", 0)):
+        points = [] if kind == "touchEnd" else [{"x": x, "y": y + dy}]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+    page.wait_for_timeout(300)
+    scrolled = page.evaluate("() => window.lottery.layout.scroll[2]")
+    assert abs(scrolled - min(80.0, content - (bottom - top))) <= 1
+    assert "Daily limit not set" not in log.inner_text()  # the swipe pressed nothing
+    context.close()

@@ -242,7 +242,7 @@ def build(out: Path, api_url: str = "") -> DistResult:
         # local server by about 70 ms and gained nothing over a 60-150 ms round-trip network
         # (docs/changelog.md).
         "{{PRELOADS}}": "\n".join(
-            f'<link rel="preload" href="{url}" as="script" crossorigin>'
+            f'<link rel="preload" href="{url}" as="fetch" crossorigin>'
             for url in (f"/{worker_name}", f"{base}pyodide.mjs", f"{base}pyodide.asm.mjs")
         ),
     }

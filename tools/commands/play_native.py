@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from datetime import datetime, timedelta
 
 import httpx
 
@@ -38,7 +39,13 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--game", default="", help="open this game (default: the lobby)")
     parser.add_argument("--fast", action="store_true", help="faster animations")
     args = parser.parse_args(argv)
-    params = {"scene": args.scene, "fast": "1" if args.fast else ""}
+    offset = datetime.now().astimezone().utcoffset() or timedelta()
+    # times in this computer's zone, as the page's shell gives the browser's (web/shell/app.js)
+    params = {
+        "scene": args.scene,
+        "fast": "1" if args.fast else "",
+        "tz": str(int(offset.total_seconds()) // 60),
+    }
     start = {**params, "game": args.game}
     with httpx.Client(base_url=args.api, timeout=30) as client:
         run_window(

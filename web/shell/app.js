@@ -12,6 +12,16 @@ import { explain, fail, setProgress } from "./js/splash.js";
 import { store } from "./js/store.js";
 import { compileWasm, keepRuntimeCode, restoringRuntime } from "./js/runtime.js";
 
+// The page preloads the scripts the worker's start waits on (tools/dist.py, as="fetch"): take
+// each preload up here, so the worker's own requests find them in the HTTP cache and no
+// preload is left unused (Chromium warns of each).
+for (const link of document.querySelectorAll('link[rel="preload"][as="fetch"]')) {
+  const href = /** @type {HTMLLinkElement} */ (link).href;
+  fetch(href, { credentials: "same-origin" })
+    .then((response) => response.arrayBuffer())
+    .catch(() => {}); // the worker asks for it again: a failure shows there
+}
+
 const canvas = /** @type {HTMLCanvasElement} */ ($("screen"));
 /** @type {Worker} */
 let worker; // made by boot(), before anything posts to it

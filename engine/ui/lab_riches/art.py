@@ -21,6 +21,7 @@ GLASS = "#e8f6ff"
 GOLD = "#ffd54a"
 BLUE = "#38b6ff"
 GREEN = "#1e8449"  # the extra-goes badge: its white '+' reads at 4.5:1
+RIBBON = "#0b4a27"  # the extra-goes badge's GOES ribbon: white on it reads at 10:1
 NAMES = {
     "flask": "flask",
     "beaker": "beaker",
@@ -60,11 +61,15 @@ def _lightning_badge(c: Canvas, x: float, y: float, s: float, value: int) -> Non
 
 
 def _extra_goes_label(c: Canvas, x: float, y: float, s: float, value: int | None) -> None:
-    """The extra-goes motif's words: '+3' and GOES, white on the green."""
+    """The extra-goes motif's words: '+3' white on the green, over GOES on a ribbon across the
+    badge's foot as wide as the square (GOES at 0.32 of it: 10 px in the smallest grid)."""
     u = s / 10
     label = f"+{value}" if value is not None else "+"
-    _number(c, label, x, y + 0.2 * u, s * 1.05, "#ffffff")
-    c.text("GOES", x, y + 3.0 * u, Font(s * 0.13, "body", True), fill="#ffffff")
+    _number(c, label, x, y - 1.0 * u, s * 0.9, "#ffffff")
+    # the ribbon taller than GOES's letters, so they stand on its dark green alone
+    c.rect(x - 4.8 * u, y + 1.0 * u, 9.6 * u, 3.6 * u, fill=RIBBON, stroke="#ffffff",
+           line_width=u * 0.35, radius=0.6 * u)  # fmt: skip
+    c.text("GOES", x, y + 2.8 * u, Font(s * 0.32, "display", True), fill="#ffffff")
 
 
 def _lock(c: Canvas, x: float, y: float, s: float) -> None:

@@ -18,6 +18,8 @@ from engine.lab_riches import rules
 from engine.ui.widgets import MIN_TARGET, two_by_two
 
 GRID_ROWS = rules.ROWS  # (inside layout(), `rules` is the Rules button)
+METER_W = 72.0  # the meter beside a landscape grid at its narrowest: "£250K" at 12 px
+REVEAL_W = 64.0  # REVEAL ALL at its narrowest: its label at 10 px or more
 SETTING_W = 130.0  # a setting's button at its narrowest: 'Faster animations: off' at 10 px
 
 __all__ = ["MIN_TARGET", "Layout", "Rect", "layout"]
@@ -41,6 +43,7 @@ class Layout:
     prize_x: float
     prize_w: float
     go: Rect
+    reveal: Rect  # REVEAL ALL: beside GO, or under it where GO is tall
     goes: Rect
     total_won: Rect
     instant_wins: Rect
@@ -84,10 +87,15 @@ def layout(width: float, height: float) -> Layout:
         meter_w, prize_w = cell * 0.95, cell * 1.2
     else:
         cell = min((h - header_h - 2 * margin) / 7.2, (w - 2 * margin) / 10.5)
-        meter_w, prize_w = cell * 1.25, cell * 1.4
+        meter_w, prize_w = max(cell * 1.25, METER_W), cell * 1.4
     cell = float(int(cell))  # whole pixels: crisp edges, and short numbers in every frame's batch
     margin, header_h = float(round(margin)), float(round(header_h))
     gap = float(round(cell * 0.15))
+    if portrait:  # as wide as METER_W where the centred row leaves the room (a phone tall for
+        # its width), the Power Cable's included (0.6 of a gap right of the Prize Boxes, and
+        # its flash)
+        room = w - 2 * (0.6 * gap + 4) - 2 * gap - 4 * cell - prize_w
+        meter_w = max(meter_w, min(METER_W, room))
     row_w = meter_w + gap + 4 * cell + gap + prize_w
     boxes_h = max(MIN_TARGET, cell * 0.8)
     go_h = max(MIN_TARGET, cell * 1.2)
@@ -109,6 +117,10 @@ def layout(width: float, height: float) -> Layout:
         instant = (left + half + gap, below, half, boxes_h)
         go_size = max(MIN_TARGET, min(cell * 1.45, (h - below - boxes_h) * 0.35))
         go = (w / 2 - go_size, below + boxes_h + gap * 2, go_size * 2, go_size)
+        reveal_x = go[0] + go[2] + gap  # in the room right of GO, its middle level with GO's
+        reveal_h = max(MIN_TARGET, go_size * 0.6)
+        reveal = (reveal_x, go[1] + (go_size - reveal_h) / 2,
+                  min(go_size * 1.6, w - margin - reveal_x), reveal_h)  # fmt: skip
         goes = (w / 2 - go_size * 0.75, go[1] + go_size + gap, go_size * 1.5, boxes_h)
         foot_y = min(h - margin - 2 * MIN_TARGET - gap, goes[1] + boxes_h + gap * 2)
         howto, rules, speed, sound = two_by_two(left, foot_y, foot_y + MIN_TARGET + gap, half, gap)
@@ -133,15 +145,15 @@ def layout(width: float, height: float) -> Layout:
         room = foot - gap - grid_y - cell * 0.2 - fixed  # left for the space above INSTANT WINS
         space = max(gap, min(cell * 0.6, room))
         go_y = max(top_row_y, min(grid_y + cell * 0.2, foot - gap - fixed - space))
-        go = (side_x, go_y, side_w, go_h)
+        go, reveal = _share(side_x, go_y, side_w, go_h, gap)
         goes = (side_x, go_y + go_h + gap, side_w, boxes_h)
         instant = (side_x, goes[1] + boxes_h + space, side_w, boxes_h * 1.2)
     if portrait:  # share the height left over: the play area sits lower, nearer the thumb
         dy = float(round(max(0.0, h - margin - (sound[1] + sound[3])) * 0.4))
         top_row_y, grid_y = top_row_y + dy, grid_y + dy
-        meter, go, goes, total_won, instant, howto, rules, speed, sound = (
+        meter, go, reveal, goes, total_won, instant, howto, rules, speed, sound = (
             (r[0], r[1] + dy, r[2], r[3])
-            for r in (meter, go, goes, total_won, instant, howto, rules, speed, sound)
+            for r in (meter, go, reveal, goes, total_won, instant, howto, rules, speed, sound)
         )
     cx = meter[0] + meter_w / 2
     cable_y = top_row_y - margin * 0.6
@@ -157,5 +169,14 @@ def layout(width: float, height: float) -> Layout:
     )
     return Layout(
         w, h, portrait, cell, (0.0, 0.0, w, header_h), top_row_y, grid_x, grid_y, meter,
-        prize_x, prize_w, go, goes, total_won, instant, howto, rules, speed, sound, cable,
+        prize_x, prize_w, go, reveal, goes, total_won, instant, howto, rules, speed, sound, cable,
     )  # fmt: skip
+
+
+def _share(x: float, y: float, w: float, h: float, gap: float) -> tuple[Rect, Rect]:
+    """GO's place in a landscape column shared with REVEAL ALL: GO over it where the place is
+    tall enough for both (a desktop), else GO at its left and REVEAL ALL at its right."""
+    if h >= 2 * MIN_TARGET + gap:
+        return (x, y, w, h - MIN_TARGET - gap), (x, y + h - MIN_TARGET, w, MIN_TARGET)
+    go_w = float(min(round(w * 0.58), round(w - gap - REVEAL_W)))
+    return (x, y, go_w, h), (x + go_w + gap, y, w - go_w - gap, h)

@@ -2,7 +2,9 @@
 
 The scene never computes an outcome: the shared book player (engine/ui/player.py) plays the
 book; GO starts the next event that waits for it (a `go` or a `bonus_row`), and this scene
-draws the moment the player has reached.
+draws the moment the player has reached. REVEAL ALL presses GO for the player, at each rest,
+until the end: the same events at the same pace (no faster, none cut short; the outcome was
+fixed at purchase), and once asked for it cannot be stopped.
 """
 
 from __future__ import annotations
@@ -77,6 +79,8 @@ def end_box(w: float, h: float) -> tuple[float, float, float, float]:
 class MainScene(PlayScreen[Layout]):
     """Plays the flow's current book from its resume index to the end message and FINISH."""
 
+    action_ids = ("go", "reveal")  # a replay's Pause and Step stand where GO and REVEAL ALL do
+
     def resumed_at(self) -> str:
         """A resumed play picks up at a go."""
         state = self.state()
@@ -106,13 +110,17 @@ class MainScene(PlayScreen[Layout]):
         if self.ended():  # both inside the end message's panel (see _end_message)
             _, y, _, ph = end_box(lay.width, lay.height)
             return self.end_controls(y + ph - 20, 106)
-        go = Control("go", "GO", *lay.go, self.player.waiting() is not None)
-        return [go, *self.setting_controls(lay.howto, lay.rules, lay.speed, lay.sound)]
+        ready = self.player.waiting() is not None and not self.revealing
+        go = Control("go", "GO", *lay.go, ready)
+        reveal = Control("reveal", "REVEAL ALL", *lay.reveal, not self.revealing)
+        return [go, reveal, *self.setting_controls(lay.howto, lay.rules, lay.speed, lay.sound)]
 
     def activate(self, control: str) -> None:
         """GO; FINISH, Rules and the settings as every game."""
         if control == "go":
             self.press_go()
+        elif control == "reveal":
+            self.reveal_all()
         else:
             super().activate(control)
 

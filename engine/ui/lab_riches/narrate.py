@@ -80,7 +80,8 @@ def _extra_goes(e: Event, s: State) -> Said:
 
 
 def _bonus_activated(e: Event, s: State) -> Said:
-    return said_at(BANNER_OPENS, "BONUS GAME ACTIVATED. Press GO to start the Bonus Game.")
+    # (what to press is the prompt's to say, at the rest after it: not while REVEAL ALL runs)
+    return said_at(BANNER_OPENS, "BONUS GAME ACTIVATED.")
 
 
 def award_words(award: str, value: int) -> str:

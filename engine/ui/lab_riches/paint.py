@@ -31,6 +31,7 @@ TURNED = 0.6  # the Prize Boxes' amounts have turned over at this share of their
 ARRIVE = 0.55  # a number on the Power Cable reaches the meter at this share of its event
 LAND = 0.8  # extra goes and an Instant Prize reach their box at this share of their event
 LANDS_IN_A_BOX = ("extra_goes", "instant")  # events whose counter changes when they LAND
+MIN_LABEL = 10.0  # px: the smallest a meter box's amount is drawn, to be read
 SETTLE = 0.9  # a new segment or meter box flashes until this share of its event, then stays lit
 # Letter spacing (em) of 'BONUS GAME ACTIVATED': Fredoka's bold capitals sit so close that the
 # I of ACTIVATED is lost between T and V without it.
@@ -188,10 +189,18 @@ def prize_boxes(c: Canvas, lay: Layout, s: State, e: Event | None, p: float, m: 
         c.restore()
 
 
-def _short(pence: int, narrow: bool) -> str:
-    if narrow and pence >= 100_000:
-        return f"£{pence // 100_000}K"
-    return format_pounds(pence, always_pence=False)
+def _amount(c: Canvas, pence: int, last: int, font: Font, bw: float) -> tuple[str, Font]:
+    """A meter box's label (its amount, or its last segment's number when it pays nothing) and
+    its font, fitted to the box: "£250K" for "£250,000" where the whole amount would shrink
+    under MIN_LABEL px (a narrow meter)."""
+    if not pence:
+        return f"{last}", fit_text(c, f"{last}", font, bw * 0.52)
+    label = format_pounds(pence, always_pence=False)
+    fitted = fit_text(c, label, font, bw * 0.52)
+    if fitted.size < MIN_LABEL and pence >= 100_000:
+        label = f"£{pence // 100_000}K"
+        fitted = fit_text(c, label, font, bw * 0.52)
+    return label, fitted
 
 
 def meter(c: Canvas, lay: Layout, s: State, e: Event | None, p: float, m: Motion) -> None:
@@ -203,7 +212,6 @@ def meter(c: Canvas, lay: Layout, s: State, e: Event | None, p: float, m: Motion
     # The new segments flash twice once their number arrives (until SETTLE), then stay lit.
     arrived = p >= ARRIVE
     flash_on = arrived and m.part(SETTLE - ARRIVE).blink((p - ARRIVE) / (SETTLE - ARRIVE), 2)
-    narrow = lay.portrait
     for box, (first, last, pence) in enumerate(rules.METER_BOXES):
         bx, by, bw, bh = lay.meter_box(box)
         lit = s.meter_box == box
@@ -226,9 +234,8 @@ def meter(c: Canvas, lay: Layout, s: State, e: Event | None, p: float, m: Motion
             sy = round(by + bh - 3 - (k + 1) * seg_h)
             filled = segment <= s.meter and not (segment in fresh and not flash_on and p < SETTLE)
             c.rect(bx + 5, sy, bar_w, bar_h, fill=art.BLUE if filled else "#1c3957", radius=2)
-        label = _short(pence, narrow) if pence else f"{last}"
         # The amount keeps clear of the box's border (and of the segment bars on its left).
-        font = fit_text(c, label, Font(min(bh * 0.32, w * 0.24), "display", True), bw * 0.52)
+        label, font = _amount(c, pence, last, Font(min(bh * 0.32, w * 0.24), "display", True), bw)
         dim = s.meter_box is not None and box < s.meter_box
         colour = LIT_INK if gold else ("#9fb3c8" if dim or not pence else "#ffffff")  # dim: 5:1
         c.text(label, bx + bw * 0.665, by + bh / 2, font, fill=colour)
@@ -320,9 +327,8 @@ def pulse_radius(lay: Layout) -> float:
 def flier_half(lay: Layout, kind: str) -> tuple[float, float]:
     """Half the width and half the height of what flies to a box, its outline included: the
     extra-goes badge (art.extra_goes at 0.8 of a cell) or the Instant Prize note (art.cash)."""
-    if kind == "extra_goes":
-        r = lay.cell * 0.8 * 0.445  # the badge's circle, 4.2 of its 10 units, and its outline
-        return r, r
+    if kind == "extra_goes":  # its GOES ribbon, 9.6 of its 10 units wide, and the circle, 4.2
+        return lay.cell * 0.8 * 0.5, lay.cell * 0.8 * 0.48  # the ribbon's foot, with its outline
     return lay.cell * 0.46, lay.cell * 0.3  # the note, 8.8 × 5.6 of 10 units, and its outline
 
 

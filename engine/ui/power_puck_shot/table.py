@@ -12,7 +12,7 @@ from engine.power_puck_shot import GAME, rules
 from engine.power_puck_shot.replay import State
 from engine.ui import fanfare
 from engine.ui.celebration import Grade, grade
-from engine.ui.draw import Canvas, Font, LinearGradient
+from engine.ui.draw import Canvas, Font, LinearGradient, fit_text
 from engine.ui.power_puck_shot import art
 from engine.ui.power_puck_shot.layout import Layout
 from engine.ui.power_puck_shot.narrate import pounds
@@ -69,9 +69,10 @@ def badge(pence: int, free: bool) -> str:
 def amount_box(
     c: Canvas, lay: Layout, shown: State, colour: str, won: bool, free: bool = False
 ) -> None:
-    """A row's amount box: its amount (after boosts) with, inside the box at its right, the
-    booster arrow and '×2' or '×3' as large as the amount; a row won reads its `badge` there,
-    dark on bright gold, so the badge hides none of its squares."""
+    """A row's amount box: its amount (after boosts) as large as an unboosted row's with, inside
+    the box at its right, the booster arrow and '×2' or '×3', as large as the amount where the
+    box has room, else smaller (to 0.4: the badge gives way before the amount); a row won reads
+    its `badge` there, dark on bright gold, so the badge hides none of its squares."""
     ax, ay, aw, ah = lay.amount(colour)
     fill = art.FILLS[colour]
     ink = art.INK if colour in art.DARK_INK else "#ffffff"
@@ -85,16 +86,21 @@ def amount_box(
         art.label(c, text, ax + aw / 2, ay + ah / 2, ah * 0.62, aw - 16, WON_INK)
         return
     c.rect(ax + 4, ay, aw - 8, ah, fill=fill, radius=ah * 0.3)
-    right = ax + aw - 8
-    boosts = shown.boosts[rules.COLOURS.index(colour)]
-    if boosts > 1:
-        mark = f"×{boosts}"
-        font = Font(ah * 0.62, "body", True)
-        c.text(mark, right, ay + ah / 2, font, fill=ink, align="right")
-        right -= c.measure(mark, font) + 2
-    if boosts:
-        art.boost_mark(c, right - ah * 0.4, ay + ah / 2, ah * 0.8, ink)
-        right -= ah * 0.8 + 2
-    left = ax + 8
+    left, right = ax + 8, ax + aw - 8
     amount = pounds(pence)
-    art.label(c, amount, (left + right) / 2, ay + ah / 2, ah * 0.62, right - left, ink)
+    # The amount as large as in a row without a booster; the badge gives way, never the amount.
+    font = fit_text(c, amount, Font(ah * 0.62, "body", True), right - left)
+    boosts = shown.boosts[rules.COLOURS.index(colour)]
+    if boosts:
+        mark = f"×{boosts}" if boosts > 1 else ""
+        big = Font(ah * 0.62, "body", True)
+        wide = ah * 0.8 + 2 + (c.measure(mark, big) + 2 if mark else 0.0)
+        k = max(0.4, min(1.0, (right - left - c.measure(amount, font) - 4) / wide))
+        if mark:
+            c.text(mark, right, ay + ah / 2, Font(big.size * k, "body", True), fill=ink,
+                   align="right")  # fmt: skip
+            right -= (c.measure(mark, big) + 2) * k
+        art.boost_mark(c, right - ah * 0.4 * k, ay + ah / 2, ah * 0.8 * k, ink)
+        right -= (ah * 0.8 + 2) * k
+    c.text(amount, (left + right) / 2, ay + ah / 2, fit_text(c, amount, font, right - left),
+           fill=ink)  # fmt: skip

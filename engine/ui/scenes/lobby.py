@@ -216,13 +216,12 @@ def lobby_scene(
     covers: dict[str, Cover],
     games: tuple[Game, ...],
     settings: Settings,
-    utc_offset_minutes: int = 0,
     page: str = "",
 ) -> Page:
     """The lobby of the registered games; those with screens here can be played. `page` opens
     one of its pages at once (`?page=limits`: a refused purchase sends the player there)."""
     cards = tuple(Card(game, covers.get(game.id)) for game in games)
-    visit = Lobby(cards, settings, utc_offset_minutes)
+    visit = Lobby(cards, settings)
     lobby = LobbyScene(visit)
     shown = visit.scene(page) if page in dict(PAGES) else None
     return shown if isinstance(shown, Page) else lobby

@@ -48,9 +48,8 @@ class PagedScreen(Screen):
         top, bottom = y + head, y + ph - foot
         self.scroll.place(top, bottom, self.scroll.content)
         self.scroll.begin(canvas, x, pw)
-        content = draw(0.0) + 8
+        self.scroll.place(top, bottom, draw(0.0) + 8)  # this page's height, before its bar
         self.scroll.end(canvas, x + pw - 4)
-        self.scroll.place(top, bottom, content)
 
     def _panel(self) -> tuple[float, float, float, float]:
         """The panel's (x, y, w, h): centred, as large as allowed."""

@@ -7,6 +7,10 @@ settings (faster animations, sound) are there while the play runs. HOW TO PLAY a
 Prizes open over the play and close back to it at the point it was: the book player does not
 move while they show, and nothing it plays depends on them. A game's main screen gives its
 layout, the controls that act on its book (GO, the Directional Arrows) and its drawing.
+
+REVEAL ALL (a game that offers it: Lab Riches) hands the rest of a play to the screen, which
+takes each waiting action itself after the same rest a replay takes, to the end: every event
+plays whole, at the pace the player's own setting gives, and it cannot be stopped.
 """
 
 from __future__ import annotations
@@ -57,7 +61,8 @@ class PlayScreen(Screen, Generic[L]):
         self._lay: L | None = None
         self.board = False  # at the end: the end message put aside to see the final board
         self.paused = False  # a replay: stopped at rests until Play or Step
-        self.rest = 0.0  # a replay: seconds at the current rest
+        self.rest = 0.0  # a replay or REVEAL ALL: seconds at the current rest
+        self.revealing = False  # REVEAL ALL asked for: the screen acts for the player to the end
 
     def enter(self, app: App) -> None:
         """Load the flow's play (new or resumed) and say where it starts; coming back from
@@ -66,6 +71,7 @@ class PlayScreen(Screen, Generic[L]):
         if not self.player.load():
             return
         self.board = False
+        self.revealing = self.player.hands_free = False
         play = self.flow.play
         if play is not None and self.player.shown > 0:
             self.flow.say(f"Resumed play number {play.play_number}{self.resumed_at()}.")
@@ -76,13 +82,24 @@ class PlayScreen(Screen, Generic[L]):
         return ""
 
     def update(self, dt: float) -> bool:
-        """Advance the book player; a replay takes the next action after a rest."""
-        if self.flow.mode == "replay" and self.player.waiting() is not None and not self.paused:
+        """Advance the book player; a replay (or REVEAL ALL) takes the next action after a
+        rest."""
+        hands_free = self.revealing or (self.flow.mode == "replay" and not self.paused)
+        if hands_free and self.player.waiting() is not None:
             self.rest += dt * self.flow.speed
             if self.rest >= REPLAY_REST:
                 self.step()
             return True
         return self.player.update(dt)
+
+    def reveal_all(self) -> None:
+        """REVEAL ALL: from now on the screen takes each waiting action itself (the first at
+        once), to the end of the play; said, and not to be stopped."""
+        if self.revealing or self.ended() or self.flow.mode == "replay":
+            return
+        self.revealing = self.player.hands_free = True
+        self.rest = REPLAY_REST
+        self.flow.say("Revealing all: the rest of your play is revealed for you.")
 
     def at_rest(self) -> bool:
         """Between two events (a go, a shot) or at the end: not in the middle of one."""

@@ -1,16 +1,16 @@
 """A purchase refused for a spend limit, shown large and plain on the game's panel: which limit
-is reached, what is left of it, when it resets (in the player's local time: the shell, or the
-native window, gives the time already in it) and that nothing was charged, with Limits (the
+is reached, what is left of it, when it resets (in the player's time zone, written as every
+screen writes a time: Visit.when) and that nothing was charged, with Limits (the
 lobby's Limits page) and Back (where the player was). A purchase refused because no daily and
 weekly limits were chosen yet (LOTTERY_LIMITS_REQUIRED, docs/endpoint.md) says so, and Limits
 takes the player to choose them. A purchase refused after an hour of play (cooling_off) says
-when play resumes, in the shell's own sentence, with Back only. The text shrinks (to 18 px at
+when play resumes, with Back only. The text shrinks (to 18 px at
 the least) until the panel ends above the buttons, as on a phone held sideways.
 """
 
 from __future__ import annotations
 
-import re
+from collections.abc import Callable
 from typing import Any
 
 from engine.money import format_pounds
@@ -24,10 +24,15 @@ from engine.ui.widgets import MIN_TARGET, draw_controls, wrap
 CODES = ("limit_reached", "limits_required", "cooling_off")  # the refusals this screen shows
 
 
-def refusal_lines(body: dict[str, Any]) -> tuple[str, list[str]]:
-    """The screen's title and its lines, from the refusal's facts."""
-    if body.get("code") == "cooling_off":  # the shell's sentences, its local time in them
-        return "TAKE A BREAK", re.split(r"(?<=\.) ", str(body.get("message") or ""))
+def refusal_lines(body: dict[str, Any], when: Callable[[object], str]) -> tuple[str, list[str]]:
+    """The screen's title and its lines, from the refusal's facts (its times written by when)."""
+    if body.get("code") == "cooling_off":
+        resumes = when(body.get("resumes_at"))
+        return "TAKE A BREAK", [
+            "Your play session has ended: take a break.",
+            *([f"You can buy plays again at {resumes}."] if resumes else []),
+            "Nothing was charged; an unfinished play can still be finished.",
+        ]
     if body.get("code") == "limits_required":
         missing = [str(p) for p in body.get("missing") or ["daily", "weekly"]]
         need = " and a ".join(missing)
@@ -42,8 +47,9 @@ def refusal_lines(body: dict[str, Any]) -> tuple[str, list[str]]:
     )
     span = "this week" if period == "weekly" else "today"
     lines = [f"You have {amount} left to spend {span}."]
-    if body.get("resets_local"):
-        lines.append(f"Your {period} limit resets on {body['resets_local']}.")
+    resets = when(body.get("resets_at"))
+    if resets:
+        lines.append(f"Your {period} limit resets on {resets}.")
     lines.append("Nothing was charged.")
     return f"{period.upper()} LIMIT REACHED", lines
 
@@ -56,7 +62,7 @@ class RefusalScene(Screen):
     def __init__(self, flow: Flow, back: Scene, body: dict[str, Any]) -> None:
         super().__init__(flow)
         self.back = back
-        self.title, self.lines = refusal_lines(body)
+        self.title, self.lines = refusal_lines(body, flow.when)
         self.limits = body.get("code") != "cooling_off"  # a limit to see to, on Limits
 
     def enter(self, app: App) -> None:

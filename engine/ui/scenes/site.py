@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta, timezone
 
 from engine.game import Game
 from engine.math.figures import show2
@@ -58,31 +57,11 @@ def card_lines(game: Game) -> tuple[str, str]:
 
 
 class Lobby(Visit):
-    """The lobby's visit: the session and balance, the cards, the player's time zone."""
+    """The lobby's visit: the session and balance, the cards."""
 
-    def __init__(
-        self, cards: tuple[Card, ...], settings: Settings | None = None, utc_offset_minutes: int = 0
-    ) -> None:
+    def __init__(self, cards: tuple[Card, ...], settings: Settings | None = None) -> None:
         super().__init__(settings)
         self.cards = cards
-        self.zone = timezone(timedelta(minutes=utc_offset_minutes))
-
-    def when(self, moment: object) -> str:
-        """A time from the endpoint (ms since the epoch, or an ISO 8601 text) in the player's
-        time zone; '' for anything else."""
-        if isinstance(moment, int) and not isinstance(moment, bool):
-            at = datetime.fromtimestamp(moment / 1000, UTC)
-        elif isinstance(moment, str):
-            try:
-                at = datetime.fromisoformat(moment.replace("Z", "+00:00"))
-            except ValueError:
-                return ""
-            if at.tzinfo is None:
-                at = at.replace(tzinfo=UTC)
-        else:
-            return ""
-        at = at.astimezone(self.zone)
-        return f"{at.day} {at:%b %Y, %H:%M}"
 
     def game_name(self, game_id: object) -> str:
         """A game's name from its id (the id itself for one no longer registered)."""

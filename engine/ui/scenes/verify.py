@@ -240,6 +240,6 @@ class VerifyScene(Page):
             canvas.text(verdict, w / 2, y + 16, fit_text(canvas, verdict, big, w - 20),
                         fill=GOLD if passed else "#ff8a80")  # fmt: skip
             y += 16 + big.size
+        self.scroll.place(HEADER, h, y + 12)  # the height just drawn, before its bar
         self.scroll.end(canvas, w)
-        self.scroll.place(HEADER, h, y + 12)
         close_button(canvas, self.controls()[0])

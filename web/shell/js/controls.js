@@ -50,6 +50,35 @@ let screen = null; // the current screen's id; null before the first
 /** @type {string | null} */
 let marked = null; // the id of the control the scene last marked `focused` (the keys act on it)
 
+// A swipe that starts on a mirror button (which the canvas never sees) scrolls as one on the
+// canvas does: past SLOP px it goes to the scene as the distance moved, a wheel's dy (the
+// content follows the finger), and the click it ends in is dropped: a swipe presses nothing.
+const SLOP = 8;
+/** @type {{ last: number, moved: boolean } | null} */
+let swipe = null;
+let swiped = false; // the last press was a swipe: the click it may end in is not a press
+/** @param {PointerEvent} e */
+function swiping(e) {
+  if (!swipe) return;
+  if (!swipe.moved && Math.abs(e.clientY - swipe.last) < SLOP) return;
+  swipe.moved = true;
+  queue.push({ type: "wheel", dy: swipe.last - e.clientY });
+  swipe.last = e.clientY;
+}
+/** @param {PointerEvent} e */
+function endSwipe(e) {
+  swiping(e);
+  if (swipe) swiped = swipe.moved;
+  swipe = null;
+}
+box.addEventListener("pointerdown", (e) => {
+  swipe = { last: e.clientY, moved: false };
+  swiped = false;
+});
+window.addEventListener("pointermove", swiping);
+window.addEventListener("pointerup", endSwipe);
+window.addEventListener("pointercancel", endSwipe);
+
 const off = (/** @type {HTMLElement} */ b) => b.getAttribute("aria-disabled") === "true";
 
 // A control with `input` (an amount: "decimal") is a real <input>, so a phone shows its
@@ -99,9 +128,10 @@ function button(id) {
     // The scene learns which control has the focus (a Tab onto a Directional Arrow picks it).
     b.addEventListener("focus", () => queue.push({ type: "focus", control: id }));
     const made = b;
-    made.addEventListener("click", () => {
-      if (!off(made)) queue.push({ type: "activate", control: id });
-    }); // off: nothing
+    // Off, or the end of a swipe: nothing (a key's click, detail 0, always presses).
+    made.addEventListener("click", (e) => {
+      if (!off(made) && !(swiped && e.detail > 0)) queue.push({ type: "activate", control: id });
+    });
     buttons.set(id, b);
   }
   return b;

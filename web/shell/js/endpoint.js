@@ -22,23 +22,18 @@ export class ApiFailure extends Error {
 }
 
 // The facts of a spend-limit refusal the page shows large (engine/ui/scenes/refusal.py): which
-// limit, what is left, when it resets in the player's local time; or the limits still missing.
+// limit, what is left, when it resets; when play resumes; or the limits still missing. Times go
+// as the endpoint sent them: the game writes every time itself, one way (Visit.when).
 /**
  * @param {ApiError} err
  * @returns {Record<string, unknown>}
  */
 function limitDetail(err) {
   if (err.code === "limits_required") return { missing: err.missing || [] };
+  if (err.code === "cooling_off") return { resumes_at: err.resumes_at };
   if (err.code !== "limit_reached") return {};
-  return { period: err.period, left_pence: err.left_pence, resets_local: localTime(err.resets_at) };
+  return { period: err.period, left_pence: err.left_pence, resets_at: err.resets_at };
 }
-
-// The endpoint sends a time with every refusal that names one ("Invalid Date" if not).
-const localTime = (/** @type {string | undefined} */ iso) =>
-  new Date(/** @type {string} */ (iso)).toLocaleString(undefined, {
-    dateStyle: "medium",
-    timeStyle: "short",
-  });
 
 // The session credential. On the site's own origin it is the HttpOnly cookie. When the endpoint
 // is on another origin (config.api), the cookie may never reach it (another site's cookies are
@@ -89,32 +84,28 @@ export async function call(method, path, body, headers = {}) {
         : err.code === "limit_reached"
           ? limitMessage(err)
           : err.code === "cooling_off"
-            ? coolingMessage(err)
+            ? coolingMessage()
             : err.message || `The server answered ${response.status}.`;
     throw new ApiFailure(err.code || `http_${response.status}`, message, limitDetail(err));
   }
   return data;
 }
 
-// A purchase over a spend limit, in plain words: which limit, what is left, when it resets.
+// A purchase over a spend limit, in plain words: which limit, what is left (when it resets is
+// on the game's own screen for it, engine/ui/scenes/refusal.py, as every time is written).
 /** @param {ApiError} err */
 function limitMessage(err) {
   const pounds = (/** @type {number} */ p) => "£" + (p / 100).toFixed(2);
-  const when = localTime(err.resets_at);
   const left = Number.isInteger(err.left_pence)
     ? `${pounds(/** @type {number} */ (err.left_pence))} left`
     : "nothing left";
-  return `Your ${err.period || "spend"} limit is reached: ${left} until ${when}. Nothing was charged.`;
+  return `Your ${err.period || "spend"} limit is reached: ${left}. Nothing was charged.`;
 }
 
-// A purchase refused after the account's play session (every device's), in plain words: when
-// play can resume, in the player's own time; an unfinished play can still be finished.
-/** @param {ApiError} err */
-function coolingMessage(err) {
-  const when = new Date(/** @type {string} */ (err.resumes_at)).toLocaleTimeString(undefined, {
-    timeStyle: "short",
-  });
-  return `Your play session has ended: take a break. You can buy plays again at ${when}. Nothing was charged; an unfinished play can still be finished.`;
+// A purchase refused after the account's play session (every device's), in plain words (when
+// play can resume is on the game's screen for it); an unfinished play can still be finished.
+function coolingMessage() {
+  return "Your play session has ended: take a break. Nothing was charged; an unfinished play can still be finished.";
 }
 
 /** @param {string} text base64url */
