@@ -180,11 +180,17 @@ def banner(c: Canvas, w: float, h: float, lines: tuple[str, ...], p: float, m: M
         spaced_text(c, line, w / 2, y, font, spacing, fill=gold)
 
 
+SHORT = 480.0  # px: a window less tall is a phone held sideways (the end panel spans it)
+
+
 def end_box(w: float, h: float, foot: float) -> Rect:
     """A game's end message's text area (x, y, w, h) in a w × h window: FINISH stands 20 px
     above its foot and the board's toggle 106 px below FINISH, the panel reaching `foot` below
-    it; on a short screen (a phone held sideways) it all rises to stay on the screen."""
-    pw, ph = min(w * 0.92, 520.0), min(h * 0.42, 330.0)
+    it; on a short screen (a phone held sideways) it all rises to stay on the screen, and spans
+    the window's width, so that it covers the board's side columns whole rather than cutting
+    their words in half."""
+    pw = w * 0.92 if h < SHORT else min(w * 0.92, 520.0)
+    ph = min(h * 0.42, 330.0)
     y = max(12.0, min(h * 0.62 - ph + 20, h - ph - foot + 2))
     return (w - pw) / 2, y, pw, ph
 
