@@ -159,7 +159,7 @@ def make_app(
 
     yield build
     for app in apps:
-        app.state.services.ledger.db.dispose()
+        app.state.services.db.dispose()
 
 
 @pytest.fixture

@@ -22,8 +22,8 @@ OTHER = "power-puck-shot"  # the second game, on sale beside Lab Riches
 
 def test_warming_lays_out_pools_only_for_games_on_sale(make_app: Callable[..., FastAPI]) -> None:
     app = make_app()
-    app.state.services.ledger.pools.warm()
-    with app.state.services.ledger.db.begin() as conn:
+    app.state.services.pools.warm()
+    with app.state.services.db.begin() as conn:
         warmed = conn.execute(select(pools.c.kind, pools.c.game).order_by(pools.c.id)).all()
     on_sale = [game.id for game in games.on_sale()]
     assert on_sale == ["lab-riches", OTHER]
@@ -83,7 +83,7 @@ def test_the_sweep_pays_other_accounts_too(make_app: Callable[..., FastAPI], clo
     session(other)
     clock.advance(61)
     other.get("/api/wallet")  # any caller's request runs the periodic sweep
-    with app.state.services.ledger.db.begin() as conn:
+    with app.state.services.db.begin() as conn:
         rows = conn.execute(transactions.select()).all()
     assert sum(r.amount_pence for r in rows if r.kind == "prize") == prize
     assert sleeper.get("/api/wallet").json()["balance_pence"] == 4_700 + prize
@@ -179,10 +179,10 @@ def test_overdue_plays_are_paid_on_a_timer_without_any_request(
         status = "purchased"
         while status != "finished" and time.monotonic() < deadline:
             time.sleep(0.05)
-            with app.state.services.ledger.db.begin() as conn:
+            with app.state.services.db.begin() as conn:
                 row = conn.execute(plays.select().where(plays.c.play_number == number)).one()
             status = row.status
         assert (row.status, row.finished_by) == ("finished", "auto")
-        with app.state.services.ledger.db.begin() as conn:
+        with app.state.services.db.begin() as conn:
             rows = conn.execute(transactions.select()).all()
         assert sum(r.amount_pence for r in rows if r.kind == "prize") == prize

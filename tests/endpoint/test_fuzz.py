@@ -59,7 +59,7 @@ def fuzzed_app(
     )
     app = create_app(config, lay_out=reuse(laid_pools))
     yield app
-    app.state.services.ledger.db.dispose()
+    app.state.services.db.dispose()
 
 
 def test_no_input_gets_a_server_error(fuzzed_app: FastAPI) -> None:

@@ -60,7 +60,7 @@ def test_health_fails_when_the_database_loses_its_tables(
     app = make_app()
     client = TestClient(app)
     assert buy(client, session(client)["token"]).status_code == 201
-    db = app.state.services.ledger.db
+    db = app.state.services.db
     if db.is_sqlite:  # the file deleted under the running endpoint
         db.engine.dispose()
         Path(str(db.engine.url.database)).unlink()
@@ -100,7 +100,7 @@ def test_metrics_count_sales_finishes_errors_latency_and_entries_left(
     unhashed = ("lottery_plays_unhashed", (("game", "lab-riches"),))
     assert samples[unhashed] == 1
     assert samples[("lottery_plays_unhashed", (("game", "power-puck-shot"),))] == 0
-    hashes.fill_all(client.app.state.services.ledger.db)  # type: ignore[attr-defined]
+    hashes.fill_all(client.app.state.services.db)  # type: ignore[attr-defined]
     assert scrape(client)[unhashed] == 0
 
 
@@ -124,7 +124,7 @@ def test_the_hasher_goes_on_when_its_process_is_killed(
         for _ in range(3):
             assert buy(client, token).status_code == 201
         while (
-            hashes.unhashed(app.state.services.ledger.db)
+            hashes.unhashed(app.state.services.db)
             or len(set(multiprocessing.active_children()) - before) != 1
         ):
             assert time.monotonic() < deadline, "the plays were not hashed"
@@ -132,7 +132,7 @@ def test_the_hasher_goes_on_when_its_process_is_killed(
         assert child not in multiprocessing.active_children()
         assert scrape(client)[("lottery_hashing_restarts_total", ())] == 1
     assert set(multiprocessing.active_children()) == before
-    with app.state.services.ledger.db.begin() as conn:
+    with app.state.services.db.begin() as conn:
         rows = conn.execute(select(plays.c.game, plays.c.model, plays.c.composition,
                                    plays.c.seed, plays.c.book_hash)).all()  # fmt: skip
     assert len(rows) == 3 and all(row.book_hash == hash_of_row(*row[:4]) for row in rows)
@@ -152,10 +152,10 @@ def test_a_stopping_endpoint_hashes_what_is_waiting_and_ends_its_hashing_process
         token = session(client)["token"]
         for _ in range(3):
             assert buy(client, token).status_code == 201
-        assert len(hashes.unhashed(app.state.services.ledger.db)) == 3
-    assert hashes.unhashed(app.state.services.ledger.db) == []
+        assert len(hashes.unhashed(app.state.services.db)) == 3
+    assert hashes.unhashed(app.state.services.db) == []
     columns = (plays.c.game, plays.c.model, plays.c.composition, plays.c.seed, plays.c.book_hash)
-    with app.state.services.ledger.db.begin() as conn:
+    with app.state.services.db.begin() as conn:
         rows = conn.execute(select(*columns)).all()
     assert len(rows) == 3
     assert all(row.book_hash == hash_of_row(*row[:4]) for row in rows)

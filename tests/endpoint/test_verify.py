@@ -187,7 +187,7 @@ def test_a_paid_play_says_its_kinds_and_is_refused_against_a_try_pool(
             "commitment": client.get(f"/api/pools/{GAME}/{pool_id}").json(),
         }
         # the endpoint serving the paid play's pool as a pool of free plays: refused
-        with app.state.services.ledger.db.begin() as conn:
+        with app.state.services.db.begin() as conn:
             conn.execute(update(pools).where(pools.c.pool_id == pool_id).values(kind="try"))
         code, verdict = run_tool(cmd_verify.main, base, capsys)
         assert code == 1 and verdict["failed"] == "published", verdict
@@ -260,7 +260,7 @@ def test_verify_passes_for_a_real_play_and_names_the_tampered_step(
         assert run_tool(cmd_verify.main, base, capsys)[0] == 1
 
         # once the pool is retired and revealed, step 3 also derives the seed and salt
-        reveal.retire(app.state.services.ledger.pools, GAME)
+        reveal.retire(app.state.services.pools, GAME)
         code, verdict = run_tool(cmd_verify.main, [*base, "--session-token", token], capsys)
         assert code == 0, verdict
         assert "derive from the revealed key" in verdict["steps"][2]["detail"]

@@ -1,6 +1,6 @@
-"""The signing endpoint as a FastAPI app, assembled: the ledger opened, the services built
-once, each concept's routes (web/endpoint/http/routes/) given them, the error handlers and the
-middleware added. Every route lives under /api."""
+"""The signing endpoint as a FastAPI app, assembled: the ledger opened and taken apart into the
+services, built once, each concept's routes (web/endpoint/http/routes/) given them, the error
+handlers and the middleware added. Every route lives under /api."""
 
 from __future__ import annotations
 
@@ -50,15 +50,15 @@ def create_app(
     sys.setswitchinterval(SWITCH_INTERVAL)
     if lay_out is None and settings.test_pool_seed:
         lay_out = testmode.fixed_lay_out(settings.test_pool_seed)
-    ledger = open_ledger(settings, clock, lay_out)
+    ledger = open_ledger(settings, clock, lay_out)  # taken apart here and by services.build
     if settings.test_mode:  # test mode plugged in here, and only here
-        testmode.install(ledger)
+        testmode.install(ledger.db, ledger.clock, ledger.pools)
     # Test and real plays never mix.
     testmode.guard(ledger.db, settings.test_mode, ledger.clock.now_ms())
     wrap = testmode.seller if settings.test_mode else None
-    given = services.build(ledger, settings, clock, wrap)
+    given = services.build(ledger, settings, wrap)
     if settings.warm_pools:
-        threading.Thread(target=ledger.pools.warm, name="warm-pools", daemon=True).start()
+        threading.Thread(target=given.pools.warm, name="warm-pools", daemon=True).start()
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -75,7 +75,7 @@ def create_app(
         redoc_url=None,
     )
     app.state.services = given  # for tests and tools holding only the app; no route reads it
-    handlers.install(app, given.metrics, ledger.db.recover)
+    handlers.install(app, given.metrics, given.db.recover)
     routers = [m.routes(given) for m in (accounts, status, plays, sales, pools, player, playtime)]
     routers.append(apidocs.routes())
     if settings.test_mode:

@@ -46,10 +46,10 @@ def requests(client: TestClient, app: FastAPI) -> list[tuple[str, Callable[[], A
     n1, n2 = first["play_number"], second["play_number"]
     assert client.post(f"/api/plays/{n1}/finish", headers=mine).status_code == 200
     code = client.post("/api/account/code", headers=mine).json()["code"]
-    ledger = app.state.services.ledger
-    closed = reveal.retire(ledger.pools, GAME)["pool_id"]
+    services = app.state.services
+    closed = reveal.retire(services.pools, GAME)["pool_id"]
     for game in games.on_sale():  # a pool with entries left, for the health check
-        ledger.pools.ensure(game.id)
+        services.pools.ensure(game.id)
     others = [bearer(session(TestClient(app))["token"]) for _ in range(2)]
     for headers in others:  # their session checks cached too
         assert client.get("/api/play-time", headers=headers).status_code == 200
@@ -104,7 +104,7 @@ def test_the_first_request_of_each_route_after_its_connection_was_lost(
     client = TestClient(app)
     wrong = []
     for name, request, status in requests(client, app):
-        with app.state.services.ledger.db.begin() as conn:  # a pooled connection, alive
+        with app.state.services.db.begin() as conn:  # a pooled connection, alive
             conn.execute(text("SELECT 1"))
         lose(relay)  # every pooled connection dead; the server back at once
         answer = request()

@@ -20,7 +20,7 @@ from web.endpoint.settings import Settings
 def statements(app: FastAPI) -> Iterator[list[str]]:
     """The SQL statements the app's database runs within the block."""
     ran: list[str] = []
-    engine = app.state.services.ledger.db.engine
+    engine = app.state.services.db.engine
 
     def seen(_conn: Any, _cursor: Any, sql: str, *_args: Any) -> None:
         ran.append(sql)

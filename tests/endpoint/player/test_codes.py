@@ -32,7 +32,7 @@ from web.endpoint.times import iso
 
 def stored_hashes(app: FastAPI) -> list[str]:
     """Every code hash the database holds."""
-    with app.state.services.ledger.db.begin() as conn:
+    with app.state.services.db.begin() as conn:
         return list(conn.execute(select(sign_in_codes.c.code_hash)).scalars().all())
 
 
@@ -47,7 +47,7 @@ def test_only_the_newest_code_works_and_a_database_copy_gives_none_away(app: Fas
     (found,) = stored_hashes(app)
     assert found != hashlib.sha256(plain).hexdigest()
     secret = (app.state.services.settings.var_dir / "session-secret").read_bytes().strip()
-    bound = secret + b"/" + app.state.services.ledger.db.instance_id().encode()
+    bound = secret + b"/" + app.state.services.db.instance_id().encode()
     key = hmac.new(bound, b"sign-in codes", hashlib.sha256).digest()
     assert found == hmac.new(key, plain, hashlib.sha256).hexdigest()
     assert TestClient(app).post("/api/session", json={"code": first}).status_code == 401
@@ -91,7 +91,7 @@ def test_the_newest_revisions_go_down_and_up_again(app: FastAPI) -> None:
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     for target in ("0004", "head"):
-        with app.state.services.ledger.db.begin() as conn:
+        with app.state.services.db.begin() as conn:
             config.attributes["connection"] = conn
             (command.downgrade if target == "0004" else command.upgrade)(config, target)
     assert TestClient(app).post("/api/session").status_code == 201
@@ -157,7 +157,7 @@ def test_concurrent_code_requests_leave_exactly_one_valid_code(app: FastAPI) -> 
         for thread in threads:
             thread.join()
         assert len(made) == 20
-        with app.state.services.ledger.db.begin() as conn:
+        with app.state.services.db.begin() as conn:
             unused = conn.execute(
                 select(func.count())
                 .select_from(sign_in_codes)
@@ -206,7 +206,7 @@ def test_a_code_signs_the_account_in_once(app: FastAPI, clock: Clock) -> None:
     assert [p["play_number"] for p in laptop.get("/api/plays").json()["plays"]]
     used = TestClient(app).post("/api/session", json={"code": code})
     assert used.status_code == 401 and used.json()["error"]["code"] == "invalid_code"
-    with app.state.services.ledger.db.begin() as conn:
+    with app.state.services.db.begin() as conn:
         stored = conn.execute(select(func.count()).select_from(accounts)).scalar_one()
         assert stored == 1
     late = phone.post("/api/account/code").json()["code"]
@@ -233,7 +233,7 @@ def refuse_session_rows(app: FastAPI) -> Callable[[], None]:
     """Make every new session's row fail in the database itself, after the code's UPDATE:
     PostgreSQL's connection is lost (the trigger ends its own backend, as a failover or a
     pg_terminate_backend would), SQLite's INSERT is refused. Returns what undoes it."""
-    db = app.state.services.ledger.db
+    db = app.state.services.db
     with db.begin() as conn:
         if db.is_sqlite:
             conn.exec_driver_sql(
@@ -268,7 +268,7 @@ def test_a_code_is_not_spent_when_its_session_s_row_cannot_be_written(app: FastA
     laptop = TestClient(app, raise_server_exceptions=False)
     failed = laptop.post("/api/session", json={"code": code})
     assert failed.status_code in (500, 503), failed.text  # 503: lost on every try
-    with app.state.services.ledger.db.begin() as conn:
+    with app.state.services.db.begin() as conn:
         unused = conn.execute(
             select(func.count()).select_from(sign_in_codes).where(sign_in_codes.c.used_at.is_(None))
         ).scalar_one()
@@ -294,7 +294,7 @@ def test_a_code_s_second_try_after_a_lost_answer_finds_its_own_session(app: Fast
     first = services.codes.sign_in(code, devices, drawn)
     again = services.codes.sign_in(code, devices, drawn)
     assert again == first and again[0].public_id == me["account"]
-    with services.ledger.db.begin() as conn:
+    with services.db.begin() as conn:
         assert conn.execute(select(func.count()).select_from(sessions)).scalar_one() == 2
     with pytest.raises(ApiError) as other:
         services.codes.sign_in(code, devices, devices.draw())
@@ -319,6 +319,6 @@ def test_a_code_whose_commit_answer_was_lost_still_signs_the_player_in(
     assert signed.status_code == 201, signed.text
     assert signed.json()["account"] == me["account"]
     assert laptop.get("/api/wallet").status_code == 200  # its cookie names a real session
-    with app.state.services.ledger.db.begin() as conn:
+    with app.state.services.db.begin() as conn:
         assert conn.execute(select(func.count()).select_from(sessions)).scalar_one() == 2
     assert TestClient(app).post("/api/session", json={"code": code}).status_code == 401

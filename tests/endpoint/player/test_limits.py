@@ -16,9 +16,9 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from tests.endpoint.conftest import Clock, bearer, buy, session
+from web.endpoint.http.services import Services
 from web.endpoint.player import limits
 from web.endpoint.player.playtime import Rules
-from web.endpoint.sales.ledger import Ledger
 from web.endpoint.store.schema import accounts
 
 
@@ -83,8 +83,8 @@ def test_the_debit_refuses_a_purchase_exactly_when_the_balance_or_a_limit_says_s
     (`Limits.refusal`, the admission's and the refusal's answer), on rows either side of each
     boundary: the balance, a limit in force, a raise due or not yet, a stored day or week that
     is past, current or later than this process's."""
-    ledger: Ledger = make_app().state.services.ledger
-    account = ledger.accounts.create(0)
+    services: Services = make_app().state.services
+    account = services.accounts.create(0)
     price, now = 100, int(datetime(2026, 5, 13, 12, tzinfo=UTC).timestamp() * 1000)
     period = limits.period_params(now)
     days = {"past": period["day"] - limits.DAY_MS, "now": period["day"], "later": now + 1}
@@ -92,7 +92,7 @@ def test_the_debit_refuses_a_purchase_exactly_when_the_balance_or_a_limit_says_s
     params = {"account": account.pk, "price": price, **period}
     params |= Rules(0, 0, 1, 0).params  # no log-out: the limits alone
     cases: list[tuple[dict[str, int | None], bool, bool]] = []
-    with ledger.db.begin() as conn:
+    with services.db.begin() as conn:
         cursor = conn.connection.cursor()
         for balance in (price - 1, price):
             for limit in (None, 249, 250):
@@ -114,16 +114,16 @@ def test_the_debit_refuses_a_purchase_exactly_when_the_balance_or_a_limit_says_s
                                 accounts.update().where(accounts.c.id == account.pk).values(row)
                             )
                             nested = conn.begin_nested()
-                            debited = ledger.sql.debit.value(conn, **params) is not None
+                            debited = services.checkout.sql.debit.value(conn, **params) is not None
                             nested.rollback()
-                            if not ledger.db.is_sqlite:  # PostgreSQL: the sale statements' text
+                            if not services.db.is_sqlite:  # PostgreSQL: the sale statements' text
                                 cursor.execute(
                                     f"SELECT balance_pence >= %(price)s AND {limits.PG_WITHIN}"
                                     " FROM accounts WHERE id = %(account)s",
                                     params,
                                 )
                                 assert cursor.fetchone() == (debited,), row
-                            state = ledger.sql.admission.row(conn, account=account.pk)
+                            state = services.checkout.sql.admission.row(conn, account=account.pk)
                             seen = limits.Limits(state[: len(limits.COLUMNS)], now)
                             allowed = balance >= price and seen.refusal(price) is None
                             cases.append((row, allowed, debited))

@@ -22,10 +22,10 @@ from tests.endpoint.conftest import Clock, bearer, buy, session
 from tests.endpoint.player.test_sessions import two_devices
 from tests.endpoint.sales.test_batch import check_books
 from web.endpoint import recheck
+from web.endpoint.http.services import Services
 from web.endpoint.player import limits, playtime
 from web.endpoint.player.playtime import TOUCH_MS, Row, Rules
 from web.endpoint.sales.checkout import ADMIT_MS
-from web.endpoint.sales.ledger import Ledger
 from web.endpoint.settings import Settings
 from web.endpoint.store.schema import play_time as play_time_table
 
@@ -119,7 +119,7 @@ def test_play_after_play_writes_the_run_s_last_play_only_once_it_is_a_while_old(
     """A player buying play after play costs the database no write of the run each time: the
     last play is written again once it is TOUCH_MS old (so a break is measured to within it)."""
     phone, laptop, _ = two_devices(app)
-    db = app.state.services.ledger.db
+    db = app.state.services.db
 
     def last_play() -> int:
         with db.begin() as conn:
@@ -145,7 +145,7 @@ def test_play_after_play_is_admitted_by_one_read_a_second_and_still_logged_out_o
     each purchase."""
     phone, _, _ = two_devices(app)
     reads: list[dict[str, object]] = []
-    admission = app.state.services.ledger.sql.admission  # the real statement, its reads counted
+    admission = app.state.services.checkout.sql.admission  # the real statement, its reads counted
     read = admission.row
 
     def counted(conn: Connection, **values: object) -> object:
@@ -192,7 +192,7 @@ def test_two_processes_admitting_purchases_just_before_the_log_out_sell_none_aft
     admission would): nothing charged, no entry drawn, no play; a purchase debited 2 ms
     before the log-out is still sold."""
     apps = make_app(), make_app()
-    ledgers: list[Ledger] = [app.state.services.ledger for app in apps]
+    endpoints: list[Services] = [app.state.services for app in apps]
     clients = [TestClient(app) for app in apps]
     token = session(clients[0])["token"]
     first = buy(clients[0], token)
@@ -228,7 +228,7 @@ def test_two_processes_admitting_purchases_just_before_the_log_out_sell_none_aft
         thread.start()
     for thread in threads:
         thread.join(timeout=60)
-    assert ledgers[0].clock.now_ms() == logout + 1  # both admitted at logout - 1, debited after
+    assert endpoints[0].clock.now_ms() == logout + 1  # both admitted at logout - 1, debited after
     for answer in answers:
         assert answer.status_code == 403, answer.text
         error = answer.json()["error"]
@@ -236,7 +236,7 @@ def test_two_processes_admitting_purchases_just_before_the_log_out_sell_none_aft
         assert ms(error["resumes_at"]) == logout + 10 * 60_000
     wallet = clients[0].get("/api/wallet", headers=bearer(token)).json()
     assert wallet["balance_pence"] == 5000 - 8 * 300  # the eight plays sold, no more
-    assert sum(check_books(ledgers[0]).values()) == 8  # no entry drawn, no play, no debit
+    assert sum(check_books(endpoints[0]).values()) == 8  # no entry drawn, no play, no debit
 
 
 def test_the_debit_refuses_a_purchase_exactly_when_the_run_is_logged_out(
@@ -246,8 +246,8 @@ def test_the_debit_refuses_a_purchase_exactly_when_the_run_is_logged_out(
     playtime.PG_PLAYING, the text of PostgreSQL's sale statements) against `run_at`'s rule,
     on rows and times either side of each of its boundaries: the log-out, the end of the
     cooling-off, the break ending the run first; with each protection turned off (0)."""
-    ledger: Ledger = make_app().state.services.ledger
-    account = ledger.accounts.create(1000)
+    services: Services = make_app().state.services
+    account = services.accounts.create(1000)
     session, cooling, brk = 3_600_000, 600_000, 600_000
     rule_sets = [
         Rules(session, cooling, brk, 0),
@@ -255,12 +255,12 @@ def test_the_debit_refuses_a_purchase_exactly_when_the_run_is_logged_out(
         Rules(session, 0, brk, 0),  # no cooling-off
         Rules(session, cooling, 1, 0),  # a break of a millisecond
     ]
-    start = ledger.clock.now_ms()
+    start = services.clock.now_ms()
     lasts = {0, 1, session - brk - 1, session - brk, session - brk + 1, session - 1, session}
     nows = {0, session - 1, session, session + 1, session + cooling - 1, session + cooling}
     nows |= {last + brk + d for last in lasts for d in (-1, 0)}
     cases: list[tuple[Rules, int | None, int, bool, bool]] = []
-    with ledger.db.begin() as conn:
+    with services.db.begin() as conn:
         cursor = conn.connection.cursor()
         for rules in rule_sets:
             for last in [*sorted(lasts), None]:  # None: no play_time row
@@ -274,9 +274,9 @@ def test_the_debit_refuses_a_purchase_exactly_when_the_run_is_logged_out(
                     params = {"account": account.pk, **rules.params}
                     params |= limits.period_params(start + now)
                     nested = conn.begin_nested()
-                    debited = ledger.sql.debit.value(conn, price=1, **params) is not None
+                    debited = services.checkout.sql.debit.value(conn, price=1, **params) is not None
                     nested.rollback()
-                    if not ledger.db.is_sqlite:  # PostgreSQL: the sale statements' text
+                    if not services.db.is_sqlite:  # PostgreSQL: the sale statements' text
                         cursor.execute(f"SELECT {playtime.PG_PLAYING}", params)
                         assert cursor.fetchone() == (debited,), (rules, last, now)
                     refused = playtime.refused(row, rules, start + now) is not None

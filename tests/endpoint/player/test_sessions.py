@@ -112,7 +112,7 @@ def test_a_credential_from_before_sessions_had_rows_is_adopted_until_logout_all(
     pk = me["token"]  # the account's internal key, from a credential's signed part
     subject = tokens.b64url_decode(pk.split(".")[0]).decode().split(":")[0]
     secret = (app.state.services.settings.var_dir / "session-secret").read_bytes().strip()
-    bound = secret + b"/" + app.state.services.ledger.db.instance_id().encode()
+    bound = secret + b"/" + app.state.services.db.instance_id().encode()
     old = tokens.issue_session(bound, subject, int(clock()) - 3600)  # no nonce: as before
     assert TestClient(app, headers=bearer(old)).get(WALLET).status_code == 200
     forged = tokens.issue_session(b"another secret", subject, int(clock()))
@@ -144,7 +144,7 @@ def test_sessions_past_their_lifetime_are_pruned_by_the_sweep(
     fresh = TestClient(app)
     session(fresh)
     assert fresh.get(WALLET).status_code == 200  # a request that sweeps
-    with app.state.services.ledger.db.begin() as conn:
+    with app.state.services.db.begin() as conn:
         assert conn.execute(select(func.count()).select_from(sessions)).scalar_one() == 2
 
 

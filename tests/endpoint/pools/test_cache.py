@@ -9,31 +9,31 @@ from __future__ import annotations
 
 from fastapi import FastAPI
 
+from web.endpoint.http.services import Services
 from web.endpoint.pools import reveal
-from web.endpoint.sales.ledger import Ledger
 
 GAME = "lab-riches"
 
 
-def current(ledger: Ledger, kind: str = "paid") -> str:
+def current(services: Services, kind: str = "paid") -> str:
     """The game's current pool of a kind, committed and loaded first."""
-    ledger.pools.ensure(GAME, kind=kind)
-    with ledger.db.begin() as conn:
-        row = ledger.pools.current(conn, GAME, kind)
+    services.pools.ensure(GAME, kind=kind)
+    with services.db.begin() as conn:
+        row = services.pools.current(conn, GAME, kind)
     assert row is not None
     return row.pool_id
 
 
 def test_closed_pools_are_dropped_but_the_last_used_and_the_pools_on_sale(app: FastAPI) -> None:
-    ledger: Ledger = app.state.services.ledger
-    cache = ledger.pool_cache
+    services: Services = app.state.services
+    cache = services.pool_cache
     cache.keep_closed = 1
-    free = current(ledger, "try")
-    first = current(ledger)
-    reveal.retire(ledger.pools, GAME)
-    second = current(ledger)
-    reveal.retire(ledger.pools, GAME)
-    selling = current(ledger)
+    free = current(services, "try")
+    first = current(services)
+    reveal.retire(services.pools, GAME)
+    second = current(services)
+    reveal.retire(services.pools, GAME)
+    selling = current(services)
     assert len({first, second, selling}) == 3
 
     assert cache.get(first).pool_id == first  # a recall of a play of the first, say

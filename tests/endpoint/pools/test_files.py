@@ -160,4 +160,4 @@ def test_a_lay_out_whose_process_is_killed_is_a_503_and_the_purchase_goes_throug
     bought = buy(client, token, key="first")
     assert bought.status_code == 201, bought.text
     assert client.get("/api/wallet", headers=bearer(token)).json()["balance_pence"] == 4_700
-    app.state.services.ledger.db.dispose()
+    app.state.services.db.dispose()

@@ -30,11 +30,11 @@ def test_a_spent_pool_is_followed_by_a_new_one_committed_first(
     token = session(client)["token"]
     first = buy(client, token).json()
     size = load_table("lab-riches").base_pool_size
-    with app.state.services.ledger.db.begin() as conn:  # sell the rest of the pool in one stroke
+    with app.state.services.db.begin() as conn:  # sell the rest of the pool in one stroke
         conn.execute(update(pools).values(next_index=size))
     second = buy(client, token)
     assert second.status_code == 201, second.text
-    with app.state.services.ledger.db.begin() as conn:
+    with app.state.services.db.begin() as conn:
         rows = conn.execute(select(pools).order_by(pools.c.id)).all()
         sale = conn.execute(
             select(plays.c.purchased_at).where(plays.c.play_number == second.json()["play_number"])
@@ -55,16 +55,16 @@ def test_the_next_pool_is_laid_out_ahead_and_used_when_one_is_spent(
     token = session(client)["token"]
     buy(client, token)
     size = load_table("lab-riches").base_pool_size
-    with app.state.services.ledger.db.begin() as conn:
+    with app.state.services.db.begin() as conn:
         conn.execute(update(pools).values(next_index=size - size // 50))
     buy(client, token)  # this sale leaves 1/50 of the pool: the spare is laid out meanwhile
-    spares = app.state.services.ledger.pool_cache._spares
+    spares = app.state.services.pool_cache._spares
     deadline = time.time() + 120
     while "lab-riches" not in spares:
         assert time.time() < deadline, "no spare pool was laid out"
         time.sleep(0.1)
     spare = spares["lab-riches"].pool_id
-    with app.state.services.ledger.db.begin() as conn:
+    with app.state.services.db.begin() as conn:
         conn.execute(update(pools).values(next_index=size))
     buy(client, token)
     assert client.get("/api/pools/lab-riches").json()["pool_id"] == spare

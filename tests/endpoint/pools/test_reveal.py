@@ -29,8 +29,8 @@ from tests.endpoint.conftest import Clock, bearer, buy, serve, session
 from tools.commands import audit_pool as cmd_audit_pool
 from tools.commands import retire_pool as cmd_retire_pool
 from web.endpoint import tokens
+from web.endpoint.http.services import Services
 from web.endpoint.pools import reveal
-from web.endpoint.sales.ledger import Ledger
 from web.endpoint.store.schema import pools
 from web.endpoint.times import iso
 
@@ -70,7 +70,7 @@ def test_a_retired_pool_sells_no_more_and_its_audit_fails_when_tampered(
     make_app: Callable[..., FastAPI], tmp_path: Path, capsys: Any
 ) -> None:
     app = make_app()
-    ledger: Ledger = app.state.services.ledger
+    services: Services = app.state.services
     client = TestClient(app)
     token = session(client)["token"]
     for _ in range(3):
@@ -78,10 +78,10 @@ def test_a_retired_pool_sells_no_more_and_its_audit_fails_when_tampered(
     first = current(client)
     pool_id = first["pool_id"]
 
-    retired = reveal.retire(ledger.pools, GAME)
+    retired = reveal.retire(services.pools, GAME)
     assert retired["pool_id"] == pool_id and retired["reason"] == "retired"
     assert retired["sold"] == 3 and not retired["already_closed"]
-    again = reveal.retire(ledger.pools, GAME)  # the same pool: nothing more to close
+    again = reveal.retire(services.pools, GAME)  # the same pool: nothing more to close
     assert again["already_closed"] and again["closed_at"] == retired["closed_at"]
 
     # the unsold entries are never sold: the next purchase is an entry of a new pool
@@ -130,12 +130,12 @@ def test_a_sold_out_pool_is_closed_when_the_next_is_committed(
     make_app: Callable[..., FastAPI],
 ) -> None:
     app = make_app()
-    ledger: Ledger = app.state.services.ledger
+    services: Services = app.state.services
     client = TestClient(app)
     token = session(client)["token"]
     assert buy(client, token).status_code == 201
     old = current(client)
-    with ledger.db.begin() as conn:  # skip to the pool's last entry (selling 2,000,000 is slow)
+    with services.db.begin() as conn:  # skip to the pool's last entry (selling 2,000,000 is slow)
         conn.execute(
             update(pools)
             .where(pools.c.pool_id == old["pool_id"])
@@ -149,7 +149,7 @@ def test_a_sold_out_pool_is_closed_when_the_next_is_committed(
     next_play = buy(client, token).json()  # the pool is spent: the next one is committed
     detail = client.get(f"/api/plays/{next_play['play_number']}").json()
     assert detail["pool"]["id"] != old["pool_id"]
-    with ledger.db.begin() as conn:
+    with services.db.begin() as conn:
         created = conn.execute(
             select(pools.c.created_at).where(pools.c.pool_id == detail["pool"]["id"])
         ).scalar_one()
@@ -225,7 +225,7 @@ def test_retire_pool_try_closes_the_pool_of_free_plays_and_not_the_paid_one(
     def free_pool() -> str:
         given = client.post("/api/try", json={"game": GAME})
         assert given.status_code == 201, given.text
-        return str(tokens.verify(app.state.services.ledger.ring, given.json()["token"])["pool"])
+        return str(tokens.verify(app.state.services.ring, given.json()["token"])["pool"])
 
     old = free_pool()
     monkeypatch.setenv("LOTTERY_VAR_DIR", str(tmp_path / "var"))

@@ -22,7 +22,7 @@ def closed_pool(app: FastAPI) -> str:
     client = TestClient(app)
     token = session(client)["token"]
     assert buy(client, token).status_code == 201
-    return str(reveal.retire(app.state.services.ledger.pools, GAME)["pool_id"])
+    return str(reveal.retire(app.state.services.pools, GAME)["pool_id"])
 
 
 def test_a_reveal_is_written_once_precompressed_and_negotiated(

@@ -19,9 +19,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import delete, select
 
 from tests.endpoint.conftest import buy, session
+from web.endpoint.http.services import Services
 from web.endpoint.pools import files
 from web.endpoint.pools.vault import PoolKeyMismatch, Seal, move_in
-from web.endpoint.sales.ledger import Ledger
 from web.endpoint.store.schema import metadata, pool_data, pools
 
 GAME = "lab-riches"
@@ -45,10 +45,10 @@ def operator_command(
     return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
 
 
-def every_row(ledger: Ledger) -> bytes:
+def every_row(services: Services) -> bytes:
     """Everything the database holds, every table's every row, as one byte string."""
     out = bytearray()
-    with ledger.db.begin() as conn:
+    with services.db.begin() as conn:
         for table in metadata.sorted_tables:
             for row in conn.execute(select(table)).all():
                 for value in row:
@@ -63,12 +63,12 @@ def test_a_database_reader_finds_no_pool_key_and_no_future_entry(
     app = make_app(pool_key=KEY_A)
     client = TestClient(app)
     assert buy(client, session(client)["token"]).status_code == 201
-    ledger: Ledger = app.state.services.ledger
-    with ledger.db.begin() as conn:
+    services: Services = app.state.services
+    with services.db.begin() as conn:
         (pool_id,) = conn.execute(select(pools.c.pool_id)).one()
         stored = conn.execute(select(pool_data)).one()
-    pool = ledger.pool_cache.get(pool_id)
-    dump = every_row(ledger)
+    pool = services.pool_cache.get(pool_id)
+    dump = every_row(services)
     entries = files.codes_bytes(pool.codes)
     unsold = entries[2:]  # (the first entry is sold: its outcome is the buyer's)
     for secret in (pool.key, pool.key.hex().encode(), base64.b64encode(pool.key)):
@@ -138,7 +138,7 @@ def test_a_sale_finds_its_pool_opened_and_never_opens_the_sealed_data_itself(
     app = make_app(pool_key=KEY_A, pool_dir=tmp_path / "host-b-pools")  # nothing cached
     second = TestClient(app)
     services = app.state.services
-    seller, vault = services.checkout.seller, services.ledger.pool_cache.vault
+    seller, vault = services.checkout.seller, services.pool_cache.vault
     events: list[str] = []
 
     def spy(name: str, call: Callable[..., Any]) -> Callable[..., Any]:
@@ -170,8 +170,8 @@ def test_a_pool_directory_moves_into_the_database(
     token = session(client)["token"]
     bought = buy(client, token)
     assert bought.status_code == 201
-    ledger: Ledger = app.state.services.ledger
-    with ledger.db.begin() as conn:
+    services: Services = app.state.services
+    with services.db.begin() as conn:
         conn.execute(delete(pool_data))  # as before migration 0009
         (pool_id,) = conn.execute(select(pools.c.pool_id)).one()
     second = TestClient(make_app(pool_key=KEY_A, pool_dir=tmp_path / "empty"))
@@ -180,11 +180,11 @@ def test_a_pool_directory_moves_into_the_database(
     assert missing.status_code == 503, missing.text
     assert missing.json()["error"]["code"] == "pool_unreadable"
     with pytest.raises(FileNotFoundError, match=pool_id):
-        move_in(ledger.pool_cache.vault, tmp_path / "nowhere")
+        move_in(services.pool_cache.vault, tmp_path / "nowhere")
     done = operator_command(["migrate-pools", "--pool-dir", str(pool_dir)], tmp_path, database_url)
     assert done.returncode == 0, done.stderr
     assert f"moved in {pool_id}" in done.stdout and "1 pool(s) moved" in done.stdout
-    assert move_in(ledger.pool_cache.vault, pool_dir) == []  # again: nothing to do
+    assert move_in(services.pool_cache.vault, pool_dir) == []  # again: nothing to do
     again = second.get(f"/api/plays/{bought.json()['play_number']}", headers=auth)
     assert again.status_code == 200, again.text
     assert buy(second, token).status_code == 201

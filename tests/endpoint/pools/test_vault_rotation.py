@@ -15,9 +15,9 @@ from fastapi.testclient import TestClient
 
 from tests.endpoint.conftest import bearer, buy, session
 from tests.endpoint.pools.test_vault import GAME, KEY_A, KEY_B, every_row, operator_command
+from web.endpoint.http.services import Services
 from web.endpoint.pools import reveal
 from web.endpoint.pools.vault import PoolKeyMismatch, PoolVault, Seal, rotate
-from web.endpoint.sales.ledger import Ledger
 
 KEY_C = "c3" * 32  # a key the pools were never sealed with
 
@@ -43,7 +43,7 @@ def test_after_a_rotation_the_new_key_sells_recalls_and_reveals_and_the_old_refu
         f"/api/plays/{played}/finish", json={"choices": []}, headers=bearer(token)
     )
     assert finished.status_code == 200, finished.text
-    closed = reveal.retire(first.state.services.ledger.pools, GAME)["pool_id"]  # (revealed below)
+    closed = reveal.retire(first.state.services.pools, GAME)["pool_id"]  # (revealed below)
     assert buy(client, token).status_code == 201  # a second pool, still selling
     stale = TestClient(make_app(pool_key=KEY_A, pool_dir=tmp_path / "stale-pools"))  # not stopped
     done = rotate_command(tmp_path, database_url, KEY_A, KEY_B)
@@ -69,11 +69,11 @@ def test_a_wrong_old_key_changes_nothing(
     app = make_app(pool_key=KEY_A)
     client = TestClient(app)
     assert buy(client, session(client)["token"]).status_code == 201
-    ledger: Ledger = app.state.services.ledger
-    before = every_row(ledger)
+    services: Services = app.state.services
+    before = every_row(services)
     done = rotate_command(tmp_path, database_url, KEY_C, KEY_B)  # refused as it opens the vault
     assert done.returncode == 1 and "pool-encryption key is not the one" in done.stderr
     with pytest.raises(PoolKeyMismatch):  # past the key check: the first row refuses it
-        rotate(PoolVault(ledger.db, Seal(bytes.fromhex(KEY_C))), Seal(bytes.fromhex(KEY_B)))
-    assert every_row(ledger) == before
+        rotate(PoolVault(services.db, Seal(bytes.fromhex(KEY_C))), Seal(bytes.fromhex(KEY_B)))
+    assert every_row(services) == before
     make_app(pool_key=KEY_A)  # the old key still opens them

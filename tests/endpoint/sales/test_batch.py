@@ -32,8 +32,8 @@ from sqlalchemy import func, select
 from engine.game import Game
 from tests.endpoint.conftest import buy, in_own_loop, session
 from web.endpoint.errors import ApiError
+from web.endpoint.http.services import Services
 from web.endpoint.sales.checkout import Checkout
-from web.endpoint.sales.ledger import Ledger
 from web.endpoint.store.schema import accounts, plays, pools, transactions
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -47,9 +47,9 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def check_books(ledger: Ledger) -> dict[int, int]:
+def check_books(services: Services) -> dict[int, int]:
     """Every ledger invariant over the whole database; returns plays bought per account."""
-    with ledger.db.begin() as conn:
+    with services.db.begin() as conn:
         entries = conn.execute(select(plays.c.pool_ref, plays.c.pool_index)).all()
         pool = conn.execute(select(pools)).one()
         balances = dict(conn.execute(select(accounts.c.id, accounts.c.balance_pence)).all())
@@ -78,12 +78,12 @@ def test_concurrent_purchases_sold_in_batches_keep_every_invariant(
     make_app: Callable[..., FastAPI],
 ) -> None:
     app = make_app()
-    ledger: Ledger = app.state.services.ledger
+    services: Services = app.state.services
     checkout: Checkout = app.state.services.checkout
     assert checkout.batcher is not None
-    ledger.pools.ensure("lab-riches")
-    rich = ledger.accounts.create(100 * PRICE)
-    poor = ledger.accounts.create(3 * PRICE + 100)  # covers 3 of its 8 purchases
+    services.pools.ensure("lab-riches")
+    rich = services.accounts.create(100 * PRICE)
+    poor = services.accounts.create(3 * PRICE + 100)  # covers 3 of its 8 purchases
     sizes: list[int] = []
     sell_batch = checkout.seller.sell_batch
 
@@ -123,10 +123,10 @@ def test_concurrent_purchases_sold_in_batches_keep_every_invariant(
     assert balances == [100 * PRICE - k * PRICE for k in range(41, 0, -1)]
     numbers = [a["play_number"] for a in bought_ok[:41] + sold]
     assert len(set(numbers)) == len(numbers) == 44
-    bought = check_books(ledger)
+    bought = check_books(services)
     assert bought == {rich.pk: 41, poor.pk: 3}
-    assert ledger.accounts.balance(rich) == 100 * PRICE - 41 * PRICE
-    assert ledger.accounts.balance(poor) == 100
+    assert services.accounts.balance(rich) == 100 * PRICE - 41 * PRICE
+    assert services.accounts.balance(poor) == 100
 
 
 @contextmanager
@@ -227,7 +227,7 @@ def test_kill_9_mid_load_leaves_whole_sales_only(
         server.wait(timeout=10)
         buyers.stop()
     assert set(buyers.statuses) == {201}
-    bought = check_books(app.state.services.ledger)
+    bought = check_books(app.state.services)
     assert sum(bought.values()) >= 1 + buyers.statuses.count(201)  # every 201 was committed
     assert buy(client, token).status_code == 201  # and the pool sells on
 
@@ -266,5 +266,5 @@ def test_purchases_go_on_when_postgresql_ends_the_endpoint_s_sessions(
         assert server.poll() is None
     assert all(ended), ended  # each round ended some of its sessions
     assert set(buyers.statuses) == {201}
-    bought = check_books(app.state.services.ledger)
+    bought = check_books(app.state.services)
     assert sum(bought.values()) == 1 + buyers.statuses.count(201)  # each sold once

@@ -28,7 +28,7 @@ def test_the_game_is_resolved_before_any_sale(make_app: Callable[..., FastAPI]) 
     """An unknown game is refused (404) once, at the purchase's edge, before the batcher."""
     app = make_app()
     checkout: Checkout = app.state.services.checkout
-    account = app.state.services.ledger.accounts.create(1000)
+    account = app.state.services.accounts.create(1000)
     sold: list[object] = []
 
     def noted(*args: object) -> list[None]:  # no batch may reach the seller

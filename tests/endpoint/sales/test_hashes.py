@@ -50,9 +50,9 @@ def test_the_app_hashes_each_sold_play_s_book_and_a_missed_one_at_its_recall(app
 
 def sources(app: FastAPI) -> hashes.Sources:
     """What the app's hasher works from (app.py)."""
-    ledger, checkout = app.state.services.ledger, app.state.services.checkout
+    services, checkout = app.state.services, app.state.services.checkout
     return hashes.Sources(
-        ledger.db, ledger.pools.selling.rows, checkout.presale, ledger.pool_cache.path
+        services.db, services.pools.selling.rows, checkout.presale, services.pool_cache.path
     )
 
 
@@ -62,7 +62,7 @@ def test_a_sale_writes_the_book_hash_its_entry_was_given_ahead(app: FastAPI) -> 
     hashes the recall checks. An entry not reached yet is sold unhashed and hashed after."""
     client = TestClient(app)  # no lifespan: the test takes the hasher's steps itself
     token = session(client)["token"]
-    ledger = app.state.services.ledger
+    services = app.state.services
     first = buy(client, token).json()["play_number"]  # the pool's first: nothing hashed ahead
     worker = HashingProcess()  # (ends with the thread that starts it: one loop)
 
@@ -75,12 +75,12 @@ def test_a_sale_writes_the_book_hash_its_entry_was_given_ahead(app: FastAPI) -> 
         worker.shutdown()
     ahead = [buy(client, token).json()["play_number"] for _ in range(3)]
     columns = (plays.c.game, plays.c.model, plays.c.composition, plays.c.seed)
-    with ledger.db.begin() as conn:
+    with services.db.begin() as conn:
         rows = conn.execute(
             select(plays.c.play_number, plays.c.book_hash, *columns).order_by(plays.c.id)
         ).all()
     assert [row.play_number for row in rows] == [first, *ahead]
-    assert rows[0].book_hash is None and [r[0] for r in hashes.unhashed(ledger.db)] == [first]
+    assert rows[0].book_hash is None and [r[0] for r in hashes.unhashed(services.db)] == [first]
     for row in rows[1:]:
         assert row.book_hash == hash_of_row(*row[2:])
     client.post(f"/api/plays/{ahead[0]}/finish", json={"choices": []})
@@ -97,7 +97,7 @@ def test_a_hashing_process_that_dies_is_started_again(
     the plays sold from then on would be hashed only at their recall."""
     client = TestClient(app)
     token = session(client)["token"]
-    ledger = app.state.services.ledger
+    services = app.state.services
     number = buy(client, token).json()["play_number"]  # nothing hashed ahead: unhashed
     before = set(multiprocessing.active_children())
     worker = HashingProcess(on_restart=app.state.services.metrics.hashing_restarts.inc)
@@ -108,8 +108,8 @@ def test_a_hashing_process_that_dies_is_started_again(
         os.kill(child.pid or 0, signal.SIGKILL)
         child.join(timeout=10)
         with pytest.raises(BrokenProcessPool):
-            await hashes.hash_behind(ledger.db, worker)
-        return [await hashes.hash_behind(ledger.db, worker), hashes.unhashed(ledger.db)]
+            await hashes.hash_behind(services.db, worker)
+        return [await hashes.hash_behind(services.db, worker), hashes.unhashed(services.db)]
 
     try:
         assert in_own_loop(steps) == [1, []]
@@ -135,17 +135,17 @@ def test_a_pool_whose_files_cannot_be_read_is_hashed_behind(
     so once and leaves the pool's plays to hashing behind, which reads their rows."""
     client = TestClient(app)
     token = session(client)["token"]
-    ledger = app.state.services.ledger
+    services = app.state.services
     number = buy(client, token).json()["play_number"]
-    (pool,) = ledger.pools.selling.rows()
-    entries = ledger.pool_cache.path(pool.pool_id) / "entries.bin"
+    (pool,) = services.pools.selling.rows()
+    entries = services.pool_cache.path(pool.pool_id) / "entries.bin"
     whole = entries.read_bytes()
     entries.write_bytes(whole[:-2])  # an entry short of its commitment
     worker = HashingProcess()  # (ends with the thread that starts it: one loop)
 
     async def steps() -> list[int]:
         ahead = [await hashes.hash_ahead(sources(app), worker) for _ in range(2)]
-        return [*ahead, await hashes.hash_behind(ledger.db, worker)]
+        return [*ahead, await hashes.hash_behind(services.db, worker)]
 
     try:
         assert in_own_loop(steps) == [0, 0, 1]

@@ -48,7 +48,7 @@ def test_200_parallel_purchases_on_one_pool(make_app: Callable[..., FastAPI]) ->
     assert all(statuses == [201] * 10 for _, statuses in runs)
     raced = [s for statuses in racing for s in statuses]
     assert raced.count(201) == 16 and raced.count(402) == 8
-    with first.state.services.ledger.db.begin() as conn:
+    with first.state.services.db.begin() as conn:
         entries = conn.execute(select(plays.c.pool_ref, plays.c.pool_index)).all()
         assert len(entries) == 1 + 200 + 16
         assert len(set(entries)) == len(entries)

@@ -16,8 +16,8 @@ from engine import games
 from tests.endpoint.sales.test_batch import check_books
 from web.endpoint import tokens
 from web.endpoint.errors import ApiError
+from web.endpoint.http.services import Services
 from web.endpoint.player.accounts import Account
-from web.endpoint.sales.ledger import Ledger
 from web.endpoint.sales.postgres_seller import PostgresSeller
 from web.endpoint.store.schema import play_time
 
@@ -28,14 +28,14 @@ LAB_RICHES = games.get("lab-riches")
 POSTGRESQL_ONLY = pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
 
 
-def signing_ahead(make_app: Callable[..., FastAPI]) -> tuple[Ledger, PostgresSeller, list[bool]]:
+def signing_ahead(make_app: Callable[..., FastAPI]) -> tuple[Services, PostgresSeller, list[bool]]:
     """A PostgreSQL ledger and its seller, whose batches signed ahead are noted (True: that
     statement sold the batch; False: it changed nothing and the batch went the long way)."""
     app = make_app()
-    ledger: Ledger = app.state.services.ledger
+    services: Services = app.state.services
     seller = app.state.services.checkout.seller
     assert isinstance(seller, PostgresSeller)
-    ledger.pools.ensure("lab-riches")
+    services.pools.ensure("lab-riches")
     tried: list[bool] = []
     sell_signed = seller._sell_signed
 
@@ -44,15 +44,15 @@ def signing_ahead(make_app: Callable[..., FastAPI]) -> tuple[Ledger, PostgresSel
         return tried[-1]
 
     seller._sell_signed = noted  # type: ignore[method-assign,assignment]
-    return ledger, seller, tried
+    return services, seller, tried
 
 
 @POSTGRESQL_ONLY
 def test_a_batch_after_a_draw_of_its_own_is_signed_ahead_and_sold_whole(
     make_app: Callable[..., FastAPI],
 ) -> None:
-    ledger, seller, tried = signing_ahead(make_app)
-    a, b = ledger.accounts.create(20 * PRICE), ledger.accounts.create(20 * PRICE)
+    services, seller, tried = signing_ahead(make_app)
+    a, b = services.accounts.create(20 * PRICE), services.accounts.create(20 * PRICE)
     first = seller.sell_batch(LAB_RICHES, [(a, "k1"), (b, "k2")])
     assert tried == []  # where the pool stands is not known yet: the long way
     again = seller.sell_batch(LAB_RICHES, [(b, "k3"), (a, "k4"), (a, "k5")])
@@ -65,46 +65,46 @@ def test_a_batch_after_a_draw_of_its_own_is_signed_ahead_and_sold_whole(
     assert numbers == list(range(numbers[0], numbers[0] + 5))
     for answer in again:
         assert answer is not None
-        payload = tokens.verify(ledger.ring, answer["token"])
+        payload = tokens.verify(services.ring, answer["token"])
         assert payload["play_number"] == answer["play_number"]
-    assert check_books(ledger) == {a.pk: 3, b.pk: 2}
-    assert (ledger.accounts.balance(a), ledger.accounts.balance(b)) == (17 * PRICE, 18 * PRICE)
+    assert check_books(services) == {a.pk: 3, b.pk: 2}
+    assert (services.accounts.balance(a), services.accounts.balance(b)) == (17 * PRICE, 18 * PRICE)
 
 
 @POSTGRESQL_ONLY
 def test_a_wrong_guess_changes_nothing_and_the_batch_goes_the_long_way(
     make_app: Callable[..., FastAPI],
 ) -> None:
-    ledger, seller, tried = signing_ahead(make_app)
+    services, seller, tried = signing_ahead(make_app)
     elsewhere = make_app().state.services  # another endpoint process, its pool loaded
-    elsewhere.ledger.pools.ensure("lab-riches")
+    elsewhere.pools.ensure("lab-riches")
     other: PostgresSeller = elsewhere.checkout.seller
-    a, b = ledger.accounts.create(20 * PRICE), ledger.accounts.create(2 * PRICE)
+    a, b = services.accounts.create(20 * PRICE), services.accounts.create(2 * PRICE)
     seller.sell_batch(LAB_RICHES, [(a, "k1")])
     other.sell_batch(LAB_RICHES, [(a, "elsewhere")])  # the pool moved on meanwhile
     moved = seller.sell_batch(LAB_RICHES, [(a, "k2"), (b, "k3")])
     assert tried == [False] and all(answer is not None for answer in moved)
-    assert seller.guesses.claim(ledger.pools.selling.rows()[0].id, 1) is None  # backing off
+    assert seller.guesses.claim(services.pools.selling.rows()[0].id, 1) is None  # backing off
     short = seller.sell_batch(LAB_RICHES, [(a, "k4"), (b, "k5"), (b, "k6")])
     assert tried == [False]  # sold the long way while backing off: b pays for neither
     assert short[0] is not None and short[1:] == [None, None]
-    assert check_books(ledger) == {a.pk: 4, b.pk: 1}
+    assert check_books(services) == {a.pk: 4, b.pk: 1}
 
 
 @POSTGRESQL_ONLY
 def test_a_batch_signed_ahead_with_a_purchase_not_paid_changes_nothing(
     make_app: Callable[..., FastAPI],
 ) -> None:
-    ledger, seller, tried = signing_ahead(make_app)
-    a, b = ledger.accounts.create(20 * PRICE), ledger.accounts.create(PRICE)
+    services, seller, tried = signing_ahead(make_app)
+    a, b = services.accounts.create(20 * PRICE), services.accounts.create(PRICE)
     seller.sell_batch(LAB_RICHES, [(a, "k1")])
     short = seller.sell_batch(LAB_RICHES, [(a, "k2"), (b, "k3"), (b, "k4")])
     assert tried == [False]  # b covers one of its two: nothing was sold by the guess
     assert short[0] is not None and short[1:] == [None, None]  # b's each bought on its own
     used = seller.sell_batch(LAB_RICHES, [(a, "k1"), (a, "k5")])  # k1 bought before
     assert used[0] is None and used[1] is not None
-    assert check_books(ledger) == {a.pk: 3}
-    assert ledger.accounts.balance(b) == PRICE and ledger.accounts.balance(a) == 17 * PRICE
+    assert check_books(services) == {a.pk: 3}
+    assert services.accounts.balance(b) == PRICE and services.accounts.balance(a) == 17 * PRICE
 
 
 class Noted:
@@ -122,10 +122,10 @@ class Noted:
         return getattr(self.cursor, name)
 
 
-def playing(ledger: Ledger, account: Account, began_ms_ago: int) -> None:
+def playing(services: Services, account: Account, began_ms_ago: int) -> None:
     """Give the account a run of play that began that long ago, its last play now."""
-    now = ledger.clock.now_ms()
-    with ledger.db.begin() as conn:
+    now = services.clock.now_ms()
+    with services.db.begin() as conn:
         conn.execute(
             insert(play_time).values(
                 account_id=account.pk,
@@ -146,12 +146,12 @@ def test_a_logged_out_account_is_refused_by_each_debit_and_nothing_is_taken(
     cooling_off, the play_time row read only then); no money, entry or play is taken. An
     account within its session is sold as before: a batch signed ahead whole, a single sale
     in its two statements."""
-    ledger, seller, tried = signing_ahead(make_app)
+    services, seller, tried = signing_ahead(make_app)
     session = 3_600_000  # the operator's default hour of play, in ms
-    a, b = ledger.accounts.create(20 * PRICE), ledger.accounts.create(20 * PRICE)
+    a, b = services.accounts.create(20 * PRICE), services.accounts.create(20 * PRICE)
     seller.sell_batch(LAB_RICHES, [(a, "k1"), (b, "k2")])  # the long way: the pool is known
-    playing(ledger, a, session - 1)  # a millisecond of its hour left
-    playing(ledger, b, session)  # its hour is up: logged out now
+    playing(services, a, session - 1)  # a millisecond of its hour left
+    playing(services, b, session)  # its hour is up: logged out now
     within = seller.sell_batch(LAB_RICHES, [(a, "k3"), (a, "k4")])
     assert tried == [True] and None not in within  # signed ahead and sold whole
     mixed = seller.sell_batch(LAB_RICHES, [(a, "k5"), (b, "k6")])
@@ -169,10 +169,10 @@ def test_a_logged_out_account_is_refused_by_each_debit_and_nothing_is_taken(
     with pytest.raises(ApiError) as refused:
         seller.sell(b, LAB_RICHES, "k6")
     assert (refused.value.status, refused.value.code) == (403, "cooling_off")
-    sql = ledger.sql
+    sql = services.checkout.sql
     assert executed == [seller.sql.take, sql.admission.sql]  # the row read on refusal only
     executed.clear()
     assert seller.sell(a, LAB_RICHES, "k7")["balance_pence"] == 15 * PRICE
     assert executed == [seller.sql.take, seller.sql.add_sale.sql]
-    assert check_books(ledger) == {a.pk: 5, b.pk: 1}
-    assert (ledger.accounts.balance(a), ledger.accounts.balance(b)) == (15 * PRICE, 19 * PRICE)
+    assert check_books(services) == {a.pk: 5, b.pk: 1}
+    assert (services.accounts.balance(a), services.accounts.balance(b)) == (15 * PRICE, 19 * PRICE)

@@ -38,7 +38,7 @@ def test_settle_command_credits_each_overdue_play_once(
     prizes = {n: client.get(f"/api/plays/{n}").json()["prize_pence"] for n in numbers}
     client.post(f"/api/plays/{numbers[0]}/finish")
     env = {**os.environ, "LOTTERY_TEST_MODE": "1", "PYTHONPATH": str(ROOT)}
-    url = app.state.services.ledger.db.url
+    url = app.state.services.db.url
     early = settle_command(url, env)
     out, err = early.communicate(timeout=120)
     assert early.returncode == 0, err
@@ -52,7 +52,7 @@ def test_settle_command_credits_each_overdue_play_once(
         assert run.returncode == 0, err
         counts.append(json.loads(out.strip().splitlines()[-1])["settled"])
     assert sum(counts) == 3
-    with app.state.services.ledger.db.begin() as conn:
+    with app.state.services.db.begin() as conn:
         credited = conn.execute(
             select(transactions.c.play_number, func.count())
             .where(transactions.c.kind == "prize")

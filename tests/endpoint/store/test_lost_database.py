@@ -135,7 +135,7 @@ def test_a_sqlite_file_locked_by_another_process_is_a_503_after_one_busy_timeout
     client = TestClient(app)
     token = session(client)["token"]
     assert buy(client, token).status_code == 201
-    path = app.state.services.ledger.db.url.split("///", 1)[1]
+    path = app.state.services.db.url.split("///", 1)[1]
     holder = sqlite3.connect(path, isolation_level=None)
     holder.execute("BEGIN EXCLUSIVE")
     try:

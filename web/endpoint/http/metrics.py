@@ -25,6 +25,9 @@ from starlette.routing import Match
 
 from engine import games
 from web.endpoint.errors import ApiError
+from web.endpoint.keys import KeyRing
+from web.endpoint.pools.pools import Pools
+from web.endpoint.store.database import Database
 from web.endpoint.store.schema import plays
 
 T = TypeVar("T")
@@ -135,31 +138,31 @@ class Timing:
         return str(getattr(route, "path", "unmatched"))
 
 
-def health(ledger: Any) -> dict[str, str]:
+def health(db: Database, ring: KeyRing, pools: Pools) -> dict[str, str]:
     """Each check and what it found ('ok' or why not): the database answers, the signing key
     signs what its public key verifies, and every game on sale has a pool with entries left."""
     checks: dict[str, str] = {}
     try:  # (tried again on a new connection after a lost one: a restart is no failed check)
-        checks.update(ledger.db.again(_pools, ledger))
+        checks.update(db.again(_pools, db, pools))
         checks["database"] = "ok"
     except Exception as error:  # any failure to reach or read the database
         checks["database"] = f"failing ({type(error).__name__})"
     try:
         probe = b"lottery-health"
-        ledger.ring.public[ledger.ring.kid].verify(ledger.ring.signing.sign(probe), probe)
+        ring.public[ring.kid].verify(ring.signing.sign(probe), probe)
         checks["signing_key"] = "ok"
     except Exception as error:  # a key that cannot sign or does not match its public key
         checks["signing_key"] = f"unusable ({type(error).__name__})"
     return dict(sorted(checks.items()))
 
 
-def _pools(ledger: Any) -> dict[str, str]:
+def _pools(db: Database, pools: Pools) -> dict[str, str]:
     """The pool check of each game on sale (the database answers, or this raises)."""
     checks: dict[str, str] = {}
-    with ledger.db.begin() as conn:
+    with db.begin() as conn:
         conn.execute(text("SELECT 1"))
         for game in games.on_sale():
-            row = ledger.pools.current(conn, game.id)
+            row = pools.current(conn, game.id)
             if row is None:
                 checks[f"pool:{game.id}"] = "no pool committed yet"
             elif row.next_index >= row.size:
@@ -169,24 +172,24 @@ def _pools(ledger: Any) -> dict[str, str]:
     return checks
 
 
-def entries_left(ledger: Any) -> dict[str, int]:
+def entries_left(db: Database, pools: Pools) -> dict[str, int]:
     """Unsold entries of each game on sale's current pool (0 when it has none yet)."""
     left: dict[str, int] = {}
-    with ledger.db.begin() as conn:
+    with db.begin() as conn:
         for game in games.on_sale():
-            row = ledger.pools.current(conn, game.id)
+            row = pools.current(conn, game.id)
             left[game.id] = 0 if row is None else max(0, row.size - row.next_index)
     return left
 
 
-def unhashed_plays(ledger: Any) -> dict[str, int]:
+def unhashed_plays(db: Database) -> dict[str, int]:
     """Sold plays of each game on sale with no book hash recorded yet (the hasher's backlog,
     counted on its partial index): one that keeps growing means the hasher is short of CPU."""
     counted = {game.id: 0 for game in games.on_sale()}
     query = (
         select(plays.c.game, func.count()).where(plays.c.book_hash.is_(None)).group_by(plays.c.game)
     )
-    with ledger.db.begin() as conn:
+    with db.begin() as conn:
         for game, count in conn.execute(query).all():
             if game in counted:
                 counted[game] = int(count)

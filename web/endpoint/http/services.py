@@ -1,8 +1,12 @@
-"""What the routes work with, built once at start and handed to each route module: the ledger,
-the settings, the rate limit, sessions, sign-in codes, metrics; and the one caller dependency.
+"""What the routes work with, built once at start and handed to each route module: the
+ledger's services (the database, its clock, accounts, pools, keys), the checkout, the plays'
+progress and read-back, the settings, the rate limit, sessions, sign-in codes, metrics; and the
+one caller dependency.
 
-`create_app` builds one `Services` (`build`) and passes it to every `routes(services)`
-(web/endpoint/http/routes/); no route looks anything up on the app.
+`create_app` builds one `Services` (`build`) from the opened ledger, taking it apart here: each
+part below gets only the services it uses, and no route or sale receives the whole ledger. It
+passes the one `Services` to every `routes(services)` (web/endpoint/http/routes/); no route
+looks anything up on the app.
 """
 
 from __future__ import annotations
@@ -11,7 +15,6 @@ import asyncio
 import logging
 import secrets
 import threading
-import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -22,21 +25,29 @@ from fastapi.responses import JSONResponse
 from starlette.requests import HTTPConnection, Request
 
 from engine import games as registry
+from web.endpoint.clock import Clock
 from web.endpoint.errors import ApiError, rate_limited
 from web.endpoint.http import cookies, handlers
 from web.endpoint.http.guards import RateLimit
 from web.endpoint.http.metrics import Metrics, entries_left, unhashed_plays
 from web.endpoint.http.reveal_serving import RevealLimits, reveal_limits
-from web.endpoint.keys import write_secret_once
+from web.endpoint.keys import KeyRing, write_secret_once
 from web.endpoint.player import codes, sessions
-from web.endpoint.player.accounts import Account
+from web.endpoint.player.accounts import Account, Accounts
 from web.endpoint.player.playtime import PlayTimes
+from web.endpoint.pools.cache import PoolCache
+from web.endpoint.pools.pools import Pools
 from web.endpoint.pools.reveal import Reveals
-from web.endpoint.sales import hashes, settlement
+from web.endpoint.sales import hashes
 from web.endpoint.sales.checkout import Checkout, Wrap, open_checkout
 from web.endpoint.sales.hashing_process import HashingProcess
 from web.endpoint.sales.ledger import Ledger
+from web.endpoint.sales.plays import ReadBack
+from web.endpoint.sales.progress import Progress
+from web.endpoint.sales.settlement import Settlement
+from web.endpoint.sales.try_mode import FreePlays
 from web.endpoint.settings import Settings
+from web.endpoint.store.database import Database
 
 
 def session_secret(settings: Settings) -> bytes:
@@ -52,9 +63,10 @@ class Sweep:
     """Pays overdue plays and prunes old sessions and expired sign-in codes, at most once a
     sweep interval."""
 
-    def __init__(self, ledger: Ledger, devices: sessions.Sessions, codes: codes.SignInCodes,
-                 settings: Settings, clock: Callable[[], float]) -> None:  # fmt: skip
-        self.ledger = ledger
+    def __init__(self, settlement: Settlement, devices: sessions.Sessions,
+                 codes: codes.SignInCodes, settings: Settings,
+                 clock: Callable[[], float]) -> None:  # fmt: skip
+        self.settlement = settlement
         self.devices = devices
         self.codes = codes
         self.interval = settings.sweep_interval_seconds
@@ -69,7 +81,7 @@ class Sweep:
             return
         try:
             self.last = now
-            await anyio.to_thread.run_sync(settlement.finish_expired, self.ledger)
+            await anyio.to_thread.run_sync(self.settlement.finish_expired)
             await anyio.to_thread.run_sync(self.devices.prune)  # sessions past their lifetime
             await anyio.to_thread.run_sync(self.codes.prune)  # sign-in codes past their expiry
         finally:
@@ -90,9 +102,16 @@ class Services:
     """Everything a route needs, made once per app."""
 
     settings: Settings
-    clock: Callable[[], float]
-    ledger: Ledger
+    db: Database
+    clock: Clock  # the ledger's clock (`Clock.seconds`: the process's)
+    accounts: Accounts
+    pools: Pools
+    pool_cache: PoolCache  # the pools' files and entries, in this process's memory
+    ring: KeyRing
     checkout: Checkout
+    progress: Progress  # a play's progress and its finish by the player
+    readback: ReadBack  # My Games, a play's detail and recall, a token checked
+    free_plays: FreePlays  # TRY mode
     limiter: RateLimit
     sessions: sessions.Sessions
     codes: codes.SignInCodes
@@ -129,51 +148,57 @@ class Services:
 
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
         """fn(*args) on the database's threads (web/endpoint/store/database.py)."""
-        return await self.ledger.db.run(fn, *args)
+        return await self.db.run(fn, *args)
 
     async def again(self, fn: Callable[..., Any], *args: Any) -> Any:
         """`run`, for work safe to do twice: tried again on a new connection after a lost one
         (`Database.again`). Work not safe to do twice goes through `run`: a 503 instead."""
-        return await self.ledger.db.run_again(fn, *args)
+        return await self.db.run_again(fn, *args)
 
     async def slow(self, fn: Callable[..., Any], *args: Any) -> Any:
         """fn(*args) on a worker thread: work that may lay out a pool or take long."""
         return await anyio.to_thread.run_sync(fn, *args)
 
 
-def build(
-    ledger: Ledger,
-    settings: Settings,
-    clock: Callable[[], float] = time.time,
-    wrap_seller: Wrap | None = None,
-) -> Services:
-    """The services of an app over an open ledger (its seller wrapped by `wrap_seller`)."""
-    db = ledger.db
+def build(ledger: Ledger, settings: Settings, wrap_seller: Wrap | None = None) -> Services:
+    """The services of an app over an open ledger, each part given the services it uses (its
+    seller wrapped by `wrap_seller`)."""
+    db, clock, pools, cache = ledger.db, ledger.clock, ledger.pools, ledger.pool_cache
+    ring, sql, timeout_ms, seconds = ledger.ring, ledger.sql, ledger.play_timeout_ms, clock.seconds
     # Bound to this database: a credential made for another (or a deleted) one never matches.
     secret = session_secret(settings) + b"/" + db.instance_id().encode()
-    devices = sessions.Sessions(db, secret, clock, settings)
+    devices = sessions.Sessions(db, secret, seconds, settings)
     metrics = Metrics()
-    metrics.watch_pools(lambda: db.again(entries_left, ledger))
-    metrics.watch_hashing(lambda: db.again(unhashed_plays, ledger))
+    metrics.watch_pools(lambda: db.again(entries_left, db, pools))
+    metrics.watch_hashing(lambda: db.again(unhashed_plays, db))
     catalogue = {
         "games": [{**game.table.as_json(), "on_sale": game.on_sale} for game in registry.GAMES]
     }
-    playing = PlayTimes(db, ledger.clock, settings)
-    sign_in = codes.SignInCodes(db, ledger.clock, codes.code_key(secret))
+    playing = PlayTimes(db, clock, settings)
+    sign_in = codes.SignInCodes(db, clock, codes.code_key(secret))
+    settlement = Settlement(db, sql, clock, timeout_ms)
+    checkout = open_checkout(  # one seller, chosen here
+        db, sql, clock, pools, cache, ring, playing, settings.limits_required, wrap_seller
+    )
     return Services(
         settings=settings,
+        db=db,
         clock=clock,
-        ledger=ledger,
-        checkout=open_checkout(  # one seller, chosen here
-            ledger, playing, settings.limits_required, wrap_seller
-        ),
-        limiter=RateLimit(settings.rate_per_second, settings.rate_burst, clock),
+        accounts=ledger.accounts,
+        pools=pools,
+        pool_cache=cache,
+        ring=ring,
+        checkout=checkout,
+        progress=Progress(db, sql, clock, timeout_ms),
+        readback=ReadBack(db, settlement, cache, ring, timeout_ms),
+        free_plays=FreePlays(db, sql, clock, pools, cache, ring),
+        limiter=RateLimit(settings.rate_per_second, settings.rate_burst, seconds),
         sessions=devices,
         codes=sign_in,
         metrics=metrics,
-        sweep=Sweep(ledger, devices, sign_in, settings, clock),
-        reveals=Reveals(ledger.pools),
-        reveal_limits=reveal_limits(settings, clock),
+        sweep=Sweep(settlement, devices, sign_in, settings, seconds),
+        reveals=Reveals(pools),
+        reveal_limits=reveal_limits(settings, seconds),
         playtime=playing,
         catalogue=catalogue,
     )
@@ -183,18 +208,16 @@ def build(
 async def background(services: Services) -> AsyncIterator[None]:
     """The work an endpoint process does beside its requests, while it serves: sweeping
     overdue plays on a timer, and hashing each sold play's book (web/endpoint/sales/hashes.py)."""
-    ledger = services.ledger
+    db, cache = services.db, services.pool_cache
     worker = HashingProcess(on_restart=services.metrics.hashing_restarts.inc)
-    sources = hashes.Sources(
-        ledger.db, ledger.pools.selling.rows, services.checkout.presale, ledger.pool_cache.path
-    )
+    sources = hashes.Sources(db, services.pools.selling.rows, services.checkout.presale, cache.path)
     tasks = [asyncio.create_task(services.sweep.forever()),
              asyncio.create_task(hashes.keep_hashing(sources, worker))]  # fmt: skip
     try:
         yield
     finally:
-        ledger.pool_cache.lay_outs.stop()  # a pool being laid out: neither waited for nor left
+        cache.lay_outs.stop()  # a pool being laid out: neither waited for nor left
         for task in tasks:
             task.cancel()
-        await hashes.hash_before_stopping(ledger.db, worker)
+        await hashes.hash_before_stopping(db, worker)
         worker.shutdown()

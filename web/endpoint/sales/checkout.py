@@ -12,20 +12,22 @@ from sqlalchemy import Connection
 
 from engine.game import Game
 from web.endpoint import recheck
+from web.endpoint.clock import Clock
 from web.endpoint.errors import ApiError, database_unavailable
+from web.endpoint.keys import KeyRing
 from web.endpoint.player import limits
 from web.endpoint.player.accounts import Account
 from web.endpoint.player.playtime import PlayTimes, Row
-from web.endpoint.pools.cache import PoolNotLoaded
-from web.endpoint.pools.pools import MAX_DRAW_ATTEMPTS, NO_POOL, PoolExhausted, check_game
+from web.endpoint.pools.cache import PoolCache, PoolNotLoaded
+from web.endpoint.pools.pools import MAX_DRAW_ATTEMPTS, NO_POOL, PoolExhausted, Pools, check_game
 from web.endpoint.sales.batch import SaleBatcher
-from web.endpoint.sales.ledger import Ledger
 from web.endpoint.sales.postgres_seller import PostgresSeller
 from web.endpoint.sales.presale_hashes import PresaleHashes
 from web.endpoint.sales.sale import Answer, Records, answer
 from web.endpoint.sales.seller import SaleParts, Seller
 from web.endpoint.sales.sqlite_seller import SqliteSeller
-from web.endpoint.store.database import LOST_RETRIES, UNAVAILABLE
+from web.endpoint.sales.statements import Statements
+from web.endpoint.store.database import LOST_RETRIES, UNAVAILABLE, Database
 
 MAX_KEY_LENGTH = 128
 MAX_GAME_LENGTH = 64  # a game id's characters, at most
@@ -52,24 +54,28 @@ MAX_ADMITTED = 100_000
 
 
 class Checkout:
-    """A process's purchases: its seller, the batcher over it, and its ledger's pools."""
+    """A process's purchases: its seller, the batcher over it, and the pools it sells from
+    (their parts, `SaleParts`, are the seller's)."""
 
     def __init__(
         self,
-        ledger: Ledger,
+        parts: SaleParts,
+        pools: Pools,
         seller: Seller,
         presale: PresaleHashes,
         playtime: PlayTimes,
         limits_required: bool = True,
     ) -> None:
-        self.ledger = ledger
+        self.db, self.sql, self.now_ms = parts.db, parts.sql, parts.now_ms
+        self.selling, self.pool_cache = parts.selling, parts.pool_cache
+        self.pools = pools  # lays a spent pool's successor out
         self.playtime = playtime  # the account's run of play: its cooling-off, its last play
         self.limits_required = limits_required  # LOTTERY_LIMITS_REQUIRED
         # account -> (until when, play_time row): admitted, and not read again before then
         self._admitted: dict[int, tuple[int, Any]] = {}
         self.seller = seller
         self.presale = presale  # the book hashes its sales take (the app's hasher makes them)
-        self.batcher = SaleBatcher(seller, ledger.db.run) if seller.batches else None
+        self.batcher = SaleBatcher(seller, self.db.run) if seller.batches else None
 
     async def buy(self, account: Account, game_id: str, key: str | None) -> Answer:
         """Purchase, laying out a new pool in a thread when the current one is spent; the
@@ -79,9 +85,9 @@ class Checkout:
         if len(key) > MAX_KEY_LENGTH:
             raise ApiError(422, "invalid_request", "The Idempotency-Key is over 128 characters.")
         game = check_game(game_id)
-        db = self.ledger.db
+        db = self.db
         try:  # reads and a write safe twice: tried again on a new connection after a lost one
-            now = self.ledger.clock.now_ms()
+            now = self.now_ms()
             admitted = self._admitted.get(account.pk)
             times = self.playtime
             if (
@@ -96,7 +102,7 @@ class Checkout:
                     self._admitted.clear()
                 self._admitted[account.pk] = (recheck.due(now, ADMIT_MS, account.pk), seen)
             result = await self._sell(account, game, key)
-            after = self.ledger.clock.now_ms()
+            after = self.now_ms()
             # the run goes on, its last play recent: nothing to write, no thread hop
             playing = times.going(seen, after)
             if playing is None:
@@ -111,9 +117,9 @@ class Checkout:
         play_time row, one statement): refuse it (403 cooling_off, then 403 limits_required)
         unless it is a retry of a purchase made (answered as that purchase); returns the
         account's play_time row as read, which `PlayTimes.played` goes on from."""
-        now = self.ledger.clock.now_ms()
-        sql = self.ledger.sql
-        with self.ledger.db.read() as conn:  # reads only: one round trip each on PostgreSQL
+        now = self.now_ms()
+        sql = self.sql
+        with self.db.read() as conn:  # reads only: one round trip each on PostgreSQL
             row = sql.admission.row(conn, account=account.pk)
             if row is None:  # (a credential outlives its account only in a broken database)
                 raise ApiError(401, "unauthenticated", "The account is gone.")
@@ -134,15 +140,15 @@ class Checkout:
             sold = await self.batcher.buy(account, game, key)
             if sold is not None:
                 return sold
-        db, lost = self.ledger.db, 0
+        db, lost = self.db, 0
         for _ in range(MAX_DRAW_ATTEMPTS + LOST_RETRIES):
             try:
                 result: Answer = await db.run(self.once, account, game, key)
                 return result
             except PoolExhausted as exhausted:
-                await anyio.to_thread.run_sync(self.ledger.pools.ensure, game.id, exhausted.args[0])
+                await anyio.to_thread.run_sync(self.pools.ensure, game.id, exhausted.args[0])
             except PoolNotLoaded as unloaded:  # (another instance's new pool) loaded outside
-                await anyio.to_thread.run_sync(self.ledger.pool_cache.get, unloaded.pool_id)
+                await anyio.to_thread.run_sync(self.pool_cache.get, unloaded.pool_id)
             except UNAVAILABLE as error:  # bought again on a new connection: the key makes it safe
                 await anyio.to_thread.run_sync(db.recover)
                 lost += 1
@@ -156,11 +162,11 @@ class Checkout:
 
         Raises PoolExhausted, having changed nothing, when a pool must be laid out first, and
         PoolNotLoaded when it must be loaded first (`buy` does that, and retries)."""
-        db, sql = self.ledger.db, self.ledger.sql
+        db, sql = self.db, self.sql
         try:
             return self.seller.sell(account, game, key)
         except PoolExhausted:
-            self.ledger.pools.selling.forget(game.id)
+            self.selling.forget(game.id)
             raise
         except ApiError as error:
             if key is None or error.status not in (402, 403):
@@ -178,7 +184,7 @@ class Checkout:
 
     def _repeat(self, conn: Connection, account: Account, game: str, key: str) -> Answer:
         """The answer to a purchase already made with this Idempotency-Key."""
-        sql = self.ledger.sql
+        sql = self.sql
         done = sql.play_by_key.row(conn, account=account.pk, key=key)
         if done is None:
             raise ApiError(409, "idempotency_conflict", "This Idempotency-Key is in use.")
@@ -188,18 +194,20 @@ class Checkout:
 
 
 def open_checkout(
-    ledger: Ledger, playtime: PlayTimes, limits_required: bool = True, wrap: Wrap | None = None
+    db: Database,
+    sql: Statements,
+    clock: Clock,
+    pools: Pools,
+    pool_cache: PoolCache,
+    ring: KeyRing,
+    playtime: PlayTimes,
+    limits_required: bool = True,
+    wrap: Wrap | None = None,
 ) -> Checkout:
-    """The purchases of an endpoint process on its ledger (its seller wrapped by `wrap`)."""
+    """The purchases of an endpoint process on its database, signed with its keys (its seller
+    wrapped by `wrap`)."""
     presale = PresaleHashes()
-    records = Records(ledger.ring, ledger.pool_cache, presale)
-    parts = SaleParts(
-        ledger.db,
-        ledger.sql,
-        records,
-        ledger.pools.selling,
-        ledger.pool_cache,
-        ledger.clock.now_ms,
-        playtime.rules,
-    )
-    return Checkout(ledger, open_seller(parts, wrap), presale, playtime, limits_required)
+    records = Records(ring, pool_cache, presale)
+    parts = SaleParts(db, sql, records, pools.selling, pool_cache, clock.now_ms, playtime.rules)
+    seller = open_seller(parts, wrap)
+    return Checkout(parts, pools, seller, presale, playtime, limits_required)

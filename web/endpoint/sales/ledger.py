@@ -1,8 +1,8 @@
-"""The ledger: what sales and plays work with, each part its own service (the database, the
-ledger's clock, the accounts, the games' pools, the signing keys and the sale's statements),
-opened once from an endpoint's configuration. A purchase is sold by the database's seller
-(sales/checkout.py, sales/seller.py); TRY mode's free plays draw from the pools of free plays
-(sales/try_mode.py)."""
+"""The ledger opened: each service of an endpoint's database (the database, the ledger's clock,
+the accounts, the games' pools, the signing keys and the sale's statements), opened once from
+its configuration at the edge, by the app's start (web/endpoint/http/services.py `build`) and
+the operators' commands (tools/commands/), which hand each part only the services it uses: no
+sale or route receives the `Ledger` itself."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from web.endpoint.store.database import Database, private_dir
 
 @dataclass(frozen=True)
 class Ledger:
-    """An endpoint's services over its database, each handed on to whoever needs it."""
+    """An endpoint's services over its database, opened together, handed on one by one."""
 
     db: Database
     clock: Clock

@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from sqlalchemy import Connection, select
 
+from web.endpoint.clock import Clock
 from web.endpoint.player.accounts import Account
-from web.endpoint.sales.ledger import Ledger
 from web.endpoint.sales.statements import Statements
 from web.endpoint.store.database import Database
 from web.endpoint.store.schema import plays
@@ -35,15 +37,21 @@ def finish_play(
     return int(prize)
 
 
-def finish_expired(ledger: Ledger, account: Account | None = None) -> int:
-    """Finish and pay every purchased play older than the play timeout; returns how many."""
-    return settle(
-        ledger.db,
-        ledger.sql,
-        ledger.clock.now_ms(),
-        ledger.play_timeout_ms,
-        None if account is None else account.pk,
-    )
+@dataclass(frozen=True)
+class Settlement:
+    """The overdue plays of a database settled at the ledger's clock (the endpoint's sweeper,
+    and each read of an account's plays first)."""
+
+    db: Database
+    sql: Statements
+    clock: Clock
+    timeout_ms: int  # LOTTERY_PLAY_TIMEOUT_SECONDS, in ms
+
+    def finish_expired(self, account: Account | None = None) -> int:
+        """Finish and pay every purchased play older than the play timeout (or only the
+        account's); returns how many."""
+        pk = None if account is None else account.pk
+        return settle(self.db, self.sql, self.clock.now_ms(), self.timeout_ms, pk)
 
 
 def settle(

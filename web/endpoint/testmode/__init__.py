@@ -22,8 +22,8 @@ from sqlalchemy import Connection, func, insert, select
 from engine.math.leaves import KEY_BYTES
 from engine.math.pool import Pool
 from engine.math.table import PrizeTable
-from web.endpoint.pools.pools import PoolRow
-from web.endpoint.sales.ledger import Ledger
+from web.endpoint.clock import Clock
+from web.endpoint.pools.pools import PoolRow, Pools
 from web.endpoint.sales.seller import SaleParts, Seller
 from web.endpoint.store.database import MIGRATION_LOCK, Database
 from web.endpoint.store.schema import meta, plays
@@ -95,11 +95,11 @@ def guard(db: Database, test_mode: bool, now_ms: int) -> None:
     logging.getLogger("web.endpoint").warning("%s", WARNING)
 
 
-def install(ledger: Ledger) -> None:
-    """Test mode's changes to an open ledger: the clock moved on as far as this database's
+def install(db: Database, clock: Clock, pools: Pools) -> None:
+    """Test mode's changes to an open ledger: its clock moved on as far as this database's
     test clock says, and a pool's sold entries counted from its plays (taken out of order)."""
-    ledger.clock.offset_ms = read_clock_offset(ledger.db)
-    ledger.pools.sold = sold_by_plays
+    clock.offset_ms = read_clock_offset(db)
+    pools.sold = sold_by_plays
 
 
 def sold_by_plays(conn: Connection, row: PoolRow) -> int:

@@ -10,14 +10,21 @@ from sqlalchemy import insert, update
 from engine.outcome import Composition
 from web.endpoint.errors import ApiError
 from web.endpoint.player.accounts import Account
-from web.endpoint.pools.pools import check_game
-from web.endpoint.sales.ledger import Ledger
+from web.endpoint.pools.cache import PoolCache
+from web.endpoint.pools.pools import Pools, check_game
+from web.endpoint.store.database import Database
 from web.endpoint.store.schema import pools, reservations
 from web.endpoint.testmode.seller import entry_taken
 
 
 def reserve_next(
-    ledger: Ledger, account: Account, game: str, prize: int | None, composition: Any
+    db: Database,
+    games_pools: Pools,
+    cache: PoolCache,
+    account: Account,
+    game: str,
+    prize: int | None,
+    composition: Any,
 ) -> dict[str, Any]:
     """Test mode: make the account's next purchase of a game take a matching unsold entry."""
     check_game(game)
@@ -27,9 +34,9 @@ def reserve_next(
             wanted = Composition.from_json(composition)
         except (ValueError, KeyError, TypeError, AttributeError) as error:
             raise ApiError(422, "invalid_composition", f"Bad composition: {error}.") from None
-    ledger.pools.ensure(game)
-    with ledger.db.begin() as conn:
-        pool = ledger.pools.current(conn, game)
+    games_pools.ensure(game)
+    with db.begin() as conn:
+        pool = games_pools.current(conn, game)
         assert pool is not None
         conn.execute(
             update(pools).where(pools.c.id == pool.id).values(next_index=pools.c.next_index)
@@ -39,7 +46,7 @@ def reserve_next(
                 reservations.c.account_id == account.pk, reservations.c.game == game
             )
         )
-        for index in ledger.pool_cache.matching(pool.pool_id, prize, wanted):
+        for index in cache.matching(pool.pool_id, prize, wanted):
             if index < pool.next_index or entry_taken(conn, pool.id, index):
                 continue
             conn.execute(

@@ -37,7 +37,7 @@ def routes(services: Services) -> APIRouter:
     """POST /api/test/next-entry and POST /api/test/clock."""
     router = APIRouter()
     caller = Depends(services.caller)
-    ledger = services.ledger
+    db, clock = services.db, services.clock
 
     @router.post(
         "/api/test/next-entry",
@@ -56,7 +56,14 @@ def routes(services: Services) -> APIRouter:
         if body.prize_pence is None and body.composition is None:
             raise ApiError(422, "invalid_request", "Give prize_pence or composition.")
         result: dict[str, Any] = await services.slow(
-            reserve_next, ledger, account, body.game, body.prize_pence, body.composition
+            reserve_next,
+            db,
+            services.pools,
+            services.pool_cache,
+            account,
+            body.game,
+            body.prize_pence,
+            body.composition,
         )
         return result
 
@@ -74,7 +81,7 @@ def routes(services: Services) -> APIRouter:
         """TEST MODE ONLY: move the ledger's clock on (every process of this database sees
         it)."""
         del account
-        offset = await services.slow(advance_clock, ledger.db, ledger.clock, body.advance_ms)
-        return {"offset_ms": offset, "now": ledger.clock.now_ms()}
+        offset = await services.slow(advance_clock, db, clock, body.advance_ms)
+        return {"offset_ms": offset, "now": clock.now_ms()}
 
     return router

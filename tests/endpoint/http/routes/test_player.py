@@ -36,7 +36,7 @@ def put_limits(client: TestClient, token: str, **body: Any) -> httpx.Response:
 
 def purchase_sum(app: FastAPI, public_id: str, since_ms: int) -> int:
     """The stakes (purchase transactions) of an account since a time, from the ledger."""
-    with app.state.services.ledger.db.begin() as conn:
+    with app.state.services.db.begin() as conn:
         pk = conn.execute(select(accounts.c.id).where(accounts.c.public_id == public_id)).scalar()
         total = conn.execute(
             select(func.coalesce(func.sum(-transactions.c.amount_pence), 0)).where(
@@ -79,7 +79,7 @@ def test_a_daily_limit_refuses_before_charging(app: FastAPI, client: TestClient)
     assert state["daily"]["spent_pence"] == 600 == state["weekly"]["spent_pence"]
     assert state["daily"]["left_pence"] == 100 and state["weekly"]["left_pence"] is None
     assert client.get("/api/wallet", headers=bearer(token)).json()["balance_pence"] == 4_400
-    with app.state.services.ledger.db.begin() as conn:
+    with app.state.services.db.begin() as conn:
         assert conn.execute(select(func.count()).select_from(plays)).scalar_one() == 2
     assert purchase_sum(app, me["account"], ms(state["daily"]["resets_at"]) - limits.DAY_MS) == 600
 
@@ -177,7 +177,7 @@ def test_a_try_play_is_free_and_no_play_of_the_ledger(app: FastAPI) -> None:
     assert tried.status_code == 201
     body = tried.json()
     assert set(body) == {"token", "play_number"}
-    payload = tokens.verify(app.state.services.ledger.ring, body["token"])
+    payload = tokens.verify(app.state.services.ring, body["token"])
     read = Payload.from_json(payload)
     assert read.mode == "try" and read.account == me["account"] and read.game == PPS
     assert payload["play_number"] == body["play_number"]
@@ -189,11 +189,9 @@ def test_a_try_play_is_free_and_no_play_of_the_ledger(app: FastAPI) -> None:
     assert client.put(f"/api/plays/{number}/progress", json={"event": 1}).status_code == 404
     anonymous = TestClient(app).post("/api/try", json={"game": "lab-riches"})
     assert anonymous.status_code == 201
-    anon = Payload.from_json(
-        tokens.verify(app.state.services.ledger.ring, anonymous.json()["token"])
-    )
+    anon = Payload.from_json(tokens.verify(app.state.services.ring, anonymous.json()["token"]))
     assert anon.mode == "try" and anon.account == "anonymous"
-    with app.state.services.ledger.db.begin() as conn:
+    with app.state.services.db.begin() as conn:
         kinds = dict(conn.execute(select(pools.c.id, pools.c.kind)).all())
         assert conn.execute(select(func.count()).select_from(plays)).scalar_one() == 0
         kinds_of_tx = conn.execute(select(transactions.c.kind)).scalars().all()
@@ -203,7 +201,7 @@ def test_a_try_play_is_free_and_no_play_of_the_ledger(app: FastAPI) -> None:
     assert all(kinds[ref] == "try" for _, ref in tried_rows)
     # a purchase afterwards draws from the paid pool, not the try pool
     assert buy(client, me["token"], game=PPS).status_code == 201
-    with app.state.services.ledger.db.begin() as conn:
+    with app.state.services.db.begin() as conn:
         ref = conn.execute(select(plays.c.pool_ref)).scalar_one()
         assert conn.execute(select(pools.c.kind).where(pools.c.id == ref)).scalar_one() == "paid"
     assert client.post("/api/try", json={"game": "nope"}).status_code == 404

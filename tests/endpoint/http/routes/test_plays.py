@@ -124,15 +124,13 @@ def test_recall_checks_the_book_recorded_at_purchase(app: FastAPI, game: str) ->
     session(stranger)
     number = buy(client, token, game=game).json()["play_number"]
     assert client.get(f"/api/plays/{number}").json()["book_hash"] is None  # no hasher yet
-    assert (
-        hashes.fill_all(app.state.services.ledger.db) >= 1
-    )  # the hasher's round, as the app runs it
+    assert hashes.fill_all(app.state.services.db) >= 1  # the hasher's round, as the app runs it
     detail = client.get(f"/api/plays/{number}").json()
     expected = engine_book_hash(
         game, detail["model"], detail["composition"], detail["entry"]["seed"]
     )
     assert detail["book_hash"] == expected
-    assert hashes.fill(app.state.services.ledger.db) == 0  # nothing left to hash
+    assert hashes.fill(app.state.services.db) == 0  # nothing left to hash
     early = client.get(f"/api/plays/{number}/recall")
     assert early.status_code == 409 and early.json()["error"]["code"] == "play_unfinished"
     choices = [3] if game == PPS else []
@@ -151,7 +149,7 @@ def test_recall_checks_the_book_recorded_at_purchase(app: FastAPI, game: str) ->
     assert (body["purchased_at"], body["finished_at"]) == (now["purchased_at"], now["finished_at"])
     assert body["finished_at"] >= body["purchased_at"] == detail["purchased_at"]
     assert stranger.get(f"/api/plays/{number}/recall").status_code == 404
-    with app.state.services.ledger.db.begin() as conn:  # tamper with the ledger's entry
+    with app.state.services.db.begin() as conn:  # tamper with the ledger's entry
         seed = body["seed"]
         forged = ("0" if seed[0] != "0" else "1") + seed[1:]
         conn.execute(update(plays).where(plays.c.play_number == number).values(seed=forged))
@@ -159,7 +157,7 @@ def test_recall_checks_the_book_recorded_at_purchase(app: FastAPI, game: str) ->
     assert tampered.status_code == 409 and tampered.json()["error"]["code"] == "book_mismatch"
     top = games.get(game).table.as_json()["tiers"][-1]["compositions"][0]["parts"]
     forged_composition = [] if body["composition"] == top else top  # another real outcome
-    with app.state.services.ledger.db.begin() as conn:
+    with app.state.services.db.begin() as conn:
         conn.execute(
             update(plays)
             .where(plays.c.play_number == number)

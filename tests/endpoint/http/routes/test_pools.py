@@ -51,7 +51,7 @@ def test_a_pool_s_commitment_is_public_and_its_reveal_only_once_it_is_closed(
         assert missing.status_code == 404, path
         assert missing.json()["error"]["code"] in ("pool_not_found", "not_found"), path
 
-    retired = reveal.retire(app.state.services.ledger.pools, GAME)
+    retired = reveal.retire(app.state.services.pools, GAME)
     shown = client.get(f"/api/pools/{GAME}/{pool_id}/reveal")
     assert shown.status_code == 200, shown.text
     assert "immutable" in shown.headers["cache-control"]

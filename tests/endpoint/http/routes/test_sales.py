@@ -45,13 +45,13 @@ def test_a_game_not_on_sale_is_not_sold_and_has_no_pool(
         assert "£500K Power Puck Shot" in error["message"] and "not on sale" in error["message"]
     assert client.get("/api/wallet").json()["balance_pence"] == 5_000
     assert client.get("/api/plays").json()["plays"] == []
-    with app.state.services.ledger.db.begin() as conn:
+    with app.state.services.db.begin() as conn:
         assert conn.execute(select(func.count()).select_from(plays)).scalar_one() == 0
         kinds = conn.execute(select(transactions.c.kind)).scalars().all()
         assert kinds == ["grant"]
         assert conn.execute(select(pools.c.game)).scalars().all() == []
         assert conn.execute(select(func.count()).select_from(reservations)).scalar_one() == 0
-    assert NOT_ON_SALE not in app.state.services.ledger.pool_cache._spares
+    assert NOT_ON_SALE not in app.state.services.pool_cache._spares
 
 
 def test_purchase_records_a_committed_entry_and_finish_pays_it(client: TestClient) -> None:
@@ -88,7 +88,7 @@ def test_finish_twice_credits_once(client: TestClient, app: FastAPI) -> None:
     assert [a["prize_pence"] for a in again] == [f["prize_pence"] for f in first]
     assert all(a["balance_pence"] == balance for a in again)
     assert client.get("/api/wallet").json()["balance_pence"] == balance
-    with app.state.services.ledger.db.begin() as conn:
+    with app.state.services.db.begin() as conn:
         kinds = [r.kind for r in conn.execute(transactions.select()).all()]
     assert kinds.count("prize") == sum(1 for f in first if f["prize_pence"] > 0)
 
@@ -114,7 +114,7 @@ def test_an_idempotency_key_that_bought_another_game_is_409(
 ) -> None:
     # The other game sells from a tiny pool of no-wins.
     app = make_app()
-    pool_files = app.state.services.ledger.pool_cache
+    pool_files = app.state.services.pool_cache
     lay_out = pool_files._lay_out
     spec = games.get(OTHER)
     no_wins = (Tier(0, 100, ((Composition(), 1),)),)
@@ -188,7 +188,7 @@ def test_purchases_answered_ahead_of_the_middleware_keep_its_answers(
 def test_paid_tokens_carry_no_mode(client: TestClient, app: FastAPI) -> None:
     token = session(client)["token"]
     bought = buy(client, token).json()
-    payload = tokens.verify(app.state.services.ledger.ring, bought["token"])
+    payload = tokens.verify(app.state.services.ring, bought["token"])
     assert "mode" not in payload and Payload.from_json(payload).mode is None
     assert Payload.from_json(payload).to_json() == payload
 

@@ -27,7 +27,7 @@ def routes(services: Services) -> APIRouter:
     """POST /api/session, GET /api/wallet, POST /api/account/code, the two log-outs."""
     router = APIRouter()
     caller = Depends(services.caller)
-    settings, ledger, devices = services.settings, services.ledger, services.sessions
+    settings, accounts, devices = services.settings, services.accounts, services.sessions
 
     @router.post(
         "/api/session",
@@ -50,7 +50,7 @@ def routes(services: Services) -> APIRouter:
             )
         services.limit_address(request, "Too many new sessions; slow down.")
         if body is None or body.code is None:  # no body, or {} as the shells send: a new account
-            account = await services.run(ledger.accounts.create, settings.demo_balance_pence)
+            account = await services.run(accounts.create, settings.demo_balance_pence)
             balance = settings.demo_balance_pence
             credential = await services.run(devices.issue, account)
         else:  # the code's use and the session's row commit together, so safe to try again;
@@ -67,7 +67,7 @@ def routes(services: Services) -> APIRouter:
     async def wallet(account: Account = caller) -> dict[str, Any]:
         """The account's balance, derived from its transactions, and its play time (the
         log-out, cooling-off and next reality check of its run of play: GET /api/play-time)."""
-        balance = await services.again(ledger.accounts.balance, account)
+        balance = await services.again(accounts.balance, account)
         playing = await services.again(services.playtime.status, account)
         return {"balance_pence": balance, "play_time": playing}
 

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
+from web.endpoint.clock import Clock
 from web.endpoint.errors import LIMITED, UNAUTHENTICATED
 from web.endpoint.errors import documented as errors
 from web.endpoint.http import cookies
@@ -16,9 +17,8 @@ from web.endpoint.http.routes.plays import WHOLE
 from web.endpoint.http.services import Services
 from web.endpoint.player import limits
 from web.endpoint.player.accounts import Account
-from web.endpoint.sales import try_mode
 from web.endpoint.sales.checkout import MAX_GAME_LENGTH
-from web.endpoint.sales.ledger import Ledger
+from web.endpoint.store.database import Database
 
 Pence = Annotated[StrictInt, Field(ge=0, le=limits.MAX_LIMIT_PENCE), WHOLE]
 
@@ -38,10 +38,12 @@ class TryBody(BaseModel):
     game: str = Field(max_length=MAX_GAME_LENGTH)
 
 
-def spend_limits(ledger: Ledger, account: Account, wanted: dict[str, Any] | None) -> dict[str, Any]:
+def spend_limits(
+    db: Database, clock: Clock, account: Account, wanted: dict[str, Any] | None
+) -> dict[str, Any]:
     """The account's limits, after setting `wanted` (None: only read them)."""
-    now = ledger.clock.now_ms()
-    with ledger.db.begin() as conn:
+    now = clock.now_ms()
+    with db.begin() as conn:
         if wanted is None:
             return limits.get_limits(conn, account.pk, now)
         return limits.put_limits(conn, account.pk, now, wanted)
@@ -51,12 +53,12 @@ def routes(services: Services) -> APIRouter:
     """GET and PUT /api/limits, POST /api/try."""
     router = APIRouter()
     caller = Depends(services.caller)
-    ledger = services.ledger
+    db, clock = services.db, services.clock
 
     @router.get("/api/limits", responses=errors((401, UNAUTHENTICATED), (429, LIMITED)))
     async def get_limits(account: Account = caller) -> dict[str, Any]:
         """The account's daily and weekly spend limits: in force, spent, left, reset, pending."""
-        result: dict[str, Any] = await services.again(spend_limits, ledger, account, None)
+        result: dict[str, Any] = await services.again(spend_limits, db, clock, account, None)
         return result
 
     @router.put(
@@ -73,7 +75,7 @@ def routes(services: Services) -> APIRouter:
         """Set spend limits: lowering takes effect at once, raising or removing after 24
         hours."""
         wanted = body.model_dump(include=body.model_fields_set)
-        result: dict[str, Any] = await services.again(spend_limits, ledger, account, wanted)
+        result: dict[str, Any] = await services.again(spend_limits, db, clock, account, wanted)
         return result
 
     @router.post(
@@ -98,7 +100,7 @@ def routes(services: Services) -> APIRouter:
             account = await services.caller(request)
         else:
             services.limit_address(request)
-        result = await services.slow(try_mode.try_play, ledger, account, body.game)
+        result = await services.slow(services.free_plays.try_play, account, body.game)
         return JSONResponse(result, status_code=201)
 
     return router

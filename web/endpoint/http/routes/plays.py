@@ -14,7 +14,7 @@ from web.endpoint.errors import documented as errors
 from web.endpoint.http.services import Services
 from web.endpoint.player.accounts import Account
 from web.endpoint.sales import plays
-from web.endpoint.sales.progress import CHOICES, MAX_CHOICE, MAX_CHOICES, MAX_EVENT, save_progress
+from web.endpoint.sales.progress import CHOICES, MAX_CHOICE, MAX_CHOICES, MAX_EVENT
 
 # An integer, also written 5.0 (an integer to JSON Schema), never true or "5" (after the
 # bounds, so the document keeps them as its minimum and maximum).
@@ -50,7 +50,7 @@ def routes(services: Services) -> APIRouter:
     GET .../recall."""
     router = APIRouter()
     caller = Depends(services.caller)
-    ledger = services.ledger
+    readback = services.readback
 
     @router.get(
         "/api/plays",
@@ -68,7 +68,7 @@ def routes(services: Services) -> APIRouter:
         limit: Limit = plays.PAGE_SIZE,
     ) -> dict[str, Any]:
         """My Games: the account's plays, newest first (status=unfinished to resume)."""
-        found = await services.again(plays.my_games, ledger, account, cursor, status, limit)
+        found = await services.again(readback.my_games, account, cursor, status, limit)
         result: dict[str, Any] = found
         return result
 
@@ -84,7 +84,7 @@ def routes(services: Services) -> APIRouter:
     async def play(play_number: str, account: Account = caller) -> dict[str, Any]:
         """One of the account's plays, with its token, pool entry, Merkle proof and root."""
         number = plays.parse_play_number(play_number)
-        result: dict[str, Any] = await services.again(plays.play_detail, ledger, account, number)
+        result: dict[str, Any] = await services.again(readback.play_detail, account, number)
         return result
 
     @router.post(
@@ -100,9 +100,7 @@ def routes(services: Services) -> APIRouter:
     )
     async def verify(body: TokenBody, account: Account = caller) -> dict[str, Any]:
         """Check an outcome token against the keys, the account and the recorded play."""
-        result: dict[str, Any] = await services.again(
-            plays.verify_token, ledger, account, body.token
-        )
+        result: dict[str, Any] = await services.again(readback.verify_token, account, body.token)
         return result
 
     @router.put(
@@ -131,7 +129,7 @@ def routes(services: Services) -> APIRouter:
         """Record how far the player has got in an unfinished play, to resume it anywhere."""
         number = plays.parse_play_number(play_number)
         result: dict[str, Any] = await services.again(
-            save_progress, ledger, account, number, body.event, body.choices
+            services.progress.save, account, number, body.event, body.choices
         )
         return result
 
@@ -152,7 +150,7 @@ def routes(services: Services) -> APIRouter:
         """A finished play, to show it again: entry, token, choices and the checked book
         hash."""
         number = plays.parse_play_number(play_number)
-        result: dict[str, Any] = await services.again(plays.recall, ledger, account, number)
+        result: dict[str, Any] = await services.again(readback.recall, account, number)
         return result
 
     return router

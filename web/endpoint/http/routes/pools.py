@@ -34,8 +34,8 @@ REVEAL = (
 def routes(services: Services) -> APIRouter:
     """GET /api/pools/{game}, /api/pools/{game}/{pool_id} and .../reveal."""
     router = APIRouter()
-    ledger, reveals, limits = services.ledger, services.reveals, services.reveal_limits
-    again = ledger.db.again  # reads (and a closing that a second time changes nothing)
+    pools, reveals, limits = services.pools, services.reveals, services.reveal_limits
+    again = services.db.again  # reads (and a closing that a second time changes nothing)
 
     @router.get(
         "/api/pools/{game}",
@@ -49,7 +49,7 @@ def routes(services: Services) -> APIRouter:
     async def pool(game: str, request: Request) -> dict[str, Any]:
         """The game's current pool: id, size, sold count and Merkle root (at most 1 s old)."""
         services.limit_address(request)
-        result: dict[str, Any] = await services.slow(again, ledger.pools.status, game)
+        result: dict[str, Any] = await services.slow(again, pools.status, game)
         return result
 
     @router.get(

@@ -195,7 +195,7 @@ def routes(services: Services) -> APIRouter:
         account = await services.caller(request)
         number = plays.parse_play_number(play_number)
         choices = final_choices(await request.body())
-        done = await services.again(progress.finish, services.ledger, account, number, choices)
+        done = await services.again(services.progress.finish, account, number, choices)
         services.metrics.finishes.inc()
         return JSONResponse(done)
 
@@ -253,7 +253,7 @@ class PurchaseFastPath:
         try:
             result = await sell(self.services, Request(scope), body)
         except Exception as error:  # answered from the one table (handlers.ANSWERS)
-            known = await answer_for(error, self.services.ledger.db.recover)
+            known = await answer_for(error, self.services.db.recover)
             if known is None:
                 failed = ApiError(500, "internal_error", "The purchase failed; try again.")
                 await refuse(failed)(scope, receive, guards.api_headers(send))

@@ -19,9 +19,10 @@ def routes(services: Services) -> APIRouter:
     """GET /api/games, /api/keys, /api/health and /api/metrics; no credential but the
     operator's for the metrics."""
     router = APIRouter()
-    settings, ledger = services.settings, services.ledger
+    settings = services.settings
     # Public and unlimited: computed at most once a LOTTERY_STATUS_CACHE_SECONDS (metrics.py).
-    health_now = Cached(lambda: health(ledger), settings.status_cache_seconds)
+    checked = (services.db, services.ring, services.pools)
+    health_now = Cached(lambda: health(*checked), settings.status_cache_seconds)
     metrics_now = Cached(services.metrics.render, settings.status_cache_seconds)
 
     @router.get("/api/games")
@@ -52,6 +53,6 @@ def routes(services: Services) -> APIRouter:
     @router.get("/api/keys")
     async def keys() -> dict[str, Any]:
         """The public keys outcome tokens are signed with (JWK set; the active key first)."""
-        return ledger.ring.jwks()
+        return services.ring.jwks()
 
     return router
