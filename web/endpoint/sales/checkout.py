@@ -54,8 +54,9 @@ MAX_ADMITTED = 100_000
 
 
 class Checkout:
-    """A process's purchases: its seller, the batcher over it, and the pools it sells from
-    (their parts, `SaleParts`, are the seller's)."""
+    """A process's purchases: its seller, the batcher over it, what they sell with (its
+    `SaleParts`: the database, its statements, the ledger's clock, the pools on sale and their
+    files), and the pools, which lay a spent pool's successor out."""
 
     def __init__(
         self,
