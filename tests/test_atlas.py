@@ -24,7 +24,7 @@ from tools.build import atlas
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 # Cold bytes at ratio 1 (the load benchmark's): the lobby had 23.5 kB left under the issue's
-# 3.6 MB when the art came, the games 71 kB and more (docs/build.md).
+# 3.6 MB when the art came, the games 71 kB and more (docs/changelog.md).
 BUDGET = {"lobby": 16_000, "lab-riches": 48_000, "power-puck-shot": 40_000}  # at ratio 1
 BUDGET_2X = {"lobby": 24_000, "lab-riches": 80_000, "power-puck-shot": 60_000}  # a phone's
 

@@ -4,7 +4,7 @@ purchase's path.
 A play's recall (GET /api/plays/{n}/recall) rebuilds the book from the ledger's entry and
 refuses it when its SHA-256 differs from the one recorded for the play: an engine change can
 never make a past play show something else. Building a book costs CPU (well under a
-millisecond, docs/endpoint.md), which in the purchase's own transaction held the pool's lock
+millisecond, docs/changelog.md), which in the purchase's own transaction held the pool's lock
 and halved the sales a second; so no sale builds a book. Each endpoint process's hasher
 (`keep_hashing`, started with the app) has them built in a process of its own at a lower
 priority (web/endpoint/sales/hashing_process.py), batch after batch, and looks again every
@@ -20,7 +20,7 @@ HASH_INTERVAL seconds once nothing is due:
 Either way the book is the one this engine builds for the entry the play was sold, and the
 process that hashes it is the one that sells: its hashes are as good as its sales. Hashing
 ahead spares the database reading every play back and rewriting its row (the reading and
-recording were most of the hasher's cost, docs/endpoint.md). A process that stops hashes
+recording were most of the hasher's cost, docs/changelog.md). A process that stops hashes
 what is still waiting first (`hash_before_stopping`). Several processes may hash the same plays:
 the UPDATE keeps the first (`WHERE book_hash IS NULL`), and every process builds the same
 bytes. A play whose hash a process that ended without stopping (killed) never recorded gets it

@@ -100,7 +100,7 @@ def _lower_priority(parent: int, held: tuple[str, ...] = ()) -> None:
 def hashing_process() -> ProcessPoolExecutor:
     """One worker process that builds books for hashing, at a lower priority. A thread would
     hold the interpreter's lock for the whole batch and stall the event loop (what it cost
-    the purchases: docs/endpoint.md, The ledger); a process of its own leaves the serving
+    the purchases: docs/changelog.md, 2026-12-01); a process of its own leaves the serving
     process alone."""
     return ProcessPoolExecutor(
         max_workers=1,

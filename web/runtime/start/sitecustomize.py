@@ -7,7 +7,7 @@ each named tuple's `__new__` (`eval`), `dataclasses` one for each class's method
 Pyodide's start made 13 of them (the named tuples of functools, tokenize, dis, inspect and
 traceback, the dataclasses of _colorize), and with nothing else compiled before a page's first
 frame, the first of them had the browser compile Python's tokenizer, parser and compiler from
-WebAssembly, about 380 functions (docs/build.md, "Nothing compiled before the first frame").
+WebAssembly, about 380 functions (docs/changelog.md; docs/build.md, "Nothing compiled ...").
 The game's dataclasses (about 50) compiled their methods the same way: about 50 ms in Node.js,
 a third of importing the game, on every cold start.
 
