@@ -127,7 +127,7 @@ def check_published(found: dict[str, Any]) -> Step:
 
 
 # Each step with the name it is shown by when what the endpoint sent for it is malformed (the
-# browser's zips ship no function docstrings: tools/build/docstrings.py).
+# browser's zips ship no function docstrings: tools/build/stripped.py).
 STEPS: tuple[tuple[str, Callable[[dict[str, Any]], Step]], ...] = (
     ("Signature", check_signature),
     ("The play's entry", check_claims),

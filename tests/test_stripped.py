@@ -1,16 +1,19 @@
-"""tools/build/docstrings.py: what the browser's zips leave out of our modules before compiling."""
+"""tools/build/stripped.py: what the browser's zips leave out of our modules before compiling."""
 
 from __future__ import annotations
 
+import sys
 import traceback
-from types import CodeType
+from types import CodeType, ModuleType
 from typing import Any
 
 import pytest
 
-from tools.build.docstrings import compiled
+from tools.build.stripped import compiled
 
 SOURCE = b'''"""The module's docstring."""
+from __future__ import annotations
+
 from dataclasses import dataclass
 
 
@@ -30,7 +33,7 @@ async def waits():
     return 1
 
 
-def fails(n):
+def fails(n: int, *rest: Point, key: Mapping[str, int] | None = None, **more: str) -> int:
     """Fails on the line below."""
     assert n > 0, "n must be positive"
     return 1 // (n - n)
@@ -38,11 +41,16 @@ def fails(n):
 
 
 def run(source: bytes) -> dict[str, Any]:
+    """The module's namespace, run as the module `stripped_example` (dataclasses looks its
+    module up to read string annotations)."""
     code = compiled(source, "example.py", 0)
-    assert isinstance(code, CodeType)
-    namespace: dict[str, Any] = {"__name__": "example"}
-    exec(code, namespace)
-    return namespace
+    module = ModuleType("stripped_example")
+    sys.modules[module.__name__] = module
+    try:
+        exec(code, module.__dict__)
+    finally:
+        del sys.modules[module.__name__]
+    return module.__dict__
 
 
 def strings(code: CodeType) -> set[str]:
@@ -51,9 +59,20 @@ def strings(code: CodeType) -> set[str]:
     for const in code.co_consts:
         if isinstance(const, str):
             found.add(const)
+        elif isinstance(const, tuple):  # a function's annotations, name by name
+            found |= {item for item in const if isinstance(item, str)}
         elif isinstance(const, CodeType):
             found |= strings(const)
     return found
+
+
+def test_functions_lose_their_annotations_classes_keep_their_fields() -> None:
+    module = run(SOURCE)
+    assert module["fails"].__annotations__ == {}
+    assert module["Point"].__annotations__ == {"x": "int"}
+    assert module["Point"](3) == module["Point"](x=3)  # the dataclass's fields and methods
+    texts = strings(compiled(SOURCE, "example.py", 0))
+    assert not {"Mapping[str, int] | None", "n", "rest", "more"} & texts, texts
 
 
 def test_modules_and_functions_lose_their_docstrings_classes_keep_theirs() -> None:
