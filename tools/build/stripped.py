@@ -3,11 +3,11 @@
 docstrings of modules and functions, and the annotations of functions' parameters and returns.
 
 Nothing in the browser reads them (no `__doc__` of ours, no function's `__annotations__`), and
-they were a fifth of the game zips' brotli bytes. Classes keep their docstrings and their
-fields' annotations: `dataclasses` reads the fields from the annotations, and gives a class with
-no docstring one made from its signature (`inspect.signature`) as the class is defined, at every
-start. Asserts stay (optimisation level 0); line numbers do not move, so a traceback names the
-same lines as the source tree.
+they cost each page's first visit 44-56 kB (docs/build.md, "The first visit's bytes"). Classes
+keep their docstrings and their fields' annotations: `dataclasses` reads the fields from the
+annotations, and gives a class with no docstring one made from its signature
+(`inspect.signature`) as the class is defined, at every start. Asserts stay (optimisation level
+0); line numbers do not move, so a traceback names the same lines as the source tree.
 This file is standard library only: the build runs its text inside Pyodide.
 """
 
