@@ -123,6 +123,12 @@ def frame(now_ms: float, events_json: str = "[]") -> str:
     return f'{{"ms":{ms:.3f},{tail[1:]}'
 
 
+def redraw() -> None:
+    """Draw the next frame whole (the shell calls it when pictures arrive after the start)."""
+    if _app is not None:
+        _app.invalidate()
+
+
 def _screen(app: App) -> dict[str, str]:
     """The screen showing (its scene's name) and its game's name, for the mirror's heading."""
     flow = getattr(app.scene, "flow", None)

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from engine.math.figures import show2
 from tests.chromium.conftest import Watch
@@ -241,4 +241,47 @@ def test_a_reality_check_shows_time_played_and_net_spend(browser: Browser, serve
     page.wait_for_selector("body[data-ready='1']", timeout=60_000)
     expect(page.get_by_role("button", name="My Games", exact=True)).to_be_visible()
     assert found == {} and watch.errors == []
+    context.close()
+
+
+def test_a_first_visit_s_lobby_is_playable_before_its_pictures_come(
+    browser: Browser, server: str
+) -> None:
+    """A first visit asks for the lobby's atlas once the page is playable, and draws the cards
+    again when it comes; a returning visit has it before its first frame (docs/build.md)."""
+    from engine import games
+
+    context = browser.new_context(viewport=VIEWPORTS["desktop"])
+    held: list[Route] = []  # the atlas's request, answered only when the test says so
+    atlas = re.compile(r"/assets/art/lobby@1x\.[0-9a-f]+\.webp$")
+
+    def hold(route: Route) -> None:
+        held.append(route)
+
+    context.route(atlas, hold)
+    page = context.new_page()
+    watch = Watch(page, server)
+    page.goto(server + "/")
+    play = page.get_by_role("button", name=f"PLAY {games.on_sale()[0].name}", exact=True)
+    expect(play).not_to_have_attribute("aria-disabled", "true", timeout=60_000)
+    page.wait_for_function("() => window.lottery.stats.art === 'asked'", timeout=30_000)
+    page.wait_for_timeout(500)
+    assert len(held) == 1 and page.evaluate("() => window.lottery.stats.art") == "asked"
+    canvas = page.locator("canvas")
+    without = canvas.screenshot()
+    page.wait_for_timeout(300)
+    assert canvas.screenshot() == without  # the lobby at rest draws the same picture
+    held[0].continue_()
+    context.unroute(atlas, hold)
+    page.wait_for_function("() => window.lottery.stats.art === 'drawn'", timeout=30_000)
+    page.wait_for_timeout(300)
+    assert canvas.screenshot() != without  # the cards drawn again, with their pictures
+    page.wait_for_function("() => window.lottery.stats.snapshot === 'saved'", timeout=30_000)
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']", timeout=60_000)
+    assert page.evaluate("() => [window.lottery.stats.boot, window.lottery.stats.art]") == [
+        "snapshot",
+        None,
+    ]
+    assert watch.errors == []
     context.close()

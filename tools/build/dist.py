@@ -130,7 +130,9 @@ def build(out: Path, api_url: str = "") -> DistResult:
     (out / "py").mkdir()
     # Compiled and probed whole (every game's modules), then shipped in parts: the shared zip
     # and one per game, so a visit downloads only the game it opens (zip_parts).
-    whole = precompiled(stored_zip(game_files()), out, optimize=GAME_OPTIMIZE)
+    # Without our modules' and functions' docstrings and functions' annotations, which nothing
+    # in the browser reads (tools/build/stripped.py)
+    whole = precompiled(stored_zip(game_files()), out, optimize=GAME_OPTIMIZE, stripped=True)
     probe_zip = out / "probe-game.zip"
     probe_zip.write_bytes(whole)
     # Pyodide's standard library with the edits to its start (web/runtime/patch.py): the game

@@ -12,7 +12,7 @@ from typing import Any
 from tools.build.sources import ROOT
 
 STDLIB_OPTIMIZE = 2  # the standard library's level (nothing we run needs its docstrings)
-GAME_OPTIMIZE = 0  # ours: our asserts and docstrings stay
+GAME_OPTIMIZE = 0  # ours: our asserts stay (what is stripped: tools/build/stripped.py)
 
 
 def pyodide_tool(*args: str) -> str:
@@ -42,13 +42,15 @@ def probe_game(
     return found
 
 
-def precompiled(zip_bytes: bytes, work: Path, *, optimize: int) -> bytes:
+def precompiled(zip_bytes: bytes, work: Path, *, optimize: int, stripped: bool = False) -> bytes:
     """The zip with every .py byte-compiled by Pyodide's own CPython (saves boot time), as
     sourceless .pyc at the optimisation level `optimize`, without column ranges
-    (web/runtime/pyodide_tool.mjs compile)."""
+    (web/runtime/pyodide_tool.mjs compile); `stripped`: without the docstrings of modules and
+    functions nor the annotations of functions (tools/build/stripped.py)."""
     source, target = work / "source.zip", work / "compiled.zip"
     source.write_bytes(zip_bytes)
-    pyodide_tool("compile", str(source), str(target), str(optimize))
+    strip = ["stripped"] if stripped else []
+    pyodide_tool("compile", str(source), str(target), str(optimize), *strip)
     data = target.read_bytes()
     source.unlink()
     target.unlink()

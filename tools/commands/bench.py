@@ -1,7 +1,8 @@
-"""`build.py bench --load|--engine|--endpoint|--flood|--frames|--paths|--limiter [--json]`: print
-benchmark figures; `--load|--endpoint|--flood --against REF [--rounds N]`: this checkout beside
-commit REF, in turn; `--endpoint --rounds N`: the medians of N rounds of the endpoint's benchmark;
-`--flood --rounds N`: N runs of the reveal flood beside purchases (tools/bench/flood.py).
+"""`build.py bench --load|--bytes|--engine|--endpoint|--flood|--frames|--paths|--limiter
+[--json]`: print benchmark figures; `--load|--endpoint|--flood --against REF [--rounds N]`: this
+checkout beside commit REF, in turn; `--endpoint --rounds N`: the medians of N rounds of the
+endpoint's benchmark; `--flood --rounds N`: N runs of the reveal flood beside purchases
+(tools/bench/flood.py).
 
 Each flag names a module tools.bench.<flag> whose `run() -> dict` measures one
 target; the figures are printed as one JSON object keyed by flag (or, with a
@@ -14,7 +15,7 @@ import argparse
 import importlib
 import json
 
-BENCHES = ("load", "engine", "endpoint", "flood", "frames", "paths", "limiter")
+BENCHES = ("load", "bytes", "engine", "endpoint", "flood", "frames", "paths", "limiter")
 COMPARED = (["load"], ["endpoint"], ["flood"])  # what --against compares, one at a time
 ROUNDS = (["endpoint"], ["flood"])  # what --rounds repeats without --against
 

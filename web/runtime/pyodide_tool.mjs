@@ -9,14 +9,15 @@
 //       cache lacked (every miss is a text the browser would compile), "start_texts" those it
 //       holds. Python runs without column ranges (PYTHONNODEBUGRANGES), so the code recorded
 //       has none, like every module the build ships (`compile` below).
-//   node web/runtime/pyodide_tool.mjs compile IN_ZIP OUT_ZIP LEVEL
+//   node web/runtime/pyodide_tool.mjs compile IN_ZIP OUT_ZIP LEVEL [stripped]
 //       byte-compile every .py of a zip with this exact CPython, so the browser never compiles:
 //       sourceless .pyc (PEP 552 flags 0, no timestamp: zipimport loads a .pyc with no .py
 //       beside it unchecked, whatever its optimisation level) at optimisation LEVEL (2: no
 //       docstrings, asserts or `if __debug__:` blocks), without column ranges
 //       (PYTHONNODEBUGRANGES: a traceback still names file and line; with no source to quote it
 //       could not point at columns anyway; the ranges were about a quarter of the standard
-//       library's brotli bytes).
+//       library's brotli bytes). With `stripped`, the docstrings of modules and functions and
+//       functions' annotations are left out (tools/build/stripped.py: our zips, asserts kept).
 //   node web/runtime/pyodide_tool.mjs run STDLIB_ZIP|- SCRIPT [snapshot]
 //       boot from that standard library (or Pyodide's own) and run the Python file SCRIPT;
 //       print what its last expression gives (awaited when it is awaitable: a Future, a Task).
@@ -89,6 +90,8 @@ json.dumps({"loaded": loaded,
             "start_texts": len(start_code._table) if start_code else None})
 `;
 
+// What our zips leave out (`compile ... stripped`: docstrings, functions' annotations).
+const STRIPPING = new URL("../../tools/build/stripped.py", import.meta.url);
 const COMPILE = `
 import importlib.util, marshal, zipfile
 assert next(compile("x", "", "eval").co_positions())[2] is None, "column ranges are on"
@@ -99,7 +102,10 @@ with zipfile.ZipFile("/in.zip") as src, zipfile.ZipFile("/out.zip", "w", zipfile
         if not name.endswith(".py"):
             out.writestr(zipfile.ZipInfo(name, stamp), data)
             continue
-        code = compile(data, name, "exec", dont_inherit=True, optimize=level)
+        if stripping:  # tools/build/stripped.py, run into this namespace
+            code = compiled(data, name, level)
+        else:
+            code = compile(data, name, "exec", dont_inherit=True, optimize=level)
         header = importlib.util.MAGIC_NUMBER + bytes(12)
         out.writestr(zipfile.ZipInfo(name + "c", stamp), header + marshal.dumps(code))
 `;
@@ -156,10 +162,12 @@ if (command === "probe") {
   process.stdout.write(pyodide.runPython(PROBE) + "\n");
   if (startOut) writeFileSync(startOut, pyodide.FS.readFile("/start_code.bin"));
 } else if (command === "compile") {
-  const [inZip, outZip, level] = args;
+  const [inZip, outZip, level, strip] = args;
   const pyodide = await loadPyodide(unranged);
   pyodide.FS.writeFile("/in.zip", new Uint8Array(readFileSync(inZip)));
   pyodide.globals.set("level", Number(level));
+  pyodide.globals.set("stripping", strip === "stripped");
+  if (strip === "stripped") pyodide.runPython(readFileSync(STRIPPING, "utf8"));
   pyodide.runPython(COMPILE);
   writeFileSync(outZip, pyodide.FS.readFile("/out.zip"));
 } else if (command === "run") {

@@ -285,6 +285,7 @@ interface BrowserModule {
   frame(now: number, events: string): string;
   batch(): PyProxy;
   sound_notes(): string;
+  redraw(): void;
 }
 /** A stored snapshot read back (js/snapshot.js): Pyodide's header whole, the rest as pages. */
 interface SnapshotPages {

@@ -108,13 +108,14 @@ function openedGames(config, params) {
 }
 
 // The page's art (docs/drawing.md, "Pictures"): the lobby's atlas, or the opened game's, at the
-// screen's pixel ratio (2 for any over 1), as [url, bytes, and what to do with its image].
+// screen's pixel ratio (2 for any over 1), as [url, bytes, what to do with its image, and
+// whether the first frame may be drawn without it: the lobby's cards, below].
 /**
  * @param {ShellConfig} config
  * @param {StartParams} params
  * @param {GameEntry[]} games the games this page opens
  * @param {number} dpr
- * @returns {{url: string, bytes: number, add: (image: ImageBitmap) => void} | null}
+ * @returns {PageArt | null}
  */
 function pageArt(config, params, games, dpr) {
   const page = games.length === 1 && games[0].id === params.game ? params.game : "lobby";
@@ -125,8 +126,17 @@ function pageArt(config, params, games, dpr) {
     url: entry.urls[ratio],
     bytes: entry.bytes[ratio],
     add: (image) => addPictures(image, entry.frames, ratio),
+    later: page === "lobby",
   };
 }
+/** @typedef {{url: string, bytes: number, add: (image: ImageBitmap) => void, later: boolean}} PageArt */
+
+// The lobby's atlas on a first visit (no snapshot stored), fetched once the page is playable
+// (the page's `settled`) rather than before its first frame: its cards are drawn in their
+// game's colours without their pictures until it arrives, then drawn again; one that does not
+// arrive leaves them so (docs/build.md, "The first visit's bytes"). Null once asked for.
+/** @type {PageArt | null} */
+let laterArt = null;
 
 // Fetched beside the zips and decoded off the thread; like a zip, an atlas that does not arrive
 // stops the start (the failure card's "Try again"): its symbols would not be drawn.
@@ -186,7 +196,7 @@ async function boot({ config, canvas, size, params, origin, runtime }) {
   const paths = [SHARED_ZIP, ...games.map(gameZip)];
   const art = pageArt(config, params, games, size.dpr);
   const sizes = Object.fromEntries(games.map((game) => [game.zip, game.bytes]));
-  if (art) sizes[art.url] = art.bytes;
+  if (art && !art.later) sizes[art.url] = art.bytes;
   globalThis.fetch = countingFetch(
     { ...config.sizes, ...sizes },
     (got) => post({ type: "progress", fraction: 0.05 + 0.8 * got, text: "Downloading the game…" }),
@@ -217,7 +227,20 @@ async function boot({ config, canvas, size, params, origin, runtime }) {
   let pictures = Promise.resolve();
   const untimeWebAssembly = timeWebAssembly();
   try {
-    pictures = loadArt(art); // before the first screen, which draws them
+    // before the first screen, which draws them; the lobby's on a first visit after it
+    pictures = art?.later
+      ? stored.then(
+          (found) => {
+            if (found) return loadArt(art); // a returning visit: from the service worker's cache
+            laterArt = art;
+            note({ art: "later" });
+          },
+          () => {
+            laterArt = art; // no snapshot to read: a start afresh
+            note({ art: "later" });
+          },
+        )
+      : loadArt(art);
     pictures.catch(() => {}); // a failure is reported where it is awaited
     // A game's zip is not preloaded by the page (which game is the URL's): start them now.
     const zips = urls.map((url) =>
@@ -348,6 +371,21 @@ self.onmessage = ({ data }) => {
       break;
     }
     case "settled": {
+      if (laterArt) {
+        // stats.art: "later" (not asked for yet), "asked", then "drawn" or "failed"
+        note({ art: "asked" });
+        loadArt(laterArt).then(
+          () => {
+            browser?.redraw();
+            note({ art: "drawn" });
+          },
+          (error) => {
+            console.warn("art:", error);
+            note({ art: "failed" });
+          },
+        );
+        laterArt = null;
+      }
       // The interpreter snapshot, taken once the page is playable rather than before its first
       // frame (docs/build.md): off the time a player waits. A restored one starts the game
       // again (backends.browser.start replaces the app the snapshot holds).

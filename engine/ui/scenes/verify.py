@@ -126,23 +126,24 @@ def check_published(found: dict[str, Any]) -> Step:
     )
 
 
-STEPS: tuple[Callable[[dict[str, Any]], Step], ...] = (
-    check_signature,
-    check_claims,
-    check_leaf,
-    check_path,
-    check_published,
+# Each step with the name it is shown by when what the endpoint sent for it is malformed (the
+# browser's zips ship no function docstrings: tools/build/stripped.py).
+STEPS: tuple[tuple[str, Callable[[dict[str, Any]], Step]], ...] = (
+    ("Signature", check_signature),
+    ("The play's entry", check_claims),
+    ("Leaf hash", check_leaf),
+    ("Merkle path", check_path),
+    ("Published root", check_published),
 )
 
 
 def run_steps(found: dict[str, Any]) -> list[Step]:
     """The steps in order, up to the first that fails."""
     out: list[Step] = []
-    for check in STEPS:
+    for name, check in STEPS:
         try:
             step = check(found)
         except (KeyError, TypeError, ValueError, AttributeError):
-            name = check.__doc__.split(" ", 1)[1].split(".")[0] if check.__doc__ else "Step"
             step = Step(name, False, "What the endpoint sent for this step is malformed.")
         out.append(step)
         if not step.ok:
