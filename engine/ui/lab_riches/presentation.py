@@ -27,6 +27,7 @@ PRESENTATION = Presentation(
     narration=narrate.HANDLERS,
     cues=cues.HANDLERS,
     durations=DURATIONS,
-    controls=Controls(ids=("go",), labels=("GO",), own_cue=("go",)),  # GO sounds its own cue
+    # GO sounds its own cue
+    controls=Controls(ids=("go",), labels=("GO",), own_cue=("go",), presses="GO presses"),
     prompt=prompt,
 )

@@ -29,7 +29,11 @@ PRESENTATION = Presentation(
     narration=narrate.HANDLERS,
     cues=cues.HANDLERS,
     durations=DURATIONS,
-    controls=Controls(ids=(SHOOT,), labels=tuple(f"Shoot {name}" for name in narrate.ARROW_NAMES)),
+    controls=Controls(
+        ids=(SHOOT,),
+        labels=tuple(f"Shoot {name}" for name in narrate.ARROW_NAMES),
+        presses="shots",
+    ),
     prompt=narrate.prompt,
     prepare=prepare,
 )
