@@ -92,11 +92,13 @@ class Examples(Protocol):
     (composition parts, seed hex, SHA-256 of the book's JSON), literal bytes that pin its
     published model; WIN, a winning entry's composition parts, which test mode can sell;
     CELEBRATION, a top-prize entry's parts (its biggest celebration), which test mode can sell
-    too: the play `build.py bench --frames` measures."""
+    too: the play `build.py bench --frames` measures; PRESSES, what its presses are called where
+    its player's page counts them ("shots")."""
 
     GOLDEN: tuple[tuple[list[dict[str, Any]], str, str], ...]
     WIN: list[dict[str, Any]]
     CELEBRATION: list[dict[str, Any]]
+    PRESSES: str
 
 
 class Statistics(Protocol):

@@ -20,10 +20,9 @@ SEEDS = 10  # as the docs say
 @pytest.mark.parametrize("game_id", [game.id for game in games.on_sale()])
 def test_the_player_s_page_quotes_the_play_s_length(game_id: str) -> None:
     game = games.get(game_id)
-    shown = presentation(game)
-    lost, any_play = losing_and_any(game, shown, SEEDS)
+    lost, any_play = losing_and_any(game, presentation(game), SEEDS)
     text = " ".join((DOCS / f"{game_id}-player.md").read_text().split())
-    said = shown.controls.presses  # the word the game declares for its presses
+    said = game.load_examples().PRESSES  # the word the game declares for its presses
     assert f"a losing play: {lost.presses:.1f} {said} and {lost.seconds:.1f} s of animation" in text
     assert f"any play (what a TRY deals): {any_play.presses:.1f} {said} and " in text
     assert f"{any_play.seconds:.1f} s." in text

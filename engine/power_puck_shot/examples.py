@@ -38,3 +38,4 @@ WIN: list[dict[str, Any]] = [{"feature": "row", "boosts": 0, "pence": 500, "colo
 CELEBRATION: list[dict[str, Any]] = [
     {"feature": "row", "pence": 50_000_000, "colour": "yellow", "boosts": 0}
 ]
+PRESSES = "shots"  # what its player's page counts

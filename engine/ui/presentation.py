@@ -110,7 +110,6 @@ class Controls:
     ids: tuple[str, ...]  # their ids, or the start their ids share ("shoot-": shoot-0 ...)
     labels: tuple[str, ...]  # their accessible names, as a player (or a test) presses them
     own_cue: tuple[str, ...] = ()  # ids whose press sounds the game's cue, not the shared click
-    presses: str = "presses"  # what its presses are called where a page counts them ("shots")
 
     def acts(self, control: str) -> bool:
         """True for a control that acts on the book (not FINISH, not a setting)."""

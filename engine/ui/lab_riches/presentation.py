@@ -27,7 +27,6 @@ PRESENTATION = Presentation(
     narration=narrate.HANDLERS,
     cues=cues.HANDLERS,
     durations=DURATIONS,
-    # GO sounds its own cue
-    controls=Controls(ids=("go",), labels=("GO",), own_cue=("go",), presses="GO presses"),
+    controls=Controls(ids=("go",), labels=("GO",), own_cue=("go",)),  # GO sounds its own cue
     prompt=prompt,
 )

@@ -29,11 +29,7 @@ PRESENTATION = Presentation(
     narration=narrate.HANDLERS,
     cues=cues.HANDLERS,
     durations=DURATIONS,
-    controls=Controls(
-        ids=(SHOOT,),
-        labels=tuple(f"Shoot {name}" for name in narrate.ARROW_NAMES),
-        presses="shots",
-    ),
+    controls=Controls(ids=(SHOOT,), labels=tuple(f"Shoot {name}" for name in narrate.ARROW_NAMES)),
     prompt=narrate.prompt,
     prepare=prepare,
 )
