@@ -90,10 +90,15 @@ class Validator(Protocol):
 class Examples(Protocol):
     """A game's examples for tests and benchmarks (tools only): GOLDEN, its golden books as
     (composition parts, seed hex, SHA-256 of the book's JSON), literal bytes that pin its
-    published model; WIN, a winning entry's composition parts, which test mode can sell."""
+    published model; WIN, a winning entry's composition parts, which test mode can sell;
+    CELEBRATION, a top-prize entry's parts (its biggest celebration), which test mode can sell
+    too: the play `build.py bench --frames` measures; PRESSES, what its presses are called where
+    its player's page counts them ("shots")."""
 
     GOLDEN: tuple[tuple[list[dict[str, Any]], str, str], ...]
     WIN: list[dict[str, Any]]
+    CELEBRATION: list[dict[str, Any]]
+    PRESSES: str
 
 
 class Statistics(Protocol):

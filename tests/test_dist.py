@@ -16,7 +16,7 @@ from typing import Any
 import brotli
 import pytest
 
-from engine.game import BUILT_TABLE_FILE, TABLE_FILE, Lazy
+from engine.game import BUILT_TABLE_FILE, TABLE_FILE, Game, Lazy
 from engine.games import GAMES
 from tools.build.compress import COMPRESSIBLE
 from tools.build.dist import EAGER_HINT
@@ -27,6 +27,7 @@ from tools.build.zips import (
     game_files,
     game_roots,
     game_zip_names,
+    registered,
     stored_zip,
     zip_parts,
 )
@@ -324,6 +325,30 @@ def test_the_import_closure_follows_imports_and_packages() -> None:
         import_closure(["tools.build.dist"])
     with pytest.raises(ValueError, match="no module file"):
         import_closure(["engine.no_such_module"])
+
+
+def test_a_game_registered_beyond_engine_is_packed_like_the_registry_s_own(
+    test_games: tuple[Game, ...],
+) -> None:
+    """Lucky Dice (tests/fixtures/): its declaration and prize table in the shared zip, its
+    screens, book builder and replay in its own, none of its tools' modules, no other test."""
+    game = test_games[0]
+    assert registered() == (game.home,)  # what the worker registers (the config's register)
+    parts = zip_parts()
+    home = "tests/fixtures/lucky_dice/"
+    declared = ["__init__.py", "rules.py", "compositions.py", BUILT_TABLE_FILE]
+    assert {"tests/__init__.py", "tests/fixtures/__init__.py"} <= set(parts[""])
+    assert {home + name for name in declared} <= set(parts[""])
+    assert {home + "generator.py", home + "replay.py", home + "ui/main.py"} <= set(parts[game.id])
+    assert all(name.startswith(home) for name in parts[game.id])
+    tests = [name for name in game_zip_names() if name.startswith("tests/")]
+    assert all(name.startswith(home) or name.endswith("/__init__.py") for name in tests)
+    assert not any(name.endswith(("validator.py", "stats.py", "examples.py")) for name in tests)
+    assert extended_packages(parts[game.id], parts[""]) == [game.home]
+
+
+def test_a_build_of_the_registry_s_own_games_registers_none() -> None:
+    assert registered() == ()
 
 
 # Loads every game's table from a zip of the game's files, as the browser does, and says what

@@ -108,6 +108,13 @@ def test_a_game_on_sale_declares_a_winning_entry_of_its_table(game: Game) -> Non
 
 
 @pytest.mark.parametrize("game", ON_SALE, ids=ids)
+def test_a_game_on_sale_declares_a_top_prize_entry_and_its_presses_word(game: Game) -> None:
+    top = Composition.from_json(game.load_examples().CELEBRATION)  # what bench --frames plays
+    assert top.total == game.top_prize_pence and game.load_examples().PRESSES
+    assert any(top == shown for tier in game.table.tiers for shown, _weight in tier.compositions)
+
+
+@pytest.mark.parametrize("game", ON_SALE, ids=ids)
 def test_a_game_on_sale_declares_the_controls_that_act_on_its_book(game: Game) -> None:
     controls = presentation(game).controls
     assert controls.ids and controls.labels and set(controls.own_cue) <= set(controls.ids)

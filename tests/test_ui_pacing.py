@@ -15,15 +15,14 @@ from engine.ui.scenes.play import REPLAY_REST
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "games"
 SEEDS = 10  # as the docs say
-PRESSED = {"lab-riches": "GO presses", "power-puck-shot": "shots"}
 
 
-@pytest.mark.parametrize("game_id", list(PRESSED))
+@pytest.mark.parametrize("game_id", [game.id for game in games.on_sale()])
 def test_the_player_s_page_quotes_the_play_s_length(game_id: str) -> None:
     game = games.get(game_id)
     lost, any_play = losing_and_any(game, presentation(game), SEEDS)
     text = " ".join((DOCS / f"{game_id}-player.md").read_text().split())
-    said = PRESSED[game_id]
+    said = game.load_examples().PRESSES  # the word the game declares for its presses
     assert f"a losing play: {lost.presses:.1f} {said} and {lost.seconds:.1f} s of animation" in text
     assert f"any play (what a TRY deals): {any_play.presses:.1f} {said} and " in text
     assert f"{any_play.seconds:.1f} s." in text

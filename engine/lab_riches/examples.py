@@ -23,3 +23,6 @@ GOLDEN: tuple[tuple[list[dict[str, Any]], str, str], ...] = (
 )
 # A winning entry (a row's £3 Prize Box), which test mode's next-entry route can sell.
 WIN: list[dict[str, Any]] = [{"feature": "row", "pence": 300}]
+# The top prize (the meter's £250,000): its biggest celebration, which test mode can sell.
+CELEBRATION: list[dict[str, Any]] = [{"feature": "meter", "pence": 25_000_000}]
+PRESSES = "GO presses"  # what its player's page counts

@@ -34,3 +34,8 @@ GOLDEN: tuple[tuple[list[dict[str, Any]], str, str], ...] = (
 )
 # A winning entry (the dark blue row's £5), which test mode's next-entry route can sell.
 WIN: list[dict[str, Any]] = [{"feature": "row", "boosts": 0, "pence": 500, "colour": "dark-blue"}]
+# The top prize (the yellow row's £500,000): its biggest celebration, which test mode can sell.
+CELEBRATION: list[dict[str, Any]] = [
+    {"feature": "row", "pence": 50_000_000, "colour": "yellow", "boosts": 0}
+]
+PRESSES = "shots"  # what its player's page counts

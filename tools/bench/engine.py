@@ -131,9 +131,6 @@ def pyodide_ms(game: Game, outcomes: list[Composition]) -> float | None:
     return None if out is None else float(json.loads(out)["ms_per_book"])
 
 
-PATHS_GAME = "power-puck-shot"  # the game whose shots draw paths (tools/bench/paths.py)
-
-
 def run() -> dict[str, Any]:
     """The engine figures of every registered game that builds books, by game id."""
     figures: dict[str, Any] = {}
@@ -148,8 +145,11 @@ def run() -> dict[str, Any]:
             "books_per_second_median": round(median),
             "pyodide_ms_per_book": round(ms, 3) if ms is not None else None,
         }
-    if PATHS_GAME in figures:  # its shots' paths are computed while the player waits
+    # The game whose choices draw paths (Game.choice_values: an arrow's), computed while the
+    # player waits: tools/bench/paths.py times them.
+    drawn = bench_paths.game()
+    if drawn.id in figures and drawn.choice_values:
         paths = bench_paths.run()
-        figures[PATHS_GAME]["path_ms_p95"] = paths["pyodide_ms_p95"]
-        figures[PATHS_GAME]["path_ms_p95_cpython"] = paths["cpython_ms_p95"]
+        figures[drawn.id]["path_ms_p95"] = paths["pyodide_ms_p95"]
+        figures[drawn.id]["path_ms_p95_cpython"] = paths["cpython_ms_p95"]
     return figures

@@ -1,13 +1,14 @@
-"""`build.py bench --frames`: frame rate and Python time per frame during each game's busiest
-animation.
+"""`build.py bench --frames`: frame rate and Python time per frame through each game's biggest
+celebration.
 
 Builds the site, starts the real dev server in test mode (a temporary var dir), opens each game
-in headless Chromium at the desktop (1280 × 720) and phone (390 × 844) sizes, chooses its play
-through the test-only next-entry route, and measures at normal speed:
-
-- Lab Riches: the first three GOs' animations of a play;
-- £500K Power Puck Shot: every shot of a play with a Bonus Game and a Power Puck (each arrow
-  pressed as soon as the arrows are enabled), from the press until the puck is at rest.
+on sale in headless Chromium at the desktop (1280 × 720) and phone (390 × 844) sizes, chooses
+its play through the test-only next-entry route: the top-prize entry its examples declare
+(engine.game.Examples.CELEBRATION), and plays it at normal speed to FINISH, pressing the
+controls its presentation declares as soon as they are enabled (Controls.to_finish), measuring
+every frame from PLAY until FINISH is offered; the frames after the last press (the play's
+last animation and the end's celebration, engine/ui/celebration.py and fanfare.py) are also
+reported apart, as "celebration".
 
 Reported: frames per second and dropped frames, from the timestamps requestAnimationFrame gave
 each frame, and Python milliseconds per drawn frame (median and p95), as the shell records them
@@ -16,34 +17,40 @@ each frame, and Python milliseconds per drawn frame (median and p95), as the she
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import shutil
 import statistics
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from engine import games
+from engine.game import Game
+from engine.ui.games import presentation
 from tools.build.dist import build
 from tools.build.localserver import CHROMIUM_ARGS, chromium_path, local_server
 
 SIZES = {"desktop": (1280, 720), "phone": (390, 844)}
-GOES_MEASURED = 3
 # The stats' series, emptied in place before a measured animation (record() appends to them).
-RESET = """() => { const s = window.lottery.stats;
-  s.frameAt.length = 0; s.pythonMs.length = 0; s.drawMs.length = 0; }"""
-SAMPLE = """() => { const s = window.lottery.stats;
-  return {at: s.frameAt.slice(), ms: s.pythonMs.slice(), draw: s.drawMs.slice()}; }"""
+# The stats' series since the last call, which empties them in place (record() appends to them
+# and, past 2000 values, drops the oldest 1000: the play is read in parts, one a press).
+TAKE = """() => { const s = window.lottery.stats;
+  const got = {at: s.frameAt.slice(), ms: s.pythonMs.slice(), draw: s.drawMs.slice()};
+  s.frameAt.length = 0; s.pythonMs.length = 0; s.drawMs.length = 0; return got; }"""
 ENABLED = (
     "[...document.querySelectorAll('#mirror button')]"
     ".filter((b) => b.getAttribute('aria-disabled') !== 'true').map((b) => b.textContent)"
 )
+# FINISH, or one of the game's controls (the labels given), is enabled
+OFFERED = f"""(labels) => {{ const on = {ENABLED};
+  return on.includes('FINISH') || on.some((n) => labels.includes(n)); }}"""
+# FINISH is enabled, or the control pressed (its label given) no longer is
+TAKEN = (
+    f"(label) => {{ const on = {ENABLED}; return on.includes('FINISH') || !on.includes(label); }}"
+)
 FRAME_MS = 1000 / 60
-POWER_PUCK_PLAY = [
-    {"feature": "bonus", "pence": 0, "power_pucks": 1, "games": 1, "pucks": 1},
-    {"feature": "row", "pence": 600, "boosts": 0, "colour": "purple"},
-]
 
 
 def _p95(values: list[float]) -> float:
@@ -60,16 +67,16 @@ class Samples:
         self.python_ms: list[float] = []
         self.draw_ms: list[float] = []
 
-    def during(self, page: Any, animate: Callable[[], None]) -> None:
-        """Measure the frames drawn while animate() runs (it returns when the animation ends)."""
-        page.evaluate(RESET)
-        animate()
-        got = page.evaluate(SAMPLE)
+    def add(self, got: dict[str, list[float]]) -> None:
+        """Add frames as TAKE reads them (at: timestamps, ms: Python's, draw: the replay's)."""
         self.intervals += [b - a for a, b in itertools.pairwise(got["at"])]
         self.python_ms += got["ms"]
         self.draw_ms += got["draw"]
 
     def figures(self) -> dict[str, float]:
+        """The figures of the frames added (none without two frames)."""
+        if len(self.intervals) < 1 or not self.python_ms:
+            return {"frames_measured": len(self.python_ms)}
         return {
             "fps": round(1000 * len(self.intervals) / sum(self.intervals), 1),
             # A frame is dropped when the next one comes more than half a frame late.
@@ -94,70 +101,47 @@ def _open(browser: Any, url: str, size: tuple[int, int], game: str, composition:
     page.locator("#log").get_by_text("Balance £").first.wait_for(timeout=30_000)
     page.request.post(url + "/api/test/next-entry", data={"game": game, "composition": composition})
     page.wait_for_function(f"() => {ENABLED}.includes('PLAY')", timeout=60_000)
-    page.get_by_role("button", name="PLAY", exact=True).click()
     return context, page
 
 
-def lab_riches(browser: Any, url: str, size: tuple[int, int]) -> dict[str, float]:
-    """The first three GOs of a Lab Riches play."""
-    composition = [{"feature": "instant", "pence": 500}]
-    context, page = _open(browser, url, size, "lab-riches", composition)
-    samples = Samples()
-    go = page.get_by_role("button", name="GO", exact=True)
-    for _ in range(GOES_MEASURED):
-        go.wait_for(state="visible", timeout=60_000)
-        page.wait_for_function(f"() => {ENABLED}.includes('GO')", timeout=60_000)
+def play(browser: Any, url: str, size: tuple[int, int], game: Game) -> dict[str, Any]:
+    """A top-prize play of the game to FINISH, every frame measured from PLAY on: the whole
+    play's figures, the presses made, and the celebration's (the frames after the last press)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-        def animate() -> None:
-            go.click()
-            page.wait_for_timeout(1400)  # within the GO's animation (1.5 s at normal speed)
-
-        samples.during(page, animate)
-    context.close()
-    return samples.figures()
-
-
-def power_puck_shot(browser: Any, url: str, size: tuple[int, int]) -> dict[str, float]:
-    """Every shot of a Power Puck Shot play with a Bonus Game and a Power Puck."""
-    context, page = _open(browser, url, size, "power-puck-shot", POWER_PUCK_PLAY)
-    samples = Samples()
-    shots = 0
+    controls = presentation(game).controls
+    labels = list(controls.labels)
+    context, page = _open(browser, url, size, game.id, game.load_examples().CELEBRATION)
+    page.evaluate(TAKE)
+    page.get_by_role("button", name="PLAY", exact=True).click()
+    presses, whole = 0, Samples()
     deadline = time.monotonic() + 300
     while True:
         if time.monotonic() > deadline:
-            raise TimeoutError("the Power Puck Shot play did not reach FINISH in 5 minutes")
-        page.wait_for_function(
-            f"() => {{ const on = {ENABLED}; "
-            "return on.includes('FINISH') || on.some((n) => n.startsWith('Shoot ')); }",
-            timeout=60_000,
-            polling=16,
-        )
+            raise TimeoutError(f"the {game.name} play did not reach FINISH in 5 minutes")
+        page.wait_for_function(OFFERED, arg=labels, timeout=60_000, polling=16)
         enabled = page.evaluate(f"() => {ENABLED}")
-        if "FINISH" in enabled:
+        label = controls.to_finish(enabled, presses)
+        if "FINISH" in enabled or label is None:
             break
-        arrow = next(n for n in enabled if n.startswith("Shoot "))
-
-        def animate(arrow: str = arrow) -> None:
-            page.get_by_role("button", name=arrow, exact=True).click()
-            page.wait_for_function(  # the arrows go off while the puck runs, then come back
-                f"() => !{ENABLED}.some((n) => n.startsWith('Shoot '))", timeout=10_000
-            )
-            page.wait_for_function(
-                f"() => {{ const on = {ENABLED}; "
-                "return on.includes('FINISH') || on.some((n) => n.startsWith('Shoot ')); }",
-                timeout=60_000,
-                polling=16,
-            )
-
-        samples.during(page, animate)
-        shots += 1
+        whole.add(page.evaluate(TAKE))
+        page.get_by_role("button", name=label, exact=True).click()
+        presses += 1
+        # The control goes off while its animation runs (or the play ends); one still offered
+        # after that is pressed again on the next turn.
+        with contextlib.suppress(PlaywrightTimeout):
+            page.wait_for_function(TAKEN, arg=label, timeout=5_000, polling=16)
+    last = page.evaluate(TAKE)  # from the last press to FINISH
     context.close()
-    return {**samples.figures(), "shots": shots}
+    whole.add(last)
+    celebration = Samples()
+    celebration.add(last)
+    return {**whole.figures(), "presses": presses, "celebration": celebration.figures()}
 
 
 def run() -> dict[str, Any]:
-    """Measure both games at both sizes; returns {"lab-riches": {"desktop": {...}, "phone":
-    {...}}, "power-puck-shot": {"desktop": {...}, "phone": {...}}, "target": {...}}."""
+    """Measure every game on sale at both sizes; returns {game id: {"desktop": {...}, "phone":
+    {...}}, ..., "target": {...}}."""
     from playwright.sync_api import sync_playwright
 
     work = Path(tempfile.mkdtemp(prefix="bench-frames-"))
@@ -166,11 +150,8 @@ def run() -> dict[str, Any]:
         with local_server(work / "dist", work / "var") as url, sync_playwright() as p:
             browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
             figures = {
-                game: {name: measure(browser, url, size) for name, size in SIZES.items()}
-                for game, measure in (
-                    ("lab-riches", lab_riches),
-                    ("power-puck-shot", power_puck_shot),
-                )
+                game.id: {name: play(browser, url, size, game) for name, size in SIZES.items()}
+                for game in games.on_sale()
             }
             browser.close()
     finally:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import inspect
 import time
 
+from engine import games
+from engine.game import Game
 from engine.power_puck_shot.paths import MAX_REVEALS, shot_path
 from engine.rng import Stream
 
@@ -40,12 +42,17 @@ def path_ms_p95(samples: int = 2000) -> float:
     return times[min(len(times) - 1, int(0.95 * len(times)))] * 1000
 
 
+def game() -> Game:
+    """The registered game whose paths these are: the one whose package holds shot_path."""
+    return next(g for g in games.GAMES if shot_path.__module__.startswith(g.home + "."))
+
+
 def pyodide_path_ms_p95(samples: int = 2000) -> float | None:
     """path_ms_p95 run in Pyodide under Node.js, or None when Node.js or Pyodide is missing."""
     from tools.bench.engine import pyodide_eval
 
     code = HEADER + inspect.getsource(path_ms_p95) + f"\nstr(path_ms_p95({samples}))\n"
-    out = pyodide_eval(code, roots=("engine.power_puck_shot.paths",))
+    out = pyodide_eval(code, roots=(shot_path.__module__,))
     return None if out is None else float(out)
 
 

@@ -29,7 +29,9 @@ from tools.build.sources import GAME_PACKAGES, PYODIDE, ROOT, SHELL
 from tools.build.zips import (
     BROWSER_ENTRY,
     extended_packages,
+    folders,
     game_files,
+    registered,
     split_zip,
     stored_zip,
     zip_parts,
@@ -72,9 +74,13 @@ def bundled_shell(entry: str = "app.js") -> bytes:
 
 def inputs_fingerprint(api_url: str) -> str:
     """A hash of everything a build reads, so an unchanged tree is not rebuilt."""
+    from engine.games import GAMES
+
     digest = hashlib.sha256(api_url.encode())
     sources = [ROOT / "package-lock.json"]
-    for folder in ("tools/build", *GAME_PACKAGES, "web/shell", "web/runtime", "assets"):
+    # with the folders of the games registered beyond engine/ (engine.games.register)
+    kept = [f for g in GAMES for f in folders(g) if f.split("/")[0] not in GAME_PACKAGES]
+    for folder in ("tools/build", *GAME_PACKAGES, *kept, "web/shell", "web/runtime", "assets"):
         sources += sorted(p for p in (ROOT / folder).rglob("*") if p.is_file())
     for path in sources:
         if "__pycache__" in path.parts or not path.exists():
@@ -141,7 +147,8 @@ def build(out: Path, api_url: str = "") -> DistResult:
     patched_zip = out / "probe-stdlib.zip"
     patched_zip.write_bytes(stored_zip(edited_stdlib))
     start_file = out / "probe-start-code.bin"
-    loaded = probe_game(probe_zip, patched_zip, start_out=start_file)["loaded"]
+    register = registered()  # the games the worker registers (the config's game.register)
+    loaded = probe_game(probe_zip, patched_zip, start_out=start_file, register=register)["loaded"]
     patched_zip.unlink()
     # with the one code cache (web/runtime/start/sitecustomize.py): the code of every text the
     # start and the game compile (named tuples, dataclasses), recorded by the probe
@@ -152,7 +159,7 @@ def build(out: Path, api_url: str = "") -> DistResult:
     stdlib_name = hashed_name("stdlib.zip", stdlib)
     (pyo_dir / stdlib_name).write_bytes(stdlib)
     # Proof that the trimmed stdlib suffices and its code cache holds every text compiled
-    proof = probe_game(probe_zip, pyo_dir / stdlib_name)
+    proof = probe_game(probe_zip, pyo_dir / stdlib_name, register=register)
     probe_zip.unlink()
     if proof["start_misses"] or not proof["start_texts"]:
         raise RuntimeError(f"the code cache missed {proof['start_misses']} texts")
@@ -223,6 +230,9 @@ def build(out: Path, api_url: str = "") -> DistResult:
                 for part in on_sale
                 if part in zips
             ],
+            # the packages of the games registered beyond the registry's own, when there are
+            # any: the worker registers them (engine.games.register) before it imports the game
+            **({"register": list(register)} if register else {}),
         },
         "worker": f"/{worker_name}",
         "runtimeCache": f"/{runtime_cache_name}",

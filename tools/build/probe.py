@@ -29,14 +29,18 @@ def probe_game(
     game_zip: Path,
     stdlib_zip: Path | None = None,
     start_out: Path | None = None,
+    register: tuple[str, ...] = (),
 ) -> dict[str, Any]:
     """Boot Pyodide in Node.js with the game and run it: {"loaded": the stdlib files Python
     loaded, "start_misses": the texts compiled (named tuples', dataclasses') that the stdlib's
     code cache lacked, "start_texts": the texts it holds}. With start_out, record the code of
-    every text compiled into that file (web/runtime/start/sitecustomize.py)."""
+    every text compiled into that file (web/runtime/start/sitecustomize.py). `register`: the
+    packages of games to register first, as the worker does (tools/build/zips.py registered),
+    whose modules are then probed too."""
     args = [str(game_zip), str(stdlib_zip) if stdlib_zip is not None else "-"]
-    if start_out is not None:
-        args.append(str(start_out))
+    args.append(str(start_out) if start_out is not None else "-")
+    if register:
+        args.append(",".join(register))
     out = pyodide_tool("probe", *args)
     found: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
     return found

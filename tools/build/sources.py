@@ -1,10 +1,12 @@
 """What the build reads from the checkout: where it is, Pyodide's npm package, the shell, and
 which modules of the packages the game's zips take modules from importing some names imports
-(followed statically, with ast)."""
+(followed statically, with ast): engine/ and backends/, and the package of any game the edge
+registered beyond the registry's own (engine.games.register: the tests' Lucky Dice)."""
 
 from __future__ import annotations
 
 import ast
+import importlib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -14,9 +16,24 @@ SHELL = ROOT / "web" / "shell"
 GAME_PACKAGES = ("engine", "backends")  # the packages the game zip takes its modules from
 
 
-def module_path(name: str) -> str | None:
-    """The file of a dotted module of GAME_PACKAGES (relative to ROOT), or None for any other."""
-    if name.split(".")[0] not in GAME_PACKAGES:
+def game_packages() -> tuple[str, ...]:
+    """GAME_PACKAGES, and the top-level package of every game the registry holds (a game the
+    edge registered lives in its own: tests/ for Lucky Dice), which must be a folder of this
+    checkout (its module file under ROOT; ValueError otherwise)."""
+    from engine.games import GAMES
+
+    tops = dict.fromkeys((*GAME_PACKAGES, *(game.home.split(".")[0] for game in GAMES)))
+    for top in tops:
+        file = importlib.import_module(top).__file__
+        if file is None or Path(file).resolve().parent.parent != ROOT:
+            raise ValueError(f"package {top} ({file}) is not a folder of {ROOT}")
+    return tuple(tops)
+
+
+def module_path(name: str, packages: tuple[str, ...] | None = None) -> str | None:
+    """The file of a dotted module of `packages` (by default game_packages()), relative to
+    ROOT, or None for any other."""
+    if name.split(".")[0] not in (packages or game_packages()):
         return None
     base = name.replace(".", "/")
     for rel in (f"{base}.py", f"{base}/__init__.py"):
@@ -67,23 +84,24 @@ def imported_names(source: str, module: str, is_package: bool = False) -> dict[s
 
 
 def import_closure(roots: Iterable[str]) -> list[str]:
-    """The files (relative to ROOT) of the modules of GAME_PACKAGES that importing roots can
+    """The files (relative to ROOT) of the modules of game_packages() that importing roots can
     import: followed statically (ast) through every import statement, with each module's
     parent packages (their __init__.py runs first). Other modules (the standard library) are
     left out; a root, or a module imported by name, of GAME_PACKAGES that has no file is a
     ValueError."""
     seen: dict[str, str] = {}
+    packages = game_packages()
     todo = [(root, True, "the roots") for root in roots]
     while todo:
         name, required, importer = todo.pop()
         parts = name.split(".")
-        if parts[0] not in GAME_PACKAGES:
+        if parts[0] not in packages:
             if importer == "the roots":
-                raise ValueError(f"{name} is not a module of {', '.join(GAME_PACKAGES)}")
+                raise ValueError(f"{name} is not a module of {', '.join(packages)}")
             continue
         for depth in range(1, len(parts) + 1):
             module = ".".join(parts[:depth])
-            rel = seen.get(module) or module_path(module)
+            rel = seen.get(module) or module_path(module, packages)
             if rel is None:
                 if required:
                     raise ValueError(f"{importer} imports {name}, which has no module file")

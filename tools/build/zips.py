@@ -8,9 +8,9 @@ import tomllib
 import zipfile
 from io import BytesIO
 
-from engine.game import BUILT_TABLE_FILE, TABLE_FILE
+from engine.game import BUILT_TABLE_FILE, TABLE_FILE, Game
 from engine.ui.presentation import EXPORTS
-from tools.build.sources import ROOT, import_closure
+from tools.build.sources import ROOT, import_closure, module_path
 
 BROWSER_ENTRY = "backends.browser"
 # What the worker imports by name before the game: the shared zip's roots, with BROWSER_ENTRY
@@ -28,10 +28,36 @@ def stored_zip(files: dict[str, bytes]) -> bytes:
     return buffer.getvalue()
 
 
+def registered() -> tuple[str, ...]:
+    """The packages of the games with screens that the registry holds beyond its own (a game
+    the edge registered, engine.games.register: the tests' Lucky Dice), in its order. The
+    shared zip holds each (its declaration, as it holds the registry's own games') and the
+    worker registers them before it imports the game (the config's game.register)."""
+    from engine.games import GAMES
+
+    own = set(import_closure(SHARED_ROOTS))
+    return tuple(
+        game.home for game in GAMES if game.presentation and module_path(game.home) not in own
+    )
+
+
+def shared_roots() -> tuple[str, ...]:
+    """What the shared zip holds the import closure of: SHARED_ROOTS and registered()."""
+    return (*SHARED_ROOTS, *registered())
+
+
+def folders(game: Game) -> tuple[str, ...]:
+    """A game's folders (relative to ROOT, with a final /), from the registry: its engine
+    package (engine/<package>/; the tests' tests/fixtures/lucky_dice/) and its screens'."""
+    return tuple(
+        f"{name.replace('.', '/')}/" for name in (game.home, game.presentation) if name is not None
+    )
+
+
 def game_roots() -> tuple[str, ...]:
-    """What the browser imports by name: SHARED_ROOTS (the entry point), and of every
-    registered game with screens its presentation and its lazily imported parts (the book
-    builder and the replay: engine.game.Lazy), which only the registry names."""
+    """What the browser imports by name: shared_roots() (the entry point, the registered
+    games), and of every registered game with screens its presentation and its lazily imported
+    parts (the book builder and the replay: engine.game.Lazy), which only the registry names."""
     from engine.games import GAMES
 
     named: list[str] = []
@@ -40,7 +66,7 @@ def game_roots() -> tuple[str, ...]:
             # the UI package, and the modules its exports are imported from when first read
             exported = [f"{game.presentation}.{module}" for module in EXPORTS.values()]
             named += [game.presentation, *exported, *game.lazy_modules()]
-    return (*SHARED_ROOTS, *dict.fromkeys(named))
+    return (*shared_roots(), *dict.fromkeys(named))
 
 
 def game_zip_names() -> list[str]:
@@ -51,9 +77,9 @@ def game_zip_names() -> list[str]:
 
     modules = import_closure(game_roots())
     tables = [
-        f"engine/{game.package}/{BUILT_TABLE_FILE}"
+        f"{folders(game)[0]}{BUILT_TABLE_FILE}"
         for game in GAMES
-        if f"engine/{game.package}/__init__.py" in modules
+        if f"{folders(game)[0]}__init__.py" in modules
     ]
     return sorted([*modules, *tables])
 
@@ -76,23 +102,23 @@ def game_files() -> dict[str, bytes]:
 
 def zip_parts() -> dict[str, list[str]]:
     """game_zip_names() split into the zips the browser fetches: "" for the shared zip (what
-    importing SHARED_ROOTS imports: the engine core, the registry with every game's
+    importing shared_roots() imports: the engine core, the registry with every game's
     declaration, the shared screens and backends, and the prize tables), and one per game on
-    sale with a presentation (by id): the files of its packages (engine/ui/<package>/, and
-    engine/<package>/ modules only it imports: its book builder, replay and what its screens
-    import) that the shared zip does not hold.
+    sale with a presentation (by id): the files of its packages (folders: engine/ui/<package>/,
+    and engine/<package>/ modules only it imports: its book builder, replay and what its
+    screens import) that the shared zip does not hold.
     The worker fetches the shared zip and the opened game's only."""
     from engine.games import GAMES
 
     names = game_zip_names()
-    shared = set(import_closure(SHARED_ROOTS))
+    shared = set(import_closure(shared_roots()))
     parts: dict[str, list[str]] = {"": []}
     owner: dict[str, str] = {}
     for game in GAMES:
         if not game.presentation:
             continue
         parts[game.id] = []
-        for prefix in (f"engine/ui/{game.package}/", f"engine/{game.package}/"):
+        for prefix in folders(game):
             owner[prefix] = game.id
     for name in names:
         game_id = next((g for prefix, g in owner.items() if name.startswith(prefix)), "")

@@ -1,5 +1,5 @@
 // Build-time work done inside the same Pyodide the browser runs (Node.js, node_modules/pyodide):
-//   node web/runtime/pyodide_tool.mjs probe GAME_ZIP [STDLIB_ZIP|-] [START_OUT]
+//   node web/runtime/pyodide_tool.mjs probe GAME_ZIP [STDLIB_ZIP|-] [START_OUT|-] [PACKAGES]
 //       boot like the browser shell (web/shell/worker.js), import every game module, run
 //       frames, and print (JSON) every standard-library file Python loaded (not the frozen
 //       modules, which are built into the interpreter) ({"loaded"}); with STDLIB_ZIP, boot from
@@ -52,7 +52,12 @@ sys.path.insert(0, "/lottery.zip")
 for name in ("traceback", "linecache", "tokenize", "codecs", "encodings.idna", "encodings.ascii",
              "encodings.latin_1"):
     importlib.import_module(name)
-for package in ("engine", "backends"):
+# the games registered beyond the registry's own (their packages, as the worker registers them)
+if register:
+    from engine import games
+    for package in register:
+        games.register(package)
+for package in ("engine", "backends", *register):
     module = importlib.import_module(package)
     for info in pkgutil.walk_packages(module.__path__, package + "."):
         if info.name not in ("backends.native", "backends.pygame_backend", "backends.pygame_sound"):
@@ -149,7 +154,7 @@ process.on("uncaughtException", (error) => {
 });
 
 if (command === "probe") {
-  const [gameZip, stdLibURL, startOut] = args;
+  const [gameZip, stdLibURL, startOut, register] = args;
   const pyodide = await loadPyodide(
     stdLibURL && stdLibURL !== "-" ? { ...unranged, stdLibURL } : unranged,
   );
@@ -158,9 +163,10 @@ if (command === "probe") {
     globalThis
   ).lotteryMeasureText = (s, size) => s.length * size * 0.55;
   pyodide.FS.writeFile("/lottery.zip", new Uint8Array(readFileSync(gameZip)));
-  pyodide.globals.set("record_code", Boolean(startOut));
+  pyodide.globals.set("record_code", Boolean(startOut && startOut !== "-"));
+  pyodide.globals.set("register", pyodide.toPy(register ? register.split(",") : []));
   process.stdout.write(pyodide.runPython(PROBE) + "\n");
-  if (startOut) writeFileSync(startOut, pyodide.FS.readFile("/start_code.bin"));
+  if (startOut && startOut !== "-") writeFileSync(startOut, pyodide.FS.readFile("/start_code.bin"));
 } else if (command === "compile") {
   const [inZip, outZip, level, strip] = args;
   const pyodide = await loadPyodide(unranged);
@@ -201,7 +207,7 @@ if (command === "probe") {
   process.stdout.write(`${JSON.stringify({ ms, modules, compileMs, later, results, table })}\n`);
 } else {
   process.stderr.write(
-    "usage: pyodide_tool.mjs probe GAME_ZIP [STDLIB_ZIP|-] [START_OUT] | compile IN OUT LEVEL | run STDLIB_ZIP|- SCRIPT [snapshot] | start INDEX_DIR [snapshot]\n",
+    "usage: pyodide_tool.mjs probe GAME_ZIP [STDLIB_ZIP|-] [START_OUT|-] [PACKAGES] | compile IN OUT LEVEL | run STDLIB_ZIP|- SCRIPT [snapshot] | start INDEX_DIR [snapshot]\n",
   );
   process.exit(2);
 }

@@ -43,7 +43,8 @@ interface ShellConfig {
     /** Pyodide's lock file's "info", passed on as it is (arbitrary JSON to the shell). */
     lockInfo: unknown;
   };
-  game: { zip: string; module: string; games: GameEntry[] };
+  /** `register`: the packages of the games registered beyond the registry's own, if any. */
+  game: { zip: string; module: string; games: GameEntry[]; register?: string[] };
   worker: string;
   /** The throwaway worker that has the eager runtime's compiled code kept (js/runtime.js). */
   runtimeCache: string;
@@ -267,8 +268,8 @@ interface PyProxy {
 }
 interface Pyodide {
   FS: { writeFile(path: string, data: Uint8Array): void };
-  /** A module: backends.browser (or another the config names), sys, or a package whose
-   * `__path__` a game's zip extends. */
+  /** A module: backends.browser (or another the config names), sys, engine.games, or a
+   * package whose `__path__` a game's zip extends. */
   pyimport(name: string): BrowserModule & StartModules;
   makeMemorySnapshot(): Uint8Array<ArrayBuffer>;
 }
@@ -278,6 +279,8 @@ interface StartModules {
   path: { insert(index: number, item: string): void };
   modules: { __len__(): number };
   __path__: { append(item: string): void };
+  /** engine.games: a game's package added to the registry (config.game.register). */
+  register(name: string): unknown;
 }
 /** backends/browser.py as the worker calls it. */
 interface BrowserModule {

@@ -280,7 +280,7 @@ async function boot({ config, canvas, size, params, origin, runtime }) {
     // A restored snapshot has the games' zips found, and the game imported (its key names
     // these very zips): finding them again there had Python's compiler compiled anew on a first
     // return, when it was Python source (docs/changelog.md).
-    if (boot === "fresh") findGames(pyodide, games);
+    if (boot === "fresh") findGames(pyodide, games, config.game.register);
     browser = pyodide.pyimport(config.game.module);
     modules = () => pyodide.pyimport("sys").modules.__len__();
     if (snapshotDue(boot)) python = pyodide;

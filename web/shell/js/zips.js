@@ -11,16 +11,23 @@ export const gameZip = (game) => `/lottery-${game.id}.zip`;
 
 /**
  * The shared zip on sys.path, and the shared zip's packages that a game's zip adds modules to
- * (engine.ui: its screens) looking in that game's zip too. (Its dataclasses' methods run the
- * code compiled at build time from the start on: web/runtime/start/sitecustomize.py.)
+ * (engine.ui: its screens) looking in that game's zip too; then the games the build registered
+ * beyond the registry's own (config.game.register: their packages) registered, before anything
+ * reads the registry. (Its dataclasses' methods run the code compiled at build time from the
+ * start on: web/runtime/start/sitecustomize.py.)
  * @param {Pyodide} pyodide
  * @param {GameEntry[]} games the games the page opens (their zips written)
+ * @param {string[]} [register] the packages of the games to register (engine.games.register)
  */
-export function findGames(pyodide, games) {
+export function findGames(pyodide, games, register = []) {
   pyodide.pyimport("sys").path.insert(0, SHARED_ZIP);
   for (const game of games) {
     for (const name of game.packages) {
       pyodide.pyimport(name).__path__.append(`${gameZip(game)}/${name.replaceAll(".", "/")}`);
     }
+  }
+  if (register.length) {
+    const registry = pyodide.pyimport("engine.games");
+    for (const name of register) registry.register(name);
   }
 }
