@@ -16,7 +16,7 @@ from engine.ui.motion import Motion
 from engine.ui.power_puck_shot import art
 from engine.ui.power_puck_shot.layout import Layout
 from engine.ui.power_puck_shot.paint import Moment
-from engine.ui.power_puck_shot.timing import CHANGE, power_message_at
+from engine.ui.power_puck_shot.timing import CHANGE, LEAD, power_message_at
 from engine.ui.presentation import FREE_RESULT
 
 END_FOOT = 170.0  # below its text, the end message holds FINISH, a note and the board toggle
@@ -25,16 +25,17 @@ END_FOOT = 170.0  # below its text, the end message holds FINISH, a note and the
 def banners(c: Canvas, lay: Layout, mo: Moment) -> None:
     """'BONUS GAME!', 'POWER PUCK ALL SYMBOLS X2', 'RESULT! PRIZE GAME UNLOCKED!'."""
     e = mo.event
-    if mo.kind in ("bonus_start", "prize_start") and mo.p >= CHANGE:
-        return  # the banner has shown: now the window changes (Moment.stage)
+    if mo.kind in ("bonus_start", "prize_start") and not LEAD <= mo.p < CHANGE:
+        return  # the symbols that started it light up first; then the window changes
+    shown = (mo.p - LEAD) / (CHANGE - LEAD)
     if mo.kind == "bonus_start":
         n = int(e["pucks"])
         lines: tuple[str, ...] = ("BONUS GAME!", f"{n} BONUS PUCK{'S' if n > 1 else ''}")
-        banner(c, lay, lines, mo.p / CHANGE, mo.m)
+        banner(c, lay, lines, shown, mo.m.part(CHANGE - LEAD))
     elif mo.kind == "prize_start":
         n = int(e["pucks"])
         lines = ("RESULT!", "PRIZE GAME UNLOCKED!", f"{n} PRIZE PUCK{'S' if n > 1 else ''}")
-        banner(c, lay, lines, mo.p / CHANGE, mo.m)
+        banner(c, lay, lines, shown, mo.m.part(CHANGE - LEAD))
     elif mo.kind == "bonus_end" and e.get("power_pucks"):
         start = power_message_at(e)
         if mo.p >= start:
