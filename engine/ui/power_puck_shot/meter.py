@@ -77,7 +77,7 @@ def _light(c: Canvas, lay: Layout, k: int, ran: float) -> None:
     _, y, _, h = lay.meter
     sx, sy, sw, sh = lay.segment(k)
     ease = 1 - (1 - ran) ** 2
-    cy = y + h - sh / 2 + (sy + sh / 2 - (y + h - sh / 2)) * ease
+    cy = y + h + (sy + sh / 2 - (y + h)) * ease  # from the meter's bottom edge
     band = sh * 0.7
     fanfare.glow(c, sx + 3, cy - band / 2, sw - 6, band, band / 2, 1.0, "#fff3b0")
     c.rect(sx + 3, cy - band / 2, sw - 6, band, fill="#fff3b0cc", radius=band / 2)
