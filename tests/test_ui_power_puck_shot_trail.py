@@ -129,11 +129,11 @@ def test_each_bounce_throws_sparks_where_the_puck_meets_the_cushion(arrow: int) 
     assert path is not None and clock.bounces
     kinds = [path.kinds[i] for _, i in clock.bounces]
     assert set(kinds) <= {"wall", "bumper"} and kinds.count("wall") == path.kinds.count("wall")
-    reach = LAY.cell * 0.45
+    reach = LAY.cell * trail.REACH
     for when, i in clock.bounces:
         found = sparks(at(BOOK, FIRST, when + trail.SPARK / 3, arrow=arrow))
         x, y = LAY.at(*path.points[i])
-        near = [s for s in found if math.dist(centre(s), (x, y)) <= reach * 1.5]
+        near = [s for s in found if math.dist(centre(s), (x, y)) <= reach]
         assert len(near) >= trail.SPARKS, (when, i)
     quiet = [t / 50 for t in range(int(clock.total * 50))
              if all(not 0 <= t / 50 - when < trail.SPARK for when, _ in clock.bounces)]  # fmt: skip

@@ -266,13 +266,13 @@ def _puck(c: Canvas, lay: Layout, mo: Moment, clock: ShotClock, t: float) -> Non
         art.puck(c, x, y, r * 2, power)
         c.restore()
         return
-    trail.sparks(c, lay, screen, clock, t, mo.event)
     trail.trail(c, lay, screen, clock, t, r, mo.event, partial(inside, lay))
     x, y = inside(lay, along(screen, moved), r)
     if moved >= 1.0:  # dropped: it sinks into the pocket
         sink = min(1.0, (t - clock.travel - 0.3) / 0.15 + 1.0)
         r *= max(0.0, 1.0 - 0.7 * sink)
     art.puck(c, x, y, r * 2, power)
+    trail.sparks(c, lay, screen, clock, t, mo.event)  # over the puck that strikes
 
 
 def inside(lay: Layout, point: tuple[float, float], r: float) -> tuple[float, float]:

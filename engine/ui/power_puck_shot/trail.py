@@ -23,6 +23,7 @@ Point = tuple[float, float]
 SAMPLES = 9  # dots of the trail behind the puck
 SPARK = 0.28  # seconds a bounce's sparks fly
 SPARKS = 7  # sparks of one bounce
+REACH = 0.6  # how far they fly, in grid squares
 # (the trail's glow, its core, how bright) by the kind of puck: a Power Puck's the brightest
 COLOURS = {
     "power": ("#ff8f00", "#ffe27a", 1.0),
@@ -65,7 +66,7 @@ def sparks(c: Canvas, lay: Layout, screen: Sequence[Point], clock: ShotClock, t:
            event: Any) -> None:  # fmt: skip
     """A spray of sparks where the puck met a cushion or a bumper in the last SPARK seconds."""
     glow, core, _ = COLOURS[kind(event)]
-    reach = lay.cell * 0.45
+    reach = lay.cell * REACH
     side = 4 * lay.cell
     for at, i in clock.bounces:
         q = (t - at) / SPARK
@@ -74,15 +75,16 @@ def sparks(c: Canvas, lay: Layout, screen: Sequence[Point], clock: ShotClock, t:
         x, y = screen[i]
         x = min(max(x, lay.grid_x), lay.grid_x + side)
         y = min(max(y, lay.grid_y), lay.grid_y + side)
-        # the sparks fly back into the table, away from the cushion they struck
+        # two fans along the cushion, either side of the puck that strikes it
         inward = math.atan2(lay.grid_y + side / 2 - y, lay.grid_x + side / 2 - x)
-        out = reach * (1 - (1 - q) ** 2)
-        alpha = _hex(1.0 - q)
+        out = reach * (0.3 + 0.7 * (1 - (1 - q) ** 3))
+        alpha = _hex(1.0 - q * q)
+        half = SPARKS // 2
         for k in range(SPARKS):
-            a = inward + (k / (SPARKS - 1) - 0.5) * 2.4
+            a = inward + (1 if k % 2 else -1) * (0.75 + 0.9 * (k // 2) / max(1, half))
             tip = (x + out * math.cos(a), y + out * math.sin(a))
-            back = out * 0.55
+            back = out * 0.5
             c.path([(x + back * math.cos(a), y + back * math.sin(a)), tip],
-                   stroke=(core if k % 2 else glow) + alpha, line_width=max(1.5, reach * 0.07),
+                   stroke=(core if k % 2 else glow) + alpha, line_width=max(2.0, reach * 0.08),
                    closed=False)  # fmt: skip
-        c.circle(x, y, reach * 0.25 * (1 - q), fill=core + alpha)
+        c.circle(x, y, reach * 0.22 * (1 - q), fill=core + alpha)
