@@ -20,10 +20,14 @@ from engine.ui.power_puck_shot.timing import CHANGE, LEAD, power_message_at
 from engine.ui.presentation import FREE_RESULT
 
 END_FOOT = 170.0  # below its text, the end message holds FINISH, a note and the board toggle
+BAND = "#0a0f24"  # the banners' band, and the colour the window dips to as it changes game
+DIP = 0.3  # seconds the window darkens before it changes game, and as long to come up after
 
 
 def banners(c: Canvas, lay: Layout, mo: Moment) -> None:
-    """'BONUS GAME!', 'POWER PUCK ALL SYMBOLS X2', 'RESULT! PRIZE GAME UNLOCKED!'."""
+    """'BONUS GAME!', 'POWER PUCK ALL SYMBOLS X2', 'RESULT! PRIZE GAME UNLOCKED!', over the
+    window's `dip` as it changes game."""
+    dip(c, lay, mo)
     e = mo.event
     if mo.kind in ("bonus_start", "prize_start") and not LEAD <= mo.p < CHANGE:
         return  # the symbols that started it light up first; then the window changes
@@ -42,9 +46,28 @@ def banners(c: Canvas, lay: Layout, mo: Moment) -> None:
             banner(c, lay, ("POWER PUCK", "ALL SYMBOLS X2"), (mo.p - start) / (1 - start), mo.m)
 
 
+def dip(c: Canvas, lay: Layout, mo: Moment) -> None:
+    """The window changing game (Moment.stage): the old one darkens to the banners' colour in
+    the DIP seconds before, the new one comes up out of it in the DIP seconds after (after a
+    Bonus Game, whose window is dark already, it comes up only). A fade, so the same with
+    reduced motion."""
+    if mo.kind in ("bonus_start", "prize_start"):
+        since = (mo.p - CHANGE) * mo.m.seconds
+    elif mo.kind == "bonus_end":
+        since = mo.p * mo.m.seconds
+    else:
+        return
+    dark = 1.0 - abs(since) / DIP
+    if dark > 0.0:
+        c.save()
+        c.alpha(min(1.0, dark))
+        c.rect(0, 0, lay.width, lay.height, fill=BAND)
+        c.restore()
+
+
 def banner(c: Canvas, lay: Layout, lines: tuple[str, ...], p: float, m: Motion) -> None:
     """A message across the middle of the window, over everything."""
-    widgets.banner(c, lay.width, lay.height, lines, p, m, gold=art.GOLD, band="#0a0f24f2",
+    widgets.banner(c, lay.width, lay.height, lines, p, m, gold=art.GOLD, band=BAND + "f2",
                    height=0.12 + 0.07 * len(lines))  # fmt: skip
 
 
