@@ -3,6 +3,7 @@ it darkens before the change and comes up after, never a cut from one window to 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -48,3 +49,11 @@ def test_after_a_bonus_game_the_main_window_comes_up_out_of_the_dark() -> None:
     seen = [darkness(moment(POWER, "bonus_end", p / 100)) for p in range(0, 60)]
     assert seen[0] == pytest.approx(1.0) and seen[-1] == 0.0
     assert seen == sorted(seen, reverse=True)
+
+
+def test_the_dip_keeps_the_pace_of_the_rest() -> None:
+    """At a faster pace the event's real seconds are fewer and the dip as short a share."""
+    for seconds in (2.8, 0.9):
+        mo = moment(BOOK, "bonus_start", CHANGE + 0.5 * messages.DIP / SECONDS["bonus_start"])
+        faster = replace(mo, m=replace(mo.m, seconds=seconds))
+        assert darkness(faster) == pytest.approx(0.5)

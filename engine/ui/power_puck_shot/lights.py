@@ -20,8 +20,9 @@ from typing import Any
 from engine.ui.draw import Canvas, Font
 from engine.ui.motion import Motion
 from engine.ui.power_puck_shot import art
-from engine.ui.power_puck_shot.timing import CHANGE, JOIN, LEAD, power_message_at
+from engine.ui.power_puck_shot.timing import CHANGE, DURATIONS, JOIN, LEAD, power_message_at
 
+# in seconds at the normal pace (as the events' own times, so faster at a faster pace)
 POP = 0.22  # seconds a revealed symbol takes to pop up
 FLASH = 0.3  # seconds the ring round a revealed pip widens and fades
 BADGE = 0.3  # seconds an '×2' badge takes to pop on
@@ -113,10 +114,11 @@ def counter(c: Canvas, mo: Any, spots: list[tuple[float, float, float]], power: 
         ring(c, x, y, s * 0.62, glow, art.GOLD if k < power else "#7dff9e")
     if mo.p < start:
         return
+    length = DURATIONS["bonus_end"](e)  # the event's seconds at the normal pace
     for k in range(min(power, len(spots))):
         x, y, s = spots[k]
         at = start + (1 - start) * (0.25 + 0.15 * k)  # in turn, once the banner has opened
-        badge(c, x + s * 0.4, y - s * 0.4, s * 0.7, (mo.p - at) * mo.m.seconds / BADGE, mo.m)
+        badge(c, x + s * 0.4, y - s * 0.4, s * 0.7, (mo.p - at) * length / BADGE, mo.m)
 
 
 def prize_trigger(mo: Any, k: int, collected: int) -> float:

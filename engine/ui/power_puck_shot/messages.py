@@ -16,12 +16,12 @@ from engine.ui.motion import Motion
 from engine.ui.power_puck_shot import art
 from engine.ui.power_puck_shot.layout import Layout
 from engine.ui.power_puck_shot.paint import Moment
-from engine.ui.power_puck_shot.timing import CHANGE, LEAD, power_message_at
+from engine.ui.power_puck_shot.timing import CHANGE, DURATIONS, LEAD, power_message_at
 from engine.ui.presentation import FREE_RESULT
 
 END_FOOT = 170.0  # below its text, the end message holds FINISH, a note and the board toggle
 BAND = "#0a0f24"  # the banners' band, and the colour the window dips to as it changes game
-DIP = 0.3  # seconds the window darkens before it changes game, and as long to come up after
+DIP = 0.3  # seconds (at the normal pace) the window darkens before it changes game, and after
 
 
 def banners(c: Canvas, lay: Layout, mo: Moment) -> None:
@@ -52,11 +52,12 @@ def dip(c: Canvas, lay: Layout, mo: Moment) -> None:
     Bonus Game, whose window is dark already, it comes up only). A fade, so the same with
     reduced motion."""
     if mo.kind in ("bonus_start", "prize_start"):
-        since = (mo.p - CHANGE) * mo.m.seconds
+        since = mo.p - CHANGE
     elif mo.kind == "bonus_end":
-        since = mo.p * mo.m.seconds
+        since = mo.p
     else:
         return
+    since *= DURATIONS[mo.kind](mo.event)  # in the event's seconds: faster at a faster pace
     dark = 1.0 - abs(since) / DIP
     if dark > 0.0:
         c.save()
