@@ -115,7 +115,10 @@ def test_power_puck_all_symbols_x2_pops_a_badge_onto_each_power_puck() -> None:
         assert math.dist((x, y), centre(s)) < size  # on its puck
     rings = gold(counter(moment(POWER, "bonus_end", JOIN + 0.05)), "circle")
     assert {round(centre(s)[0]) for s in rings} == {round(x) for x, _, _ in spots[:power]}
-    assert gold(counter(moment(POWER, "bonus_end", JOIN - 0.05)), "circle") == []
+    waiting = gold(counter(moment(POWER, "bonus_end", JOIN - 0.05)), "circle")
+    x, _, w, _ = LAY.pucks
+    assert waiting and all(centre(s)[0] > x + w for s in waiting)  # beside the counter
+    assert gold(counter(moment(POWER, "row_won", 0.5)), "circle") == []  # no Bonus Game ending
 
 
 def test_a_power_puck_s_symbols_wear_x2_as_they_show() -> None:

@@ -6,7 +6,7 @@ badges of a Power Puck.
 - RESULT! PRIZE GAME UNLOCKED!: the meter's collected segments light in turn (meter.py);
 - POWER PUCK ALL SYMBOLS X2: an '×2' badge pops onto each Power Puck of the counter in turn,
   and onto each symbol a Power Puck's shot reveals (paint.counter, paint.grid);
-- the Bonus Game's end: rings round the pucks it awarded as they join the counter.
+- the Bonus Game's end: rings round the pucks it awarded, waiting beside the counter, then in it.
 
 Each moment's strength comes from the event's progress; pulses keep to motion.py's 3 flashes
 a second, and with reduced motion a highlight is steady and nothing pops (it fades in).
@@ -98,22 +98,38 @@ def doubled(event: Any) -> bool:
     return event is not None and bool(event.get("power"))
 
 
-def counter(c: Canvas, mo: Any, spots: list[tuple[float, float, float]], power: int) -> None:
-    """The Bonus Game's end over the Pucks Left Counter (its `spots`, the first `power` of
-    them Power Pucks): a ring round each puck it awarded once they join, and with 'POWER PUCK
-    ALL SYMBOLS X2' an '×2' badge popping onto each Power Puck in turn."""
+def awaiting(mo: Any) -> float:
+    """How bright the pucks a Bonus Game awarded glow beside the counter as it ends, before
+    they join it (0: not its end, or they have joined)."""
+    return pulse(mo.m, mo.p, 0.0, JOIN) if mo.kind == "bonus_end" else 0.0
+
+
+def puck_glow(power: bool) -> str:
+    """The colour of an awarded puck's ring: gold for a Power Puck, an extra Puck's green."""
+    return art.GOLD if power else art.GREEN
+
+
+def joined(c: Canvas, mo: Any, spots: list[tuple[float, float, float]], power: int) -> None:
+    """Behind the Pucks Left Counter's pucks (its `spots`, the first `power` of them Power
+    Pucks) as a Bonus Game ends: a ring round each puck it awarded, once they have joined."""
     e = mo.event
     if mo.kind != "bonus_end" or mo.p < JOIN:
         return
     awarded = int(e.get("extra_pucks", 0)) + int(e.get("power_pucks", 0))
-    start = power_message_at(e) if e.get("power_pucks") else 1.0
     glow = pulse(mo.m, mo.p, JOIN, 1.0)
-    joined = list(range(power)) + list(range(len(spots) - (awarded - power), len(spots)))
-    for k in sorted(set(joined) & set(range(len(spots)))):
+    ringed = list(range(power)) + list(range(len(spots) - (awarded - power), len(spots)))
+    for k in sorted(set(ringed) & set(range(len(spots)))):
         x, y, s = spots[k]
-        ring(c, x, y, s * 0.62, glow, art.GOLD if k < power else "#7dff9e")
-    if mo.p < start:
+        ring(c, x, y, s * 0.62, glow, puck_glow(k < power))
+
+
+def doubled_pucks(c: Canvas, mo: Any, spots: list[tuple[float, float, float]], power: int) -> None:
+    """Over the counter's pucks with 'POWER PUCK ALL SYMBOLS X2': an '×2' badge popping onto
+    each Power Puck in turn, once the banner has opened."""
+    e = mo.event
+    if mo.kind != "bonus_end" or not e.get("power_pucks"):
         return
+    start = power_message_at(e)
     length = DURATIONS["bonus_end"](e)  # the event's seconds at the normal pace
     for k in range(min(power, len(spots))):
         x, y, s = spots[k]

@@ -309,22 +309,25 @@ def counter(c: Canvas, lay: Layout, mo: Moment) -> None:
     spots = icon_spots(lay, n)
     size = min(h * 0.55, w / 6)
     icons = len(spots)
+    lights.joined(c, mo, spots, power)
     for k, (px, py, s) in enumerate(spots):
         art.puck(c, px, py, s, k < power)
-    lights.counter(c, mo, spots, power)
+    lights.doubled_pucks(c, mo, spots, power)
     ink = art.WORDS_ON[stage]  # dark on the Prize Game's light backdrop
     if n > icons:
         art.label(c, f"+{n - icons}", x + w - 8, y + size / 2, size * 0.6, size * 1.5, ink)
     art.label(c, f"{n} {text}" if n != 1 else f"1 {text.replace('PUCKS', 'PUCK')}",
               x + w / 2, y + h - h * 0.2, h * 0.28, w, ink)  # fmt: skip
     waiting = shown.pending_extra + shown.pending_power
-    if stage == "bonus" and waiting:
+    if (stage == "bonus" or mo.kind == "bonus_end") and waiting:  # until they join
         # As many as fit between the counter and the window's edge; the rest as '+N'.
         places = max(1, int((lay.width - x - w) // (size * 1.1)))
         icons = waiting if waiting <= places else places - 1
+        glow = lights.awaiting(mo)
         for k in range(icons):
-            art.puck(c, x + w + size * (0.7 + k * 1.1), y + size / 2, size * 0.8,
-                     k < shown.pending_power)  # fmt: skip
+            px, charged = x + w + size * (0.7 + k * 1.1), k < shown.pending_power
+            lights.ring(c, px, y + size / 2, size * 0.5, glow, lights.puck_glow(charged))
+            art.puck(c, px, y + size / 2, size * 0.8, charged)
         if icons < waiting:
             art.label(c, f"+{waiting - icons}", x + w + size * (0.7 + icons * 1.1), y + size / 2,
                       size * 0.6, size)  # fmt: skip
