@@ -19,11 +19,13 @@ from typing import Any
 
 import pytest
 
-from backends.canvas import BatchReader
+from backends.canvas import BatchReader, CommandCanvas
 from engine.ui.draw import IDENTITY, Matrix, rotation, scaling, then, transform, translation
 from engine.ui.input import Activate, ReducedMotion
 from engine.ui.motion import MAX_FLASHES_PER_SECOND, Motion, flashes
 from tests.test_ui_lab_riches import SIZES, Shell, payload
+from tests.test_ui_power_puck_shot import CASES, EVERYTHING
+from tests.test_ui_power_puck_shot import Shell as PuckShell
 
 FPS = 60
 MIN_AREA = 1_000.0  # px²
@@ -225,3 +227,30 @@ def test_reduced_motion_follows_the_system_setting_live() -> None:
         "Reduced motion on",
         "Reduced motion off",
     ]
+
+
+def still(cs: list[tuple[Any, float, float]]) -> dict[Any, tuple[float, float]]:
+    """Where each text or circle radius drawn once in a frame stands: (x, y) by its key."""
+    keys = [k for k, _, _ in cs]
+    return {k: (x, y) for k, x, y in cs if keys.count(k) == 1}
+
+
+@pytest.mark.parametrize(("case", "fast"), [("power-puck", "1"), ("everything", "0")])
+def test_power_puck_shot_with_reduced_motion_nothing_travels(case: str, fast: str) -> None:
+    """A whole Power Puck Shot play (a Bonus Game and a Power Puck's shot; a Prize Game),
+    every frame of the Main Game drawn and decoded: no text or circle moves (the puck fades
+    in where it drops and leaves no trail, no sparks fly, no light runs up the meter)."""
+    size = SIZES["phone"]
+    shell = PuckShell(size, {**CASES, "everything": EVERYTHING}[case],
+                      {"reducedMotion": "1", "fast": fast})  # fmt: skip
+    shell.start()
+    shown = []
+    for _ in shell.shots():
+        canvas = CommandCanvas(*size, lambda s, px, _f, _b: len(s) * px * 0.55)
+        shell.scene.draw(canvas)
+        screen = Screen(BatchReader().read(canvas.flush()))
+        shown.append(still(screen.texts) | still([(r, x, y) for x, y, r in screen.circles]))
+    assert len(shown) > 500
+    moved = [(key, a[key], b[key]) for a, b in pairwise(shown) for key in a.keys() & b.keys()
+             if 0.5 < math.dist(a[key], b[key]) < 40]  # fmt: skip
+    assert moved == []
