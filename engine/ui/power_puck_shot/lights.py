@@ -14,7 +14,6 @@ a second, and with reduced motion a highlight is steady and nothing pops (it fad
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from engine.ui.draw import Canvas, Font
@@ -34,10 +33,11 @@ def _hex(alpha: float) -> str:
 
 
 def pop(m: Motion, q: float) -> tuple[float, float]:
-    """(scale, opacity) of a symbol popping up, q 0..1 of its POP: it grows past its size
-    and settles; with reduced motion it fades in at its size."""
+    """(scale, opacity) of a symbol popping up, q 0..1 of its POP: it lands a third larger and
+    settles to its size, shrinking all the way (never through its size and back, which would
+    read as a flash); with reduced motion it fades in at its size."""
     far, fade = m.travel(q)
-    return 0.5 + 0.5 * far + 0.25 * math.sin(math.pi * far), fade
+    return 1.0 + 0.35 * (1.0 - far) ** 3, fade
 
 
 def flash(c: Canvas, x: float, y: float, r: float, q: float, m: Motion,
@@ -75,17 +75,18 @@ def badge(c: Canvas, x: float, y: float, s: float, q: float, m: Motion) -> None:
     c.restore()
 
 
-def pulse(m: Motion, p: float, start: float, end: float) -> float:
+def pulse(m: Motion, p: float, start: float, end: float, lit: float | None = None) -> float:
     """How bright a highlight shown from progress `start` to `end` of its event is at p: it
-    comes up, then pulses (PULSES times at most, motion.py) and stays lit to `end`; 0 outside."""
-    if not start <= p < end:
+    comes up (from `lit`, when it lights after the others, in step with them), then pulses
+    (PULSES times at most, motion.py) and stays lit to `end`; 0 outside."""
+    lit = start if lit is None else lit
+    if not lit <= p < end:
         return 0.0
-    share = end - start
-    q = (p - start) / share
     if m.reduced:
         return 1.0
-    rise = min(1.0, q * 6)
-    return rise * (0.55 + 0.45 * m.part(share).pulse(q, PULSES))
+    share = end - start
+    rise = (p - lit) / share * 6  # the lower of the two: never a wobble where they meet
+    return min(rise, 0.55 + 0.45 * m.part(share).pulse((p - start) / share, PULSES))
 
 
 def bonus_trigger(mo: Any) -> float:
@@ -143,5 +144,5 @@ def prize_trigger(mo: Any, k: int, collected: int) -> float:
     pulse with it (0: not its start, or not collected)."""
     if mo.kind != "prize_start" or k >= collected:
         return 0.0
-    start = 0.0 if mo.m.reduced else LEAD * 0.8 * k / max(1, collected)
-    return pulse(mo.m, mo.p, start, CHANGE)
+    lit = 0.0 if mo.m.reduced else LEAD * 0.8 * k / max(1, collected)
+    return pulse(mo.m, mo.p, 0.0, CHANGE, lit)

@@ -51,7 +51,7 @@ def meter(c: Canvas, lay: Layout, mo: Any) -> None:
     x, y, w, h = lay.meter
     filled = mo.shown.meter
     rising = filling(mo)
-    unlocking = max((lights.prize_trigger(mo, k, filled) for k in range(filled)), default=0.0)
+    unlocking = lights.prize_trigger(mo, 0, filled)  # the frame in step with its segments
     fanfare.glow(c, x - 4, y - 4, w + 8, h + 8, 10, unlocking)
     c.rect(x - 4, y - 4, w + 8, h + 8, fill="#071328", stroke="#7fd4ff", line_width=2, radius=10)
     for k in range(rules.METER_SEGMENTS):

@@ -357,7 +357,8 @@ def flights(c: Canvas, lay: Layout, mo: Moment) -> None:
         (sx, sy), (tx, ty, size) = starts[k], goal
         far, fade = mo.m.travel(q)
         ease = 1 - (1 - far) ** 2
-        s = lay.cell * 0.62 + (size - lay.cell * 0.62) * ease
+        start = lay.cell * 0.62 * lights.pop(mo.m, (t - clock.reveals[k]) / lights.POP)[0]
+        s = start + (size - start) * ease  # from the size of the symbol popping up on the grid
         c.save()
         c.alpha(fade)
         art.motif(c, str(reveal), sx + (tx - sx) * ease, sy + (ty - sy) * ease, s)
