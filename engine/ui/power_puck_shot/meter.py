@@ -73,14 +73,18 @@ def meter(c: Canvas, lay: Layout, mo: Any) -> None:
 
 
 def _light(c: Canvas, lay: Layout, k: int, ran: float) -> None:
-    """The light running up the meter to segment k, `ran` 0..1 of the way from its bottom."""
+    """The light running up the meter to segment k, `ran` 0..1 of the way from its bottom: a
+    white-hot core in a gold glow, fading streaks below it where it has just been."""
     _, y, _, h = lay.meter
     sx, sy, sw, sh = lay.segment(k)
-    ease = 1 - (1 - ran) ** 2
-    cy = y + h + (sy + sh / 2 - (y + h)) * ease  # from the meter's bottom edge
-    band = sh * 0.7
+    goal = sy + sh / 2
+    band = sh * 0.6
+    for back, alpha in ((0.3, "33"), (0.18, "66"), (0.0, "cc")):  # the streak, then the head
+        q = max(0.0, ran - back)
+        cy = y + h + (goal - (y + h)) * (1 - (1 - q) ** 2)  # from the meter's bottom edge
+        c.rect(sx + 3, cy - band / 2, sw - 6, band, fill=art.GOLD + alpha, radius=band / 2)
     fanfare.glow(c, sx + 3, cy - band / 2, sw - 6, band, band / 2, 1.0, "#fff3b0")
-    c.rect(sx + 3, cy - band / 2, sw - 6, band, fill="#fff3b0cc", radius=band / 2)
+    c.rect(sx + sw * 0.2, cy - band / 5, sw * 0.6, band * 0.4, fill="#fff3b0", radius=band / 5)
 
 
 def _label(c: Canvas, k: int, segment: tuple[float, float, float, float], lit: bool) -> None:
