@@ -148,3 +148,27 @@ def test_a_highlight_pulses_no_more_than_three_times_a_second(seconds: float) ->
     steady = Motion(True, seconds)
     assert {lights.pulse(steady, p / 10, 0.0, CHANGE) for p in range(7)} == {1.0}
     assert all(b >= a for a, b in pairwise(lights.pop(steady, q / 10)[1] for q in range(11)))
+
+
+def test_a_revealed_symbol_lands_larger_and_settles_or_fades_in_with_reduced_motion() -> None:
+    index = shots(BOOK, game="main")[0]
+    clock = at(BOOK, index, 0.0).event["clock"]
+    path = paint.path_of(at(BOOK, index, 0.0).event)
+    assert path is not None
+    first = clock.reveals[0]
+    x, y = LAY.square(path.reveals[0].square)
+
+    def rings(t: float, reduced: bool = False) -> list[Shape]:
+        """The white ring widening from the first pip as it shows its symbol."""
+        return [s for s in grid(at(BOOK, index, t, reduced=reduced)) if s.kind == "circle"
+                and str(s.stroke).startswith("#ffffff") and near((x, y), s)]  # fmt: skip
+
+    steps = [first + lights.POP * k / 10 for k in range(1, 10)]
+    landing = [lights.pop(Motion(), (t - first) / lights.POP)[0] for t in steps]
+    assert landing == sorted(landing, reverse=True) and landing[0] > 1.2 and landing[-1] > 1.0
+    assert lights.pop(Motion(), 1.0) == (1.0, 1.0)
+    assert all(lights.pop(Motion(reduced=True), q / 10)[0] == 1.0 for q in range(11))
+    widths = [rings(first + lights.FLASH * k / 5)[0].box[2] for k in range(5)]
+    assert widths == sorted(widths) and widths[0] < widths[-1]  # widening
+    assert rings(first - 0.02) == rings(first + lights.FLASH + 0.01) == []
+    assert rings(first + 0.05, reduced=True) == []
