@@ -18,7 +18,7 @@ from engine.ui.draw import along
 from engine.ui.motion import Motion
 from engine.ui.power_puck_shot import paint, trail
 from engine.ui.power_puck_shot.layout import layout
-from engine.ui.power_puck_shot.timing import LAUNCH, SPEED, TRAIL, ShotClock, prepare
+from engine.ui.power_puck_shot.timing import LAUNCH, SPEED, ShotClock, prepare
 from tests.test_ui_power_puck_shot import CASES, EVERYTHING, MODEL
 from tests.test_ui_power_puck_shot_screens import Shape, shapes
 
@@ -81,7 +81,7 @@ def test_the_trail_shows_only_while_the_puck_moves_on_its_path_behind_it(arrow: 
         mo = at(BOOK, FIRST, t, arrow=arrow)
         found = dots(mo)
         seen.append(len(found))
-        if t <= LAUNCH or t >= end + TRAIL:  # before the strike, or the puck has dropped
+        if t <= LAUNCH or t >= end + trail.TRAIL:  # before the strike, or the puck has dropped
             assert found == [], t
             continue
         if LAUNCH + 0.05 < t < end - 0.05:
@@ -94,7 +94,7 @@ def test_the_trail_shows_only_while_the_puck_moves_on_its_path_behind_it(arrow: 
             x, y = centre(s)
             assert LAY.grid_x <= x <= LAY.grid_x + side and LAY.grid_y <= y <= LAY.grid_y + side
             # behind the puck, no further than the path it slid in TRAIL seconds
-            assert math.dist((x, y), head) <= TRAIL * SPEED * LAY.cell + 1.0
+            assert math.dist((x, y), head) <= trail.TRAIL * SPEED * LAY.cell + 1.0
     assert max(seen) == trail.SAMPLES  # the whole trail while the puck is under way
 
 

@@ -39,7 +39,6 @@ SECONDS = {
 POWER_MESSAGE = 1.6  # 'POWER PUCK ALL SYMBOLS X2' after a Bonus Game that awarded one
 LEAD = 0.2  # of a Bonus or Prize Game's start: the symbols that started it light up alone
 CHANGE = 0.68  # of it: its banner has shown (from LEAD), and now the window changes
-TRAIL = 0.3  # seconds of the puck's path its trail shows behind it
 JOIN = 0.3  # of a bonus_end: the pucks the Bonus Game awarded join the Pucks Left Counter
 
 

@@ -17,9 +17,10 @@ from typing import Any
 
 from engine.ui.draw import Canvas, along
 from engine.ui.power_puck_shot.layout import Layout
-from engine.ui.power_puck_shot.timing import TRAIL, ShotClock
+from engine.ui.power_puck_shot.timing import ShotClock
 
 Point = tuple[float, float]
+TRAIL = 0.3  # seconds of the puck's path its trail shows behind it
 SAMPLES = 9  # dots of the trail behind the puck
 SPARK = 0.28  # seconds a bounce's sparks fly
 SPARKS = 7  # sparks of one bounce
