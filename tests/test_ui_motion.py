@@ -1,13 +1,14 @@
 """Flashing and motion on screen: never more than 3 flashes a second, in any mode; with reduced
 motion, nothing travels and nothing flashes.
 
-Whole Lab Riches plays are drawn frame by frame at 60 frames a second, as the browser runs
-them, and every frame's batch is decoded (backends/canvas.py) and laid out on the screen
-(translate and scale applied). A *flash* is counted as WCAG 2.3.1 counts one: a pair of
-opposing changes. Each filled or outlined rectangle is followed by where it stands on the screen;
-a change of its colours, or its appearing or vanishing, is one change. Stricter than WCAG's
-general flash, which counts only changes over a quarter of a 10° field of view (about
-341 x 256 px at 1024 x 768), any rectangle of 1,000 px² or more counts here.
+Whole Lab Riches plays (and Power Puck Shot's Main Game, `puck_frames`) are drawn frame by
+frame at 60 frames a second, as the browser runs them, and every frame's batch is decoded
+(backends/canvas.py) and laid out on the screen (translate and scale applied). A *flash* is
+counted as WCAG 2.3.1 counts one: a pair of opposing changes. Each filled or outlined
+rectangle is followed by where it stands on the screen; a change of its colours, or its
+appearing or vanishing, is one change. Stricter than WCAG's general flash, which counts only
+changes over a quarter of a 10° field of view (about 341 x 256 px at 1024 x 768), any
+rectangle of 1,000 px² or more counts here.
 """
 
 from __future__ import annotations
@@ -19,11 +20,13 @@ from typing import Any
 
 import pytest
 
-from backends.canvas import BatchReader
+from backends.canvas import BatchReader, CommandCanvas
 from engine.ui.draw import IDENTITY, Matrix, rotation, scaling, then, transform, translation
 from engine.ui.input import Activate, ReducedMotion
 from engine.ui.motion import MAX_FLASHES_PER_SECOND, Motion, flashes
 from tests.test_ui_lab_riches import SIZES, Shell, payload
+from tests.test_ui_power_puck_shot import CASES, EVERYTHING
+from tests.test_ui_power_puck_shot import Shell as PuckShell
 
 FPS = 60
 MIN_AREA = 1_000.0  # px²
@@ -225,3 +228,45 @@ def test_reduced_motion_follows_the_system_setting_live() -> None:
         "Reduced motion on",
         "Reduced motion off",
     ]
+
+
+def puck_frames(case: str, params: dict[str, str]) -> list[tuple[Screen, str]]:
+    """Every Main Game frame of a whole Power Puck Shot play at 1280 x 720 ("power-puck": a
+    Bonus Game and a Power Puck's shot; "everything": a Bonus Game, a row and a Prize Game),
+    an arrow pressed as soon as the arrows are on, decoded, with the event animating."""
+    size = SIZES["desktop"]
+    shell = PuckShell(size, {**CASES, "everything": EVERYTHING}[case], params)
+    shell.start()
+    shown = []
+    for _ in shell.shots():
+        canvas = CommandCanvas(*size, lambda s, px, _f, _b: len(s) * px * 0.55)
+        shell.scene.draw(canvas)
+        shown.append((Screen(BatchReader().read(canvas.flush())), shell.moment().kind))
+    assert len(shown) > 500
+    return shown
+
+
+@pytest.mark.parametrize("fast", ["0", "1"])
+@pytest.mark.parametrize("case", ["power-puck", "everything"])
+def test_power_puck_shot_flashes_no_more_than_three_times_a_second(case: str, fast: str) -> None:
+    """The trail, the pops, the highlights' pulses, the meter's light and the window's dip
+    included (a symbol landing bigger and settling, never through its size and back)."""
+    seconds, where = fastest_flash(puck_frames(case, {"fast": fast}))
+    assert seconds >= SLOWEST_ALLOWED, f"flashes {seconds:.3f} s apart at {where}"
+
+
+def still(cs: list[tuple[Any, float, float]]) -> dict[Any, tuple[float, float]]:
+    """Where each text or circle radius drawn once in a frame stands: (x, y) by its key."""
+    keys = [k for k, _, _ in cs]
+    return {k: (x, y) for k, x, y in cs if keys.count(k) == 1}
+
+
+@pytest.mark.parametrize(("case", "fast"), [("power-puck", "1"), ("everything", "0")])
+def test_power_puck_shot_with_reduced_motion_nothing_travels(case: str, fast: str) -> None:
+    """Every frame of a whole play with reduced motion: no text or circle moves (the puck fades
+    in where it drops and leaves no trail, no sparks fly, no light runs up the meter)."""
+    shown = [still(screen.texts) | still([(r, x, y) for x, y, r in screen.circles])
+             for screen, _ in puck_frames(case, {"reducedMotion": "1", "fast": fast})]  # fmt: skip
+    moved = [(key, a[key], b[key]) for a, b in pairwise(shown) for key in a.keys() & b.keys()
+             if 0.5 < math.dist(a[key], b[key]) < 40]  # fmt: skip
+    assert moved == []

@@ -18,7 +18,7 @@ from engine.power_puck_shot import rules
 from engine.power_puck_shot.generator import build_book
 from engine.power_puck_shot.replay import Replay
 from engine.ui.motion import Motion
-from engine.ui.power_puck_shot import paint
+from engine.ui.power_puck_shot import meter, paint
 from engine.ui.power_puck_shot.layout import MIN_TARGET, TALL_ROW, Layout, Rect, layout
 from engine.ui.power_puck_shot.narrate import ARROW_NAMES
 from tests.test_ui_power_puck_shot import LAYOUT_SIZES, MODEL, SIZE_IDS, Shell
@@ -188,7 +188,7 @@ def test_the_meter_labels_fit_their_segments_and_can_be_read(size: tuple[int, in
     lay = layout(*size)
     state: Any = SimpleNamespace(meter=7)
     mo = paint.Moment(state, state, None, 1.0, Motion(), 0.0, None)
-    words = text_boxes(lambda c: paint.meter(c, lay, mo), size)
+    words = text_boxes(lambda c: meter.meter(c, lay, mo), size)
     assert words
     assert all(b[3] >= 9 for b in words), (size, [round(b[3], 1) for b in words])
     assert len(words) == 5 and len({b[3] for b in words}) == 1  # one line each, all alike

@@ -23,6 +23,7 @@ from engine.ui.widgets import unit_icon
 GOLD = "#ffd54a"
 INK = "#10131a"
 ICE = "#e9f6ff"
+GREEN = "#7dff9e"  # an extra Puck's mark (and its glow as it joins the counter)
 FILLS = {
     "dark-blue": "#2347c6",
     "purple": "#8a3fd6",
@@ -104,7 +105,7 @@ def puck(c: Canvas, power: bool = False) -> None:
 def extra_puck(c: Canvas) -> None:
     """An extra Puck award: a puck in a green ring marked '+1'."""
     c.image(art_key("extra-puck"), -5.0, -5.0, 10.0, 10.0)
-    c.text("+1", 0, 0.3, Font(4.6, "display", True), fill="#7dff9e")
+    c.text("+1", 0, 0.3, Font(4.6, "display", True), fill=GREEN)
 
 
 @unit_icon

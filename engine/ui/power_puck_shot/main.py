@@ -15,7 +15,7 @@ from engine.power_puck_shot.replay import State
 from engine.ui.draw import Canvas
 from engine.ui.flow import Flow
 from engine.ui.input import Control, Event, Focus, Key
-from engine.ui.power_puck_shot import messages, paint, table
+from engine.ui.power_puck_shot import messages, meter, paint, table
 from engine.ui.power_puck_shot.layout import ARROWS, Layout, layout
 from engine.ui.power_puck_shot.narrate import ARROW_NAMES
 from engine.ui.scenes.play import PlayScreen
@@ -124,7 +124,7 @@ class MainScene(PlayScreen[Layout]):
         look = shown.stage
         paint.backdrop(canvas, lay, look)
         paint.header(canvas, lay, self.flow, shown)
-        paint.meter(canvas, lay, shown)
+        meter.meter(canvas, lay, shown)
         table.table(canvas, lay, shown, self.flow.mode == "try")
         paint.grid(canvas, lay, shown, look)
         controls = [c for c in self.controls() if not c.id.startswith(SHOOT)]

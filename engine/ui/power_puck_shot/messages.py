@@ -16,34 +16,59 @@ from engine.ui.motion import Motion
 from engine.ui.power_puck_shot import art
 from engine.ui.power_puck_shot.layout import Layout
 from engine.ui.power_puck_shot.paint import Moment
-from engine.ui.power_puck_shot.timing import CHANGE, power_message_at
+from engine.ui.power_puck_shot.timing import CHANGE, DURATIONS, LEAD, power_message_at
 from engine.ui.presentation import FREE_RESULT
 
 END_FOOT = 170.0  # below its text, the end message holds FINISH, a note and the board toggle
+BAND = "#0a0f24"  # the banners' band, and the colour the window dips to as it changes game
+DIP = 0.3  # seconds (at the normal pace) the window darkens before it changes game, and after
 
 
 def banners(c: Canvas, lay: Layout, mo: Moment) -> None:
-    """'BONUS GAME!', 'POWER PUCK ALL SYMBOLS X2', 'RESULT! PRIZE GAME UNLOCKED!'."""
+    """'BONUS GAME!', 'POWER PUCK ALL SYMBOLS X2', 'RESULT! PRIZE GAME UNLOCKED!', over the
+    window's `dip` as it changes game."""
+    dip(c, lay, mo)
     e = mo.event
-    if mo.kind in ("bonus_start", "prize_start") and mo.p >= CHANGE:
-        return  # the banner has shown: now the window changes (Moment.stage)
+    if mo.kind in ("bonus_start", "prize_start") and not LEAD <= mo.p < CHANGE:
+        return  # the symbols that started it light up first; then the window changes
+    shown = (mo.p - LEAD) / (CHANGE - LEAD)
     if mo.kind == "bonus_start":
         n = int(e["pucks"])
         lines: tuple[str, ...] = ("BONUS GAME!", f"{n} BONUS PUCK{'S' if n > 1 else ''}")
-        banner(c, lay, lines, mo.p / CHANGE, mo.m)
+        banner(c, lay, lines, shown, mo.m.part(CHANGE - LEAD))
     elif mo.kind == "prize_start":
         n = int(e["pucks"])
         lines = ("RESULT!", "PRIZE GAME UNLOCKED!", f"{n} PRIZE PUCK{'S' if n > 1 else ''}")
-        banner(c, lay, lines, mo.p / CHANGE, mo.m)
+        banner(c, lay, lines, shown, mo.m.part(CHANGE - LEAD))
     elif mo.kind == "bonus_end" and e.get("power_pucks"):
         start = power_message_at(e)
         if mo.p >= start:
             banner(c, lay, ("POWER PUCK", "ALL SYMBOLS X2"), (mo.p - start) / (1 - start), mo.m)
 
 
+def dip(c: Canvas, lay: Layout, mo: Moment) -> None:
+    """The window changing game (Moment.stage): the old one darkens to the banners' colour in
+    the DIP seconds before, the new one comes up out of it in the DIP seconds after (after a
+    Bonus Game, whose window is dark already, it comes up only). A fade, so the same with
+    reduced motion."""
+    if mo.kind in ("bonus_start", "prize_start"):
+        since = mo.p - CHANGE
+    elif mo.kind == "bonus_end":
+        since = mo.p
+    else:
+        return
+    since *= DURATIONS[mo.kind](mo.event)  # in the event's seconds: faster at a faster pace
+    dark = 1.0 - abs(since) / DIP
+    if dark > 0.0:
+        c.save()
+        c.alpha(min(1.0, dark))
+        c.rect(0, 0, lay.width, lay.height, fill=BAND)
+        c.restore()
+
+
 def banner(c: Canvas, lay: Layout, lines: tuple[str, ...], p: float, m: Motion) -> None:
     """A message across the middle of the window, over everything."""
-    widgets.banner(c, lay.width, lay.height, lines, p, m, gold=art.GOLD, band="#0a0f24f2",
+    widgets.banner(c, lay.width, lay.height, lines, p, m, gold=art.GOLD, band=BAND + "f2",
                    height=0.12 + 0.07 * len(lines))  # fmt: skip
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Any
 
 from engine.money import format_pounds
@@ -20,12 +20,12 @@ from engine.power_puck_shot import rules
 from engine.power_puck_shot.geometry import LAUNCH, POCKETS
 from engine.power_puck_shot.paths import ARROW_DEGREES
 from engine.power_puck_shot.replay import State, apply
-from engine.power_puck_shot.tokens import BOOSTER, EXTRA, POT, POWER, PRIZE, SQUARE
+from engine.power_puck_shot.tokens import BONUS, BOOSTER, EXTRA, POT, POWER, PRIZE, SQUARE
 from engine.power_puck_shot.tokens import SQUARES as PLUS
 from engine.ui.draw import Canvas, Font, LinearGradient, along, fit_text
 from engine.ui.flow import Flow
 from engine.ui.motion import Motion
-from engine.ui.power_puck_shot import art
+from engine.ui.power_puck_shot import art, lights, trail
 from engine.ui.power_puck_shot.layout import Layout
 from engine.ui.power_puck_shot.timing import CHANGE, JOIN, ShotClock, path_of
 from engine.ui.presentation import FREE_COUNTER, header_note
@@ -188,32 +188,6 @@ def pot(c: Canvas, lay: Layout, pence: int, free: bool = False) -> None:
     )
 
 
-def meter(c: Canvas, lay: Layout, mo: Moment) -> None:
-    """The Prize Game Symbol Collection Meter: 10 segments, the top five labelled."""
-    x, y, w, h = lay.meter
-    filled = mo.shown.meter
-    c.rect(x - 4, y - 4, w + 8, h + 8, fill="#071328", stroke="#7fd4ff", line_width=2, radius=10)
-    for k in range(rules.METER_SEGMENTS):
-        sx, sy, sw, sh = lay.segment(k)
-        lit = k < filled
-        c.rect(sx + 3, sy + 2, sw - 6, sh - 4, fill=art.GOLD if lit else "#1a2a44",
-               stroke="#ffffff55", line_width=1, radius=4)  # fmt: skip
-        pucks = k - rules.SYMBOLS_TO_UNLOCK + 2
-        if pucks >= 1:
-            text = f"{pucks} PRIZE PUCK{'S' if pucks > 1 else ''}"
-            ink = "#3b2400" if lit else "#cfe8ff"
-            size = min(sh * 0.5, 15.0)
-            longest = f"{rules.METER_SEGMENTS - rules.SYMBOLS_TO_UNLOCK + 1} PRIZE PUCKS"
-            one = fit_text(c, longest, Font(size, "body", True), sw - 8).size  # all alike
-            two = min(sh * 0.34, 13.0)
-            if one >= two * 0.8:  # one line, as big as the longest fits
-                art.label(c, text, sx + sw / 2, sy + sh / 2, one, sw - 8, ink)
-            else:  # a narrow meter: the number over the words
-                size = two
-                art.label(c, text[:1], sx + sw / 2, sy + sh * 0.3, size * 1.1, sw - 10, ink)
-                art.label(c, text[2:], sx + sw / 2, sy + sh * 0.7, size, sw - 8, ink)
-
-
 def grid(c: Canvas, lay: Layout, mo: Moment, stage: str) -> None:
     """The Play Grid: the table's cushions and surface, the Pockets, the Pips, the Spinning
     Bumpers of the shot on it, the symbols its pips have revealed and the puck."""
@@ -251,13 +225,22 @@ def grid(c: Canvas, lay: Layout, mo: Moment, stage: str) -> None:
                 continue  # hit: it vanishes and leaves its Pocket open
             x, y = lay.square(square)
             art.bumper(c, x, y, cell * 0.7, spin + square)
+    trigger = lights.bonus_trigger(mo)  # the Bonus motifs that start a Bonus Game glow
+    double = lights.doubled(shot)  # a Power Puck's symbols wear '×2'
     for square, (name, at) in revealed.items():
         x, y = lay.square(square)
-        grow, fade = mo.m.travel((t - at) / 0.2) if timed is not None else (1.0, 1.0)
+        since = t - at if timed is not None else math.inf
+        lights.flash(c, x, y, cell * 0.34, since / lights.FLASH, mo.m)
+        grow, fade = lights.pop(mo.m, since / lights.POP)
+        if name == BONUS:
+            lights.ring(c, x, y, cell * 0.42, trigger)
         c.save()
         c.alpha(fade)
-        art.motif(c, name, x, y, cell * 0.62 * (0.5 + 0.5 * grow))
+        art.motif(c, name, x, y, cell * 0.62 * grow)
         c.restore()
+        if double:
+            lights.badge(c, x + cell * 0.26, y - cell * 0.26, cell * 0.3,
+                         (since - lights.POP * 0.5) / lights.BADGE, mo.m)  # fmt: skip
     if timed is not None:
         _puck(c, lay, mo, timed[0], timed[1])
 
@@ -283,11 +266,13 @@ def _puck(c: Canvas, lay: Layout, mo: Moment, clock: ShotClock, t: float) -> Non
         art.puck(c, x, y, r * 2, power)
         c.restore()
         return
+    trail.trail(c, lay, screen, clock, t, r, mo.event, partial(inside, lay))
     x, y = inside(lay, along(screen, moved), r)
     if moved >= 1.0:  # dropped: it sinks into the pocket
         sink = min(1.0, (t - clock.travel - 0.3) / 0.15 + 1.0)
         r *= max(0.0, 1.0 - 0.7 * sink)
     art.puck(c, x, y, r * 2, power)
+    trail.sparks(c, lay, screen, clock, t, mo.event)  # over the puck that strikes
 
 
 def inside(lay: Layout, point: tuple[float, float], r: float) -> tuple[float, float]:
@@ -321,27 +306,40 @@ def counter(c: Canvas, lay: Layout, mo: Moment) -> None:
         n, power, text = shown.prize_pucks_left, 0, "PRIZE PUCKS LEFT"
     else:
         n, power, text = shown.pucks_left, shown.power_pucks, "PUCKS LEFT"
+    spots = icon_spots(lay, n)
     size = min(h * 0.55, w / 6)
-    icons = min(n, 6)
-    left = x + w / 2 - (icons - 1) * size * 0.55
-    for k in range(icons):
-        art.puck(c, left + k * size * 1.1, y + size / 2, size, k < power)
+    icons = len(spots)
+    lights.joined(c, mo, spots, power)
+    for k, (px, py, s) in enumerate(spots):
+        art.puck(c, px, py, s, k < power)
+    lights.doubled_pucks(c, mo, spots, power)
     ink = art.WORDS_ON[stage]  # dark on the Prize Game's light backdrop
     if n > icons:
         art.label(c, f"+{n - icons}", x + w - 8, y + size / 2, size * 0.6, size * 1.5, ink)
     art.label(c, f"{n} {text}" if n != 1 else f"1 {text.replace('PUCKS', 'PUCK')}",
               x + w / 2, y + h - h * 0.2, h * 0.28, w, ink)  # fmt: skip
     waiting = shown.pending_extra + shown.pending_power
-    if stage == "bonus" and waiting:
+    if (stage == "bonus" or mo.kind == "bonus_end") and waiting:  # until they join
         # As many as fit between the counter and the window's edge; the rest as '+N'.
         places = max(1, int((lay.width - x - w) // (size * 1.1)))
         icons = waiting if waiting <= places else places - 1
+        glow = lights.awaiting(mo)
         for k in range(icons):
-            art.puck(c, x + w + size * (0.7 + k * 1.1), y + size / 2, size * 0.8,
-                     k < shown.pending_power)  # fmt: skip
+            px, charged = x + w + size * (0.7 + k * 1.1), k < shown.pending_power
+            lights.ring(c, px, y + size / 2, size * 0.5, glow, lights.puck_glow(charged))
+            art.puck(c, px, y + size / 2, size * 0.8, charged)
         if icons < waiting:
             art.label(c, f"+{waiting - icons}", x + w + size * (0.7 + icons * 1.1), y + size / 2,
                       size * 0.6, size)  # fmt: skip
+
+
+def icon_spots(lay: Layout, n: int) -> list[tuple[float, float, float]]:
+    """Where the Pucks Left Counter draws its first (up to 6) of n pucks: (x, y, size)."""
+    x, y, w, h = lay.pucks
+    size = min(h * 0.55, w / 6)
+    icons = min(n, 6)
+    left = x + w / 2 - (icons - 1) * size * 0.55
+    return [(left + k * size * 1.1, y + size / 2, size) for k in range(icons)]
 
 
 def flights(c: Canvas, lay: Layout, mo: Moment) -> None:
@@ -359,7 +357,8 @@ def flights(c: Canvas, lay: Layout, mo: Moment) -> None:
         (sx, sy), (tx, ty, size) = starts[k], goal
         far, fade = mo.m.travel(q)
         ease = 1 - (1 - far) ** 2
-        s = lay.cell * 0.62 + (size - lay.cell * 0.62) * ease
+        start = lay.cell * 0.62 * lights.pop(mo.m, (t - clock.reveals[k]) / lights.POP)[0]
+        s = start + (size - start) * ease  # from the size of the symbol popping up on the grid
         c.save()
         c.alpha(fade)
         art.motif(c, str(reveal), sx + (tx - sx) * ease, sy + (ty - sy) * ease, s)

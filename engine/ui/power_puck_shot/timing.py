@@ -6,12 +6,17 @@ speed, each pip reveals its symbol as the puck passes it (at the path's `at` dis
 each symbol then flies for `FLIGHT` seconds to where it counts (a row of the Prize Table, the
 meter, the Pucks Left Counter, the PRIZE POT). The timing of every cue and every drawing of a
 shot comes from `ShotClock`, so what is heard is what is seen.
+
+A Bonus or Prize Game's start first lights the symbols that started it (`LEAD`), then its
+banner shows, then the window changes (`CHANGE`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from itertools import pairwise
+from math import dist
 from typing import Any
 
 from engine.book import Book, Event
@@ -27,12 +32,13 @@ FLIGHT = 0.55  # a revealed symbol flies to where it counts
 SECONDS = {
     "start": 0.0,
     "row_won": 1.5,
-    "bonus_start": 2.2,
+    "bonus_start": 2.8,
     "bonus_end": 1.2,
-    "prize_start": 2.6,
+    "prize_start": 3.2,
 }
 POWER_MESSAGE = 1.6  # 'POWER PUCK ALL SYMBOLS X2' after a Bonus Game that awarded one
-CHANGE = 0.6  # of a Bonus or Prize Game's start: its banner shows first, then the window changes
+LEAD = 0.2  # of a Bonus or Prize Game's start: the symbols that started it light up alone
+CHANGE = 0.68  # of it: its banner has shown (from LEAD), and now the window changes
 JOIN = 0.3  # of a bonus_end: the pucks the Bonus Game awarded join the Pucks Left Counter
 
 
@@ -61,6 +67,7 @@ class ShotClock:
     travel: float  # seconds the puck slides
     reveals: tuple[float, ...]  # when each pip reveals (the puck passes it)
     total: float
+    bounces: tuple[tuple[float, int], ...] = ()  # (when, point of the path): a cushion or bumper
 
     @classmethod
     def of(cls, event: Mapping[str, Any]) -> ShotClock:
@@ -77,7 +84,8 @@ class ShotClock:
             travel = max(MIN_TRAVEL, path.length / SPEED)
             times = tuple(LAUNCH + travel * r.at / path.length for r in path.reveals)
         last = max(times, default=LAUNCH)
-        return cls(travel, times, max(LAUNCH + travel, last + FLIGHT) + 0.15)
+        total = max(LAUNCH + travel, last + FLIGHT) + 0.15
+        return cls(travel, times, total, () if path is None else _bounces(path, travel))
 
     def moved(self, t: float) -> float:
         """How far along the path the puck is at t seconds, 0..1."""
@@ -92,6 +100,16 @@ class ShotClock:
         hair over, so that a frame drawn at that progress, whose time is progress × total,
         shows what comes at `seconds` however the division rounds."""
         return just_after(seconds / self.total)
+
+
+def _bounces(path: Path, travel: float) -> tuple[tuple[float, int], ...]:
+    """When the puck meets each cushion and bumper of its path, with the point's index."""
+    out, done = [], 0.0
+    for i, (a, b) in enumerate(pairwise(path.points), start=1):
+        done += dist(a, b)
+        if path.kinds[i] in ("wall", "bumper") and path.length > 0:
+            out.append((LAUNCH + travel * done / path.length, i))
+    return tuple(out)
 
 
 def _shot(event: Mapping[str, Any]) -> float:
@@ -120,7 +138,7 @@ def words_shown(event: Mapping[str, Any]) -> float:
     if event["type"] == "bonus_end":
         start = power_message_at(event)
         return just_after(start + BANNER_OPENS * (1 - start))
-    return just_after(BANNER_OPENS * CHANGE)
+    return just_after(LEAD + BANNER_OPENS * (CHANGE - LEAD))
 
 
 def _fixed(seconds: float) -> Callable[[Mapping[str, Any]], float]:
