@@ -104,7 +104,7 @@ def frame(now_ms: float, events_json: str = "[]") -> str:
         _numbers, cmds = drawn.numbers, drawn.table_json()
         if _layout is not None:  # none of a screen change: two screens show (docs/drawing.md)
             commands = _layout.read(drawn)
-            layout = {"changing": True} if _app.transition else _layout_of(_app, _canvas, commands)
+            layout = {"changing": True} if _app.changing() else _layout_of(_app, _canvas, commands)
     controls = None if result.controls is None else [c.to_json() for c in result.controls]
     tail = json.dumps(
         {

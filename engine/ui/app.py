@@ -110,6 +110,11 @@ class App:
         self._dirty = True
         scene.enter(self)
 
+    def changing(self) -> bool:
+        """True while the screen changes: a transition, or the scene's own (a page turning)."""
+        own = getattr(self.scene, "changing", None)
+        return self.transition is not None or (own is not None and bool(own()))
+
     def narrate(self, text: str) -> None:
         """Queue a sentence for the aria-live log."""
         self._narration.append(text)
