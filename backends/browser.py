@@ -102,8 +102,9 @@ def frame(now_ms: float, events_json: str = "[]") -> str:
     if result.drew:
         drawn = _canvas.flush()
         _numbers, cmds = drawn.numbers, drawn.table_json()
-        if _layout is not None:
-            layout = _layout_of(_app, _canvas, _layout.read(drawn))
+        if _layout is not None:  # none of a screen change: two screens show (docs/drawing.md)
+            commands = _layout.read(drawn)
+            layout = {"changing": True} if _app.changing() else _layout_of(_app, _canvas, commands)
     controls = None if result.controls is None else [c.to_json() for c in result.controls]
     tail = json.dumps(
         {

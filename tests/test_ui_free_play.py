@@ -75,6 +75,7 @@ def test_a_winning_try_shows_and_says_that_it_wins_nothing(
     s.press("play")
     for _ in range(3):
         s.frame()
+    s.rest()
     boxes = text_boxes(s.drawn, measure)  # the Main Game: the header says it, no badge over it
     said = next(b for b in boxes if b["text"] == FREE_BADGE)
     name = next(b for b in boxes if b["text"] == title)
@@ -105,6 +106,7 @@ def test_a_winning_try_shows_and_says_that_it_wins_nothing(
     s.press("finish")
     for _ in range(5):
         s.frame()
+    s.rest()
     assert s.app.scene.name == "outcome"
     assert money(s.texts) == [] and FREE_RESULT in s.texts, s.texts
     assert not any(t.startswith("£") for t in s.texts), s.texts

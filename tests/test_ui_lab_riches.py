@@ -93,6 +93,11 @@ class Shell:
         self.last = result
         return result
 
+    def rest(self) -> None:
+        """Frames until a screen change is over (engine/ui/transition.py): one screen shows."""
+        while self.app.changing():
+            self.frame()
+
     def press(self, control: str) -> None:
         for _ in range(3000):
             enabled = {c.id for c in self.app.scene.controls() if c.enabled}

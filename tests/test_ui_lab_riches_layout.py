@@ -1,9 +1,9 @@
 """The Main Game window's layout at common screen sizes: every part inside the window, no two
 overlapping, every control at least 44 × 44 px and every label big enough to read.
 
-The parts are the layout's rectangles, as main.py, paint.py and bonus.py draw them; the last
-tests check that the scene's controls are those rectangles and render two 4:3 sizes and a
-phone held sideways as PNGs.
+The parts are the layout's rectangles, as main.py, paint.py, meter.py and bonus.py draw them;
+the last tests check that the scene's controls are those rectangles and render two 4:3 sizes
+and a phone held sideways as PNGs.
 """
 
 from __future__ import annotations
@@ -141,7 +141,8 @@ def test_the_rules_pages_back_is_not_where_next_was(size: tuple[int, int]) -> No
 
 def test_a_meter_box_that_pays_nothing_does_not_glow_gold() -> None:
     from backends.canvas import BatchReader, CommandCanvas
-    from engine.ui.lab_riches import art, paint
+    from engine.ui.lab_riches import art
+    from engine.ui.lab_riches.meter import meter as draw_meter
     from engine.ui.motion import Motion
 
     lay = layout(1280, 720)
@@ -149,7 +150,7 @@ def test_a_meter_box_that_pays_nothing_does_not_glow_gold() -> None:
     for meter, paying in ((rules.METER_BOXES[0][0], False), (rules.METER_BOXES[1][0], True)):
         canvas = CommandCanvas(1280, 720, lambda s, px, f, b: len(s) * px * 0.55)
         state = type("S", (), {"meter": meter, "meter_box": 0 if not paying else 1})()
-        paint.meter(canvas, lay, state, None, 1.0, Motion())  # type: ignore[arg-type]
+        draw_meter(canvas, lay, state, None, 1.0, Motion())  # type: ignore[arg-type]
         rects = [c for c in BatchReader().read(canvas.flush()) if c[0] == "rect"]
         lit = 1 if paying else 0
         x, y = boxes[lit][:2]
@@ -161,12 +162,12 @@ def test_a_meter_box_that_pays_nothing_does_not_glow_gold() -> None:
 @pytest.mark.parametrize("size", VIEWPORTS)
 def test_the_meter_s_amounts_are_big_enough_to_read(size: tuple[int, int]) -> None:
     from backends.canvas import BatchReader, CommandCanvas
-    from engine.ui.lab_riches import paint
+    from engine.ui.lab_riches.meter import meter as draw_meter
     from engine.ui.motion import Motion
 
     canvas = CommandCanvas(*size, lambda s, px, f, b: len(s) * px * EM_AMOUNT)
     state = type("S", (), {"meter": 0, "meter_box": None})()
-    paint.meter(canvas, layout(*size), state, None, 1.0, Motion())  # type: ignore[arg-type]
+    draw_meter(canvas, layout(*size), state, None, 1.0, Motion())  # type: ignore[arg-type]
     texts = {c[1]: c[4] for c in BatchReader().read(canvas.flush()) if c[0] == "text"}
     assert len(texts) == len(rules.METER_BOXES) and any(
         t.endswith("K") or t == "£250,000" for t in texts

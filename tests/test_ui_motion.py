@@ -270,3 +270,59 @@ def test_power_puck_shot_with_reduced_motion_nothing_travels(case: str, fast: st
     moved = [(key, a[key], b[key]) for a, b in pairwise(shown) for key in a.keys() & b.keys()
              if 0.5 < math.dist(a[key], b[key]) < 40]  # fmt: skip
     assert moved == []
+
+
+# ---- the banner every game's feature messages use (engine/ui/widgets.py) ----------------------
+def test_a_banner_s_band_opens_holds_and_closes() -> None:
+    from engine.ui.widgets import BAND_OPENS, BANNER_CLOSES, banner_band
+
+    m = Motion()
+    heights = [banner_band(k / 200, m)[0] for k in range(201)]
+    assert heights[0] == 0.0 and heights[-1] == 0.0  # shut at both ends
+    opening = heights[: int(BAND_OPENS * 200) + 1]
+    assert all(a < b for a, b in pairwise(opening)) and opening[-1] == 1.0  # never past it
+    held = heights[int(BAND_OPENS * 200) : int(BANNER_CLOSES * 200) + 1]
+    assert set(held) == {1.0}
+    closing = heights[int(BANNER_CLOSES * 200) :]
+    assert all(a > b for a, b in pairwise(closing))
+    assert all(banner_band(k / 200, m)[1] == 1.0 for k in range(201))  # opaque: it moves
+
+
+def test_with_reduced_motion_a_banner_only_fades() -> None:
+    from engine.ui.widgets import BANNER_OPENS, banner_band, banner_line
+
+    m = Motion(reduced=True)
+    assert all(banner_band(k / 100, m)[0] == 1.0 for k in range(101))  # no opening or closing
+    fades = [banner_band(k / 100, m)[1] for k in range(101)]
+    assert fades[0] == 0.0 and fades[-1] == 0.0 and max(fades) == 1.0
+    assert all(banner_line(k / 100, line, m)[0] == 1.0 for k in range(101) for line in range(3))
+    assert all(banner_line(BANNER_OPENS, line, m)[1] == 1.0 for line in range(3))
+
+
+def test_a_banner_s_lines_drop_in_one_after_another_and_are_in_place_when_said() -> None:
+    from engine.ui.widgets import BANNER_OPENS, banner_line
+
+    m = Motion()
+    starts = [
+        next(k for k in range(101) if banner_line(k / 100, line, m)[1] > 0) for line in (0, 1, 2)
+    ]
+    assert 0 < starts[0] < starts[1] < starts[2]
+    assert max(banner_line(k / 100, 0, m)[0] for k in range(101)) > 1.3  # from large...
+    for line in range(3):  # ...to its size, whole, by the time the narration says it
+        assert banner_line(BANNER_OPENS, line, m) == (1.0, 1.0)
+    assert banner_line(1.0, 0, m)[1] == 0.0
+
+
+@pytest.mark.parametrize("reduced", [False, True])
+def test_a_drawn_banner_sweeps_a_light_across_unless_motion_is_reduced(reduced: bool) -> None:
+    from backends.canvas import CommandCanvas
+    from engine.ui.widgets import SHEEN, banner
+
+    canvas = CommandCanvas(390, 844, lambda s, px, f, b: len(s) * px * 0.55)
+    banner(canvas, 390, 844, ("BONUS GAME!",), (SHEEN[0] + SHEEN[1]) / 2, Motion(reduced),
+           gold="#ffd54a", band="#06182cf5", height=0.2)  # fmt: skip
+    calls = BatchReader().read(canvas.flush())
+    assert any(c[0] == "text" for c in calls)
+    assert any(c[0] == "path" for c in calls) is not reduced
+    scaled = {round(c[1], 3) for c in calls if c[0] == "scale"}
+    assert scaled <= {1.0}

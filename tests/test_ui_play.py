@@ -125,6 +125,7 @@ def test_a_replay_says_so_in_the_header_not_over_it(game: str, size: tuple[int, 
     s = ReplayShell(size, body, {"game": game, "fast": "1", "replay": "42"})
     for _ in range(5):
         s.frame()
+    s.rest()
     assert s.app.scene.name == "main"
     boxes = text_boxes(s.drawn, measure)
     title = "LAB RICHES" if game == "lab-riches" else "£500K POWER PUCK SHOT"

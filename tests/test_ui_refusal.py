@@ -35,8 +35,14 @@ def frame(app: App, *events: Event) -> tuple[list[dict[str, Any]], list[dict[str
     """A frame drawn on its own canvas: the requests made and the text shown."""
     canvas = CommandCanvas(app.width, app.height, measure)
     app._dirty = True  # drawn even when nothing changed
-    result = app.frame(16, list(events), canvas)
+    result = app.frame(app.clock_s * 1000 + 1000 / 60, list(events), canvas)
     return list(result.requests), text_boxes(BatchReader().read(canvas.flush()), measure)
+
+
+def rest(app: App) -> None:
+    """Frames until the screen has changed (the transition over: engine/ui/transition.py)."""
+    while app.changing():
+        frame(app)
 
 
 def refused_purchase(
@@ -51,6 +57,7 @@ def refused_purchase(
         buying = [r for r in asked if r["op"] == "purchase"]
         if buying:
             frame(app, Reply(buying[0]["id"], False, body))
+            rest(app)
             return app, flow
         if not asked:
             flow.purchase()

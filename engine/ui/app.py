@@ -4,7 +4,9 @@ A backend calls `App.frame(now_ms, events, canvas)` once per display frame. The 
 input to the current scene (pointer taps on a control become `Activate`), advances it by
 the elapsed time, draws it when something changed, and returns the actionable controls, the
 narration for the accessibility mirror, the shell's requests and the sound cues to play.
-Scenes change only through `App.switch`.
+Scenes change only through `App.switch`; after the first frame, a change is a transition
+(engine/ui/transition.py): the new scene takes over at once and the old one is drawn fading
+over it for a moment, so frames are drawn until the transition is over, then none at rest.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any, Protocol
 
 from engine.ui.draw import Canvas
 from engine.ui.input import Activate, Control, Event, Pointer, Reply, Resize
+from engine.ui.transition import Transition
 
 MAX_STEP_S = 0.1  # a long pause (tab hidden) must not fast-forward an animation
 
@@ -93,14 +96,24 @@ class App:
         self._next_request = 0
         self._answered: dict[str, Answer] = dict(answered or {})
         self._ready: list[Reply] = []  # answers given before their requests, for the next frame
+        self._shown = False  # a frame has been drawn (the first scene comes without a transition)
+        self.transition: Transition | None = None  # the screen change under way, if any
         scene.enter(self)
 
     def switch(self, scene: Scene) -> None:
-        """Make scene the current one (the only way screens change)."""
+        """Make scene the current one (the only way screens change): at once, with the one
+        that was showing fading over it for a moment (a transition) once a frame has shown."""
+        if self._shown:
+            self.transition = Transition(self.scene, reduced=_reduced(scene))
         self.scene = scene
         self._pressed = None
         self._dirty = True
         scene.enter(self)
+
+    def changing(self) -> bool:
+        """True while the screen changes: a transition, or the scene's own (a page turning)."""
+        own = getattr(self.scene, "changing", None)
+        return self.transition is not None or (own is not None and bool(own()))
 
     def narrate(self, text: str) -> None:
         """Queue a sentence for the aria-live log."""
@@ -164,6 +177,9 @@ class App:
         dt = 0.0 if self._last_ms is None else max(0.0, (now_ms - self._last_ms) / 1000.0)
         self._last_ms = now_ms
         self.clock_s = now_ms / 1000.0
+        ended = self.transition is not None and not self.transition.advance(min(dt, MAX_STEP_S))
+        if ended:  # this frame draws the new scene alone; the next, at rest, draws nothing
+            self.transition = None
         had_input = False
         while self._ready:  # and what their callbacks ask that was answered too
             had_input = True
@@ -177,10 +193,13 @@ class App:
         check_in = getattr(self.scene, "check_in", None)  # a screen that may be interrupted
         if check_in is not None:
             check_in()
-        drew = moving or had_input or self._dirty
+        drew = moving or had_input or self._dirty or ended or self.transition is not None
         if drew:
             self._dirty = False
+            self._shown = True
             self.scene.draw(canvas)
+            if self.transition is not None:
+                self.transition.draw_outgoing(canvas)
             over = getattr(self.scene, "draw_over", None)  # what a screen shows above it all
             if over is not None:
                 over(canvas)
@@ -193,3 +212,9 @@ class App:
         sounds, self._sounds = self._sounds, []
         controls = list(self._controls) if changed else None
         return FrameResult(drew, controls, narration, requests, sounds, self._music, self._volumes)
+
+
+def _reduced(scene: Scene) -> bool:
+    """Whether the player wants reduced motion (the setting of the scene's visit, if it has one)."""
+    settings = getattr(getattr(scene, "flow", None), "settings", None)
+    return bool(getattr(settings, "reduced_motion", False))

@@ -61,3 +61,28 @@ class Motion:
         with reduced motion it does not travel but fades in where it is going."""
         q = min(1.0, max(0.0, q))
         return (1.0, q) if self.reduced else (q, 1.0)
+
+
+def span(p: float, start: float, end: float) -> float:
+    """How far p has gone from start to end, 0..1 (0 before, 1 after)."""
+    if end <= start:
+        return 1.0 if p >= end else 0.0
+    return min(1.0, max(0.0, (p - start) / (end - start)))
+
+
+def ease_out(q: float) -> float:
+    """Fast, then settling (cubic), q in 0..1."""
+    q = min(1.0, max(0.0, q))
+    return 1.0 - (1.0 - q) ** 3
+
+
+def ease_in(q: float) -> float:
+    """Slow, then fast (cubic), q in 0..1."""
+    q = min(1.0, max(0.0, q))
+    return q * q * q
+
+
+def overshoot(q: float, amount: float = 1.7) -> float:
+    """Past the mark by a little, then back to it (a 'back' ease-out), q in 0..1."""
+    q = min(1.0, max(0.0, q)) - 1.0
+    return 1.0 + q * q * ((amount + 1.0) * q + amount)

@@ -13,7 +13,7 @@ from typing import Any
 
 from engine.ui.draw import Canvas, Font, LinearGradient, fit_text
 from engine.ui.input import Control
-from engine.ui.motion import Motion
+from engine.ui.motion import Motion, ease_in, ease_out, overshoot, span
 
 MIN_TARGET = 44.0  # the smallest control a finger can hit (WCAG 2.5.5), in logical px
 Rect = tuple[float, float, float, float]  # (x, y, w, h)
@@ -153,31 +153,94 @@ def spaced_text(c: Canvas, s: str, x: float, y: float, font: Font, spacing: floa
             c.text(letter, left + at, y, font, fill=fill, align="left")
 
 
-BANNER_OPENS = 0.2  # a banner's band opens in this share of its time, then its lines show
+# A banner's life, as shares of its time p: the band opens, its lines
+# drop in one after another, a light sweeps across it, it holds, then it closes at the end.
+BAND_OPENS = 0.1  # the band is open
+LINES_FROM = 0.06  # the first line starts to show (the band mostly open)
+LINE_STAGGER = 0.03  # each next line starts this much later
+LINE_TAKES = 0.08  # a line drops into place in this share
+BANNER_OPENS = 0.2  # everything is in place (and said: the narration waits for it) by here
+SHEEN = (0.2, 0.42)  # the light sweeps across the band
+BANNER_CLOSES = 0.9  # the band starts to close; it is shut at p = 1
+
+
+def banner_band(p: float, m: Motion) -> tuple[float, float]:
+    """(the band's height as a share of its full height, its opacity) at p of its time: it
+    opens fast, settling (never past its height and back: that would flash, motion.py), and
+    shuts at the end; with reduced motion it stands at its full
+    height and fades in and out."""
+    closing = span(p, BANNER_CLOSES, 1.0)
+    if m.reduced:
+        return 1.0, span(p, 0.0, BAND_OPENS) * (1.0 - closing)
+    return max(0.0, ease_out(span(p, 0.0, BAND_OPENS)) * (1.0 - ease_in(closing))), 1.0
+
+
+def banner_line(p: float, k: int, m: Motion) -> tuple[float, float]:
+    """(scale, opacity) of line k at p of its banner's time: it drops in large and settles
+    with a punch, shrinking a little as the band closes; with reduced motion it only fades.
+    Opacity 0: not drawn."""
+    q = span(p, LINES_FROM + k * LINE_STAGGER, LINES_FROM + k * LINE_STAGGER + LINE_TAKES)
+    closing = span(p, BANNER_CLOSES, 1.0)
+    if q <= 0.0 or p >= 1.0:
+        return 1.0, 0.0
+    fade = min(1.0, q * 2.0) * max(0.1, 1.0 - closing)  # still shown (faint) until the end
+    if m.reduced:
+        return 1.0, fade
+    return (1.0 + 0.8 * (1.0 - overshoot(q))) * (1.0 - 0.3 * ease_in(closing)), fade
 
 
 def banner(c: Canvas, w: float, h: float, lines: tuple[str, ...], p: float, m: Motion, *,
            gold: str, band: str, height: float, spacing: float = 0.0) -> None:  # fmt: skip
-    """A message across the middle of a w × h window ('BONUS GAME ACTIVATED'...): a band
-    `height` of the window high opens (or fades in with reduced motion), then its lines show,
-    their letters `spacing` em apart (spaced_text) where the font sets capitals close."""
-    grow, fade = m.travel(p / BANNER_OPENS)
-    bh = h * height * grow
+    """A message across the middle of a w × h window ('BONUS GAME ACTIVATED'...) at p (0..1)
+    of its time: a band `height` of the window high opens, its lines drop in, their letters
+    `spacing` em apart (spaced_text) where the font sets capitals close, a light sweeps
+    across it, and at the end it closes (banner_band, banner_line; with reduced motion it
+    only fades in and out)."""
+    grow, fade = banner_band(p, m)
+    if grow <= 0.0 or fade <= 0.0:
+        return
+    full = h * height
+    bh = full * grow
+    top = h / 2 - bh / 2
     c.save()
     c.alpha(fade)
-    c.rect(0, h / 2 - bh / 2, w, bh, fill=band)  # all but opaque: the board does not show
-    c.rect(0, h / 2 - bh / 2, w, bh, stroke=gold, line_width=3)
+    c.rect(0, top - 6, w, bh + 12, fill="#00000055")  # its shadow on the window
+    c.rect(0, top, w, bh, fill=band)  # all but opaque: the board does not show
+    c.rect(
+        0,
+        top + 3,
+        w,
+        bh * 0.45,
+        fill=LinearGradient(0, top, 0, top + bh * 0.45, ((0.0, "#ffffff26"), (1.0, "#ffffff00"))),
+    )
+    c.rect(0, top, w, bh, stroke=gold, line_width=3)
     c.restore()
-    if grow < 1.0 or fade < 1.0:
-        return
     size = min(h * 0.06, w * 0.08)
+    font = Font(size, "display", True)
     for k, line in enumerate(lines):
-        font = Font(size, "display", True)
+        scale, shown = banner_line(p, k, m)
+        if shown <= 0.0:
+            continue
         width = spaced_width(c, line, font, spacing)
+        fitted = font
         if width > w * 0.9:  # as fit_text, the spacing included
-            font = Font(max(6.0, size * w * 0.9 / width), "display", True)
-        y = h / 2 + (k - (len(lines) - 1) / 2) * size * 1.3
-        spaced_text(c, line, w / 2, y, font, spacing, fill=gold)
+            fitted = Font(max(6.0, size * w * 0.9 / width), "display", True)
+        y = h / 2 + (k - (len(lines) - 1) / 2) * size * 1.3 * grow
+        c.save()
+        c.alpha(shown * fade)
+        c.translate(w / 2, y)
+        c.scale(scale, scale)
+        spaced_text(c, line, 0.0, 0.0, fitted, spacing, fill=gold)
+        c.restore()
+    sweep = span(p, *SHEEN)
+    if not m.reduced and 0.0 < sweep < 1.0:  # a slanted light across the band, left to right
+        x = -bh + (w + 2 * bh) * ease_out(sweep)
+        c.save()
+        c.clip(0, top, w, bh)
+        c.alpha(0.35 * (1.0 - sweep))
+        c.path([(x - bh * 0.2, top + bh), (x + bh * 0.2, top + bh), (x + bh * 0.9, top),
+                (x + bh * 0.5, top)], fill="#ffffff")  # fmt: skip
+        c.restore()
 
 
 SHORT = 480.0  # px: a window less tall is a phone held sideways (the end panel spans it)

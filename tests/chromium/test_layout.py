@@ -50,6 +50,7 @@ from tools.build.localserver import local_server
 SIZES = ((1280, 720), (390, 844), (360, 640), (844, 390), (412, 915), (1024, 768))
 SHOTS = ARTIFACTS / "layout"
 LAYOUT = "() => window.lottery.layout"
+# The screen at this size (a screen change's frames report only {changing: true}: no size).
 SIZED = "([w, h]) => { const l = window.lottery.layout; return l && l.w === w && l.h === h; }"
 # True when no frame was drawn for 600 ms: the screen at rest (a frame that draws reports anew).
 STILL = """() => new Promise((done) => { const seen = window.lottery.layout;
@@ -87,6 +88,7 @@ def measure(page: Page, name: str, w: int, h: int) -> list[str]:
     page.set_viewport_size({"width": w, "height": h})
     page.wait_for_function(SIZED, arg=[w, h], timeout=10_000)
     page.wait_for_timeout(150)  # the mirror follows the frame that drew
+    page.wait_for_function(SIZED, arg=[w, h], timeout=10_000)  # a change begun has ended
     layout, buttons = page.evaluate(LAYOUT), page.evaluate(CONTROLS)
     png = page.screenshot(path=str(SHOTS / f"{name}-{w}x{h}.png"))
     faults = clipped(layout) + overlaps(layout, buttons) + contrast(layout, png)

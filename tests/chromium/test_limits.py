@@ -112,6 +112,7 @@ def test_a_swipe_that_starts_on_a_button_scrolls_limits_held_sideways_and_presse
     page.wait_for_selector("body[data-ready='1']", timeout=60_000)
     log = page.locator("#log")
     expect(log).to_contain_text("Weekly limit: none", timeout=30_000)
+    page.wait_for_function("() => window.lottery.layout && !window.lottery.layout.changing")
     top, bottom, offset, content = page.evaluate("() => window.lottery.layout.scroll")
     assert offset == 0 and content > bottom - top  # Limits held sideways scrolls
     box = page.get_by_role("button", name="Set the daily limit", exact=True).bounding_box()

@@ -8,15 +8,18 @@ from typing import Any
 from engine.lab_riches import rules
 from engine.lab_riches.replay import BonusState
 from engine.money import format_pounds
+from engine.ui import fanfare
 from engine.ui.draw import Canvas, Font, fit_text
 from engine.ui.lab_riches import art
 from engine.ui.lab_riches.layout import Layout
 from engine.ui.lab_riches.panels import panel
-from engine.ui.motion import MAX_FLASHES_PER_SECOND, Motion
+from engine.ui.motion import MAX_FLASHES_PER_SECOND, Motion, ease_out, span
 
 Event = Mapping[str, Any]
 REST_AT = 0.7  # the light cycles for this share of a bonus_row event, then rests
 WON_AT = REST_AT + 0.05  # then 'BONUS GAME … YOU HAVE WON' shows the award it rests on
+WON_OPENS = 0.06  # share of the event in which that message pops open
+BACK_FROM = 0.93  # of the last row: the message closes, the Main Game's window shows again
 CYCLES = 18
 
 
@@ -88,6 +91,9 @@ def draw(c: Canvas, lay: Layout, bonus: BonusState, e: Event | None, p: float, m
         if row < current:
             c.alpha(0.35)
         lit = -1
+        landing = None  # how far the landed segment's highlight has gone (None: no highlight)
+        if row == current and moving and e is not None and p >= REST_AT:
+            landing = span(p, REST_AT, 1.0)
         if row == current and moving and e is not None:
             if not m.reduced:
                 lit = lit_segment(int(e["landed"]), n, p, light_steps(n, m))
@@ -98,6 +104,8 @@ def draw(c: Canvas, lay: Layout, bonus: BonusState, e: Event | None, p: float, m
         for k, (kind, value) in enumerate(layout):
             sx = x + k * sw
             on = k == lit
+            if on and landing is not None:
+                _landed(c, (sx + 2, ry + 2, sw - 4, row_h - 4), landing, m)
             c.rect(sx + 2, ry + 2, sw - 4, row_h - 4, fill="#fff3c4" if on else "#123a60",
                    stroke=art.GOLD if on else ("#7fd4ff" if row == current else "#2d5a85"),
                    line_width=3 if on else 1.5, radius=8)  # fmt: skip
@@ -105,12 +113,39 @@ def draw(c: Canvas, lay: Layout, bonus: BonusState, e: Event | None, p: float, m
         c.restore()
 
 
-def result(c: Canvas, lay: Layout, e: Event | None, p: float) -> None:
+def _landed(c: Canvas, box: tuple[float, float, float, float], q: float, m: Motion) -> None:
+    """The segment the light rests on, q (0..1) of the way from resting to the event's end:
+    glowing (pulsing at most 3 times a second, motion.py) with a ring spreading from it as it
+    lands (no ring with reduced motion)."""
+    x, y, w, h = box
+    fanfare.glow(c, x, y, w, h, 8, 0.6 + 0.4 * m.part(1.0 - REST_AT).pulse(q, 3))
+    ring = span(q, 0.0, 0.25)
+    if not m.reduced and 0.0 < ring < 1.0:
+        d = ease_out(ring) * min(w, h) * 0.4
+        c.save()
+        c.alpha(1.0 - ring)
+        c.rect(x - d, y - d, w + 2 * d, h + 2 * d, stroke=art.GOLD, line_width=3, radius=8 + d)
+        c.restore()
+
+
+def result(c: Canvas, lay: Layout, e: Event | None, p: float, m: Motion) -> None:
     """Once the light rests on an award: 'BONUS GAME', the award, 'YOU HAVE WON' (drawn over
-    everything else on the screen, the counters and the controls included)."""
-    resting = p >= WON_AT
-    if e is not None and e["type"] == "bonus_row" and e["award"] != rules.UP and resting:
-        won(c, lay, str(e["award"]), int(e["value"]))
+    everything else on the screen, the counters and the controls included), growing open and,
+    at the end of the event, fading where it stands as the Main Game's window comes back
+    (intro.py): the award it shows is where the award sets off from, at the same size."""
+    if e is None or e["type"] != "bonus_row" or e["award"] == rules.UP or p < WON_AT:
+        return
+    opening = span(p, WON_AT, WON_AT + WON_OPENS)
+    closing = span(p, BACK_FROM, 1.0)
+    fade = min(1.0, opening * 2.0) * max(0.1, 1.0 - closing)
+    scale = 1.0 if m.reduced else 0.7 + 0.3 * ease_out(opening)
+    c.save()
+    c.alpha(fade)
+    c.translate(lay.width / 2, lay.height / 2)
+    c.scale(max(0.05, scale), max(0.05, scale))
+    c.translate(-lay.width / 2, -lay.height / 2)
+    won(c, lay, str(e["award"]), int(e["value"]))
+    c.restore()
 
 
 def won(c: Canvas, lay: Layout, award: str, value: int) -> None:

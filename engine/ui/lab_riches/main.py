@@ -19,7 +19,7 @@ from engine.ui import celebration, fanfare, widgets
 from engine.ui.celebration import Grade, end_seconds
 from engine.ui.draw import Canvas, Font, fit_text
 from engine.ui.input import Control, Event, Key
-from engine.ui.lab_riches import art, bonus, paint
+from engine.ui.lab_riches import art, bonus, intro, meter, paint
 from engine.ui.lab_riches.layout import Layout, layout
 from engine.ui.lab_riches.panels import panel
 from engine.ui.presentation import FREE_RESULT, header_note
@@ -144,17 +144,21 @@ class MainScene(PlayScreen[Layout]):
         kind = event["type"] if event is not None else ""
         m = self.flow.motion(event)
         paint.cable(canvas, lay)
-        paint.meter(canvas, lay, state, event, p, m)
-        shown = state.bonus
-        if (
-            shown is not None
-            and kind != "bonus_activated"
-            and (shown.award is None or kind == "bonus_row")
-        ):
-            bonus.draw(canvas, lay, shown, event, p, m)
-        else:
+        meter.meter(canvas, lay, state, event, p, m)
+        shown = state.bonus  # the Bonus Game's window, faded in and out over the board (intro)
+        window = intro.window_shown(event, p) if shown is not None else 0.0
+        if shown is None or (shown.award is not None and kind != "bonus_row"):
+            window = 0.0
+        if window < 1.0:
             paint.grid(canvas, lay, state, event, p, m)
             paint.prize_boxes(canvas, lay, state, event, p, m)
+            if kind == "bonus_activated":
+                intro.motifs(canvas, lay, state, p, m)
+        if shown is not None and window > 0.0:
+            canvas.save()
+            canvas.alpha(window)
+            bonus.draw(canvas, lay, shown, event, p, m)
+            canvas.restore()
         # A counter changes when its animation lands: extra goes reach GOES, an Instant Prize
         # reaches INSTANT WINS (and TOTAL WON), not at the start of their flights.
         landing = kind in paint.LANDS_IN_A_BOX and p < paint.LAND
@@ -174,8 +178,8 @@ class MainScene(PlayScreen[Layout]):
         paint.flying(canvas, lay, state, event, p, m)
         # The messages that pause the play lie over everything, the controls included.
         if kind == "bonus_activated":
-            paint.banner(canvas, lay, ("BONUS GAME", "ACTIVATED"), p, m)
-        bonus.result(canvas, lay, event, p)
+            intro.banner(canvas, lay, p, m)
+        bonus.result(canvas, lay, event, p, m)
 
     def _end_message(self, canvas: Canvas, lay: Layout, state: State, p: float) -> None:
         """The end message at progress p of the end event (1 at rest): graded by the play's

@@ -13,11 +13,11 @@ from engine.lab_riches import GAME, rules
 from engine.lab_riches.replay import State
 from engine.money import format_pounds
 from engine.ui.celebration import COUNTED, Grade, headline, of_end, shown, total_words, won_words
+from engine.ui.lab_riches import intro
 from engine.ui.lab_riches.art import spoken
 from engine.ui.lab_riches.bonus import REST_AT, WON_AT
 from engine.ui.lab_riches.paint import ARRIVE, LAND, REVEAL, TURNED
 from engine.ui.presentation import Said, said_at
-from engine.ui.widgets import BANNER_OPENS
 
 Event = Mapping[str, Any]
 
@@ -81,7 +81,7 @@ def _extra_goes(e: Event, s: State) -> Said:
 
 def _bonus_activated(e: Event, s: State) -> Said:
     # (what to press is the prompt's to say, at the rest after it: not while REVEAL ALL runs)
-    return said_at(BANNER_OPENS, "BONUS GAME ACTIVATED.")
+    return said_at(intro.banner_said(), "BONUS GAME ACTIVATED.")
 
 
 def award_words(award: str, value: int) -> str:

@@ -16,7 +16,7 @@ from typing import Any
 from engine.lab_riches import GAME, rules
 from engine.lab_riches.replay import State
 from engine.money import format_pounds
-from engine.ui import fanfare, widgets
+from engine.ui import fanfare
 from engine.ui.celebration import Grade, shown
 from engine.ui.draw import Canvas, Font, LinearGradient, Point, along, fit_text
 from engine.ui.lab_riches import art
@@ -31,11 +31,7 @@ TURNED = 0.6  # the Prize Boxes' amounts have turned over at this share of their
 ARRIVE = 0.55  # a number on the Power Cable reaches the meter at this share of its event
 LAND = 0.8  # extra goes and an Instant Prize reach their box at this share of their event
 LANDS_IN_A_BOX = ("extra_goes", "instant")  # events whose counter changes when they LAND
-MIN_LABEL = 10.0  # px: the smallest a meter box's amount is drawn, to be read
-SETTLE = 0.9  # a new segment or meter box flashes until this share of its event, then stays lit
-# Letter spacing (em) of 'BONUS GAME ACTIVATED': Fredoka's bold capitals sit so close that the
-# I of ACTIVATED is lost between T and V without it.
-BANNER_SPACING = 0.1
+SETTLE = 0.9  # new segments have filled, or a new meter box has lit up, by this share of its event
 NUMBER = 0.3  # the radius of a number of segments on its way to the Power Cable, in cells
 CLEAR = 4.0  # px between something flying round the Prize Boxes and their edges
 LIT_INK = "#3b1d00"  # the words on a lit gold box
@@ -189,58 +185,6 @@ def prize_boxes(c: Canvas, lay: Layout, s: State, e: Event | None, p: float, m: 
         c.restore()
 
 
-def _amount(c: Canvas, pence: int, last: int, font: Font, bw: float) -> tuple[str, Font]:
-    """A meter box's label (its amount, or its last segment's number when it pays nothing) and
-    its font, fitted to the box: "£250K" for "£250,000" where the whole amount would shrink
-    under MIN_LABEL px (a narrow meter)."""
-    if not pence:
-        return f"{last}", fit_text(c, f"{last}", font, bw * 0.52)
-    label = format_pounds(pence, always_pence=False)
-    fitted = fit_text(c, label, font, bw * 0.52)
-    if fitted.size < MIN_LABEL and pence >= 100_000:
-        label = f"£{pence // 100_000}K"
-        fitted = fit_text(c, label, font, bw * 0.52)
-    return label, fitted
-
-
-def meter(c: Canvas, lay: Layout, s: State, e: Event | None, p: float, m: Motion) -> None:
-    """The Power Surge Prize Meter: 7 boxes of segments and amounts, the lit box glowing."""
-    kind = e["type"] if e is not None else ""
-    x, y, w, h = lay.meter
-    c.rect(x - 3, y - 3, w + 6, h + 6, fill="#06182c", stroke=art.BLUE, line_width=2, radius=8)
-    fresh = range(s.meter - int(e["count"]) + 1, s.meter + 1) if kind == "segments" and e else ()
-    # The new segments flash twice once their number arrives (until SETTLE), then stay lit.
-    arrived = p >= ARRIVE
-    flash_on = arrived and m.part(SETTLE - ARRIVE).blink((p - ARRIVE) / (SETTLE - ARRIVE), 2)
-    for box, (first, last, pence) in enumerate(rules.METER_BOXES):
-        bx, by, bw, bh = lay.meter_box(box)
-        lit = s.meter_box == box
-        if kind == "meter_box" and lit:
-            lit = p > SETTLE or m.part(SETTLE).blink(p / SETTLE, 3)
-        # Gold only for a box that pays: the first box (no prize yet) lights blue.
-        gold = lit and pence > 0
-        if gold:
-            fanfare.glow(c, bx + 1, by + 1, bw - 2, bh - 2, 5, 1.0)
-        fill = lit_gold(bx, by, bh) if gold else ("#123a60" if lit else "#0b2340")
-        stroke = "#ffffff" if gold else ("#7fd4ff" if lit else "#2d5a85")
-        c.rect(bx + 1, by + 1, bw - 2, bh - 2, fill=fill, stroke=stroke, line_width=2, radius=5)
-        if gold and celebrated(e, "meter_box"):
-            fanfare.burst(c, bx + bw / 2, by + bh / 2, bh * 1.8, p, m, 14)
-        n = last - first + 1
-        seg_h = (bh - 8) / n
-        bar_w, bar_h = round(bw * 0.3), max(1, round(seg_h - 2))
-        for k in range(n):
-            segment = first + k
-            sy = round(by + bh - 3 - (k + 1) * seg_h)
-            filled = segment <= s.meter and not (segment in fresh and not flash_on and p < SETTLE)
-            c.rect(bx + 5, sy, bar_w, bar_h, fill=art.BLUE if filled else "#1c3957", radius=2)
-        # The amount keeps clear of the box's border (and of the segment bars on its left).
-        label, font = _amount(c, pence, last, Font(min(bh * 0.32, w * 0.24), "display", True), bw)
-        dim = s.meter_box is not None and box < s.meter_box
-        colour = LIT_INK if gold else ("#9fb3c8" if dim or not pence else "#ffffff")  # dim: 5:1
-        c.text(label, bx + bw * 0.665, by + bh / 2, font, fill=colour)
-
-
 def cable(c: Canvas, lay: Layout) -> None:
     """The Power Cable from the right of the grid round to the meter."""
     c.path(lay.cable, stroke="#222f3d", line_width=max(8.0, lay.cell * 0.16), closed=False)
@@ -380,9 +324,3 @@ def boxes(c: Canvas, lay: Layout, s: State, free: bool = False) -> None:
     total, instant = (FREE_COUNTER,) * 2 if free else map(format_pounds, (s.total, s.instant_pence))
     label_box(c, lay.total_won, "TOTAL WON", total, glow=s.total > 0 and not free)
     label_box(c, lay.instant_wins, "INSTANT WINS", instant, glow=s.instant_pence > 0 and not free)
-
-
-def banner(c: Canvas, lay: Layout, lines: tuple[str, ...], p: float, m: Motion) -> None:
-    """A message across the middle of the window, over everything."""
-    widgets.banner(c, lay.width, lay.height, lines, p, m, gold=art.GOLD, band="#06182cf5",
-                   height=0.22, spacing=BANNER_SPACING)  # fmt: skip

@@ -2,7 +2,9 @@
 which start at the first page and close back to where they were opened: the splash, the play
 or the outcome screen. A
 page's text stands between the headings and the arrows, and scrolls where it is taller than
-that (a phone held sideways): it never runs under the arrows or the page counter."""
+that (a phone held sideways): it never runs under the arrows or the page counter. A turned
+page's text slides in from the side it comes from as it fades in (with reduced motion it only
+fades in), in a transition's time (engine/ui/transition.py)."""
 
 from __future__ import annotations
 
@@ -12,8 +14,12 @@ from engine.ui.app import App
 from engine.ui.draw import Canvas
 from engine.ui.flow import Flow
 from engine.ui.look import Look
+from engine.ui.motion import ease_out
 from engine.ui.screen import Screen
 from engine.ui.scroll import Scroll
+from engine.ui.transition import REDUCED_SECONDS, SECONDS
+
+SLIDE = 0.15  # of the panel's width: how far off a turned page's text comes in from
 
 
 class PagedScreen(Screen):
@@ -28,6 +34,7 @@ class PagedScreen(Screen):
         self.look = look
         self.page = 0
         self.scroll = Scroll()
+        self.turning: tuple[int, float] | None = None  # a page turning: (+1 or -1, seconds since)
 
     def enter(self, app: App) -> None:
         """Open at the first page."""
@@ -36,9 +43,26 @@ class PagedScreen(Screen):
         self.scroll.offset = 0.0
 
     def turn(self, page: int) -> None:
-        """Show another page, from its top."""
+        """Show another page, from its top (its text sliding in: `update`)."""
+        self.turning = (1 if page > self.page else -1, 0.0)
         self.page = page
         self.scroll.offset = 0.0
+
+    def _turn_seconds(self) -> float:
+        return REDUCED_SECONDS if self.flow.settings.reduced_motion else SECONDS
+
+    def update(self, dt: float) -> bool:
+        """A turning page moves on (True while it does, and for the frame that ends it)."""
+        if self.turning is None:
+            return False
+        way, elapsed = self.turning
+        elapsed += dt
+        self.turning = (way, elapsed) if elapsed < self._turn_seconds() else None
+        return True
+
+    def changing(self) -> bool:
+        """True while a page turns (the layout report waits for it to rest)."""
+        return self.turning is not None
 
     def draw_text(self, canvas: Canvas, draw: Callable[[float], float]) -> None:
         """A page's text in its area, scrolled: draw(top) draws it from y = top (0 in the
@@ -48,6 +72,12 @@ class PagedScreen(Screen):
         top, bottom = y + head, y + ph - foot
         self.scroll.place(top, bottom, self.scroll.content)
         self.scroll.begin(canvas, x, pw)
+        if self.turning is not None:
+            way, elapsed = self.turning
+            q = ease_out(elapsed / self._turn_seconds())
+            canvas.alpha(q)
+            if not self.flow.settings.reduced_motion:
+                canvas.translate(way * pw * SLIDE * (1.0 - q), 0.0)
         self.scroll.place(top, bottom, draw(0.0) + 8)  # this page's height, before its bar
         self.scroll.end(canvas, x + pw - 4)
 
