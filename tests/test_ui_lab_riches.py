@@ -51,6 +51,20 @@ def payload(
     }
 
 
+def faded(commands: list[list[Any]]) -> Iterator[tuple[float, list[Any]]]:
+    """Each drawing command of a batch with the opacity it is drawn at (the product of the
+    `alpha`s in force, as `save` and `restore` keep and bring them back)."""
+    alpha, stack = 1.0, []
+    for command in commands:
+        if command[0] == "save":
+            stack.append(alpha)
+        elif command[0] == "restore":
+            alpha = stack.pop()
+        elif command[0] == "alpha":
+            alpha *= command[1]
+        yield alpha, command
+
+
 class Shell:
     """Answers the frame's requests the way web/shell/js/bridge.js does, from fixed data."""
 
@@ -385,15 +399,8 @@ def test_the_dimmed_top_row_keeps_its_numbers_at_full_contrast() -> None:
     lay = layout(1280, 720)
     canvas = CommandCanvas(1280, 720, lambda s, px, _f, _b: len(s) * px * 0.55)
     paint.grid(canvas, lay, state, None, 1.0, Motion(reduced=False, seconds=1.0))
-    alpha, stack = 1.0, []
     shown: dict[str, float] = {}
-    for name, *args in BatchReader().read(canvas.flush()):
-        if name == "save":
-            stack.append(alpha)
-        elif name == "restore":
-            alpha = stack.pop()
-        elif name == "alpha":
-            alpha *= args[0]
-        elif name == "text":
+    for alpha, (name, *args) in faded(BatchReader().read(canvas.flush())):
+        if name == "text":
             shown[args[0]] = max(shown.get(args[0], 0.0), alpha)
     assert shown["4"] == 1.0 and shown["+3"] == 1.0 and shown["GOES"] == 1.0

@@ -18,6 +18,7 @@ from engine.ui.lab_riches.layout import Layout, layout
 from engine.ui.lab_riches.paint import ARRIVE, SETTLE
 from engine.ui.motion import Motion
 from engine.ui.widgets import BANNER_OPENS
+from tests.test_ui_lab_riches import faded
 
 LAY = layout(1280, 720)
 
@@ -126,15 +127,8 @@ def test_a_lighting_box_s_gold_and_glow_grow_rather_than_jump() -> None:
 
     def gold_alpha(p: float) -> float:
         calls = drawn(lambda c: meter.meter(c, LAY, state, e, p, Motion(False, 0.8)))
-        alpha, stack = 1.0, []
-        for call in calls:
-            if call[0] == "save":
-                stack.append(alpha)
-            elif call[0] == "restore":
-                alpha = stack.pop()
-            elif call[0] == "alpha":
-                alpha *= call[1]
-            elif (
+        for alpha, call in faded(calls):
+            if (
                 call[0] == "rect"
                 and (call[1], call[2]) == (bx + 1, by + 1)
                 and call[6] == "#ffffff"

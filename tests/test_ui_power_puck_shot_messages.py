@@ -11,6 +11,7 @@ import pytest
 from backends.canvas import BatchReader, CommandCanvas
 from engine.ui.power_puck_shot import messages
 from engine.ui.power_puck_shot.timing import CHANGE, SECONDS
+from tests.test_ui_lab_riches import faded
 from tests.test_ui_power_puck_shot_lights import POWER, moment
 from tests.test_ui_power_puck_shot_trail import BOOK, LAY
 
@@ -19,15 +20,9 @@ def darkness(mo: Any) -> float:
     """How dark the window is drawn under the banners: the alpha of a window-wide dip."""
     canvas = CommandCanvas(LAY.width, LAY.height, lambda s, px, _f, _b: len(s) * px * 0.55)
     messages.banners(canvas, LAY, mo)
-    alpha, stack, found = 1.0, [], 0.0
-    for cmd in BatchReader().read(canvas.flush()):
-        if cmd[0] == "save":
-            stack.append(alpha)
-        elif cmd[0] == "restore":
-            alpha = stack.pop()
-        elif cmd[0] == "alpha":
-            alpha *= cmd[1]
-        elif cmd[0] == "rect" and cmd[1:5] == [0, 0, LAY.width, LAY.height]:
+    found = 0.0
+    for alpha, cmd in faded(BatchReader().read(canvas.flush())):
+        if cmd[0] == "rect" and cmd[1:5] == [0, 0, LAY.width, LAY.height]:
             found = max(found, alpha)
     return found
 

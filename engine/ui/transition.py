@@ -21,6 +21,11 @@ REDUCED_SECONDS = 0.15
 GROWS = 0.06  # the old screen grows by this share of its size as it fades
 
 
+def length(reduced: bool) -> float:
+    """How long a screen change lasts (a page turning too: engine/ui/scenes/paged.py)."""
+    return REDUCED_SECONDS if reduced else SECONDS
+
+
 class Drawn(Protocol):
     """What a transition draws: a scene."""
 
@@ -39,7 +44,7 @@ class Transition:
     @property
     def seconds(self) -> float:
         """How long it lasts."""
-        return REDUCED_SECONDS if self.reduced else SECONDS
+        return length(self.reduced)
 
     def advance(self, dt: float) -> bool:
         """Move on by dt seconds; False once it is over."""

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.ui.draw import Canvas, along
+from engine.ui.motion import ease_out
 from engine.ui.power_puck_shot.layout import Layout
 from engine.ui.power_puck_shot.timing import ShotClock
 
@@ -78,7 +79,7 @@ def sparks(c: Canvas, lay: Layout, screen: Sequence[Point], clock: ShotClock, t:
         y = min(max(y, lay.grid_y), lay.grid_y + side)
         # two fans along the cushion, either side of the puck that strikes it
         inward = math.atan2(lay.grid_y + side / 2 - y, lay.grid_x + side / 2 - x)
-        out = reach * (0.3 + 0.7 * (1 - (1 - q) ** 3))
+        out = reach * (0.3 + 0.7 * ease_out(q))
         alpha = _hex(1.0 - q * q)
         half = SPARKS // 2
         for k in range(SPARKS):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from engine.ui import transition
 from engine.ui.app import App
 from engine.ui.draw import Canvas
 from engine.ui.flow import Flow
@@ -17,7 +18,6 @@ from engine.ui.look import Look
 from engine.ui.motion import ease_out
 from engine.ui.screen import Screen
 from engine.ui.scroll import Scroll
-from engine.ui.transition import REDUCED_SECONDS, SECONDS
 
 SLIDE = 0.15  # of the panel's width: how far off a turned page's text comes in from
 
@@ -49,7 +49,7 @@ class PagedScreen(Screen):
         self.scroll.offset = 0.0
 
     def _turn_seconds(self) -> float:
-        return REDUCED_SECONDS if self.flow.settings.reduced_motion else SECONDS
+        return transition.length(self.flow.settings.reduced_motion)
 
     def update(self, dt: float) -> bool:
         """A turning page moves on (True while it does, and for the frame that ends it)."""
