@@ -25,7 +25,7 @@ from typing import Any
 from backends.canvas import BatchReader, CommandCanvas
 from engine.ui.app import App
 from engine.ui.draw import Font
-from engine.ui.games import beds, first_scene, sounds
+from engine.ui.games import beds, first_scene, present, sounds
 from engine.ui.input import Event, Resize, event_from_json
 from engine.ui.sound import notes_json
 
@@ -38,6 +38,7 @@ _canvas: CommandCanvas | None = None
 _numbers: array[float] = array("d")
 _layout: BatchReader | None = None  # ?layout=1: each frame that drew reports its text boxes
 _fonts: str | None = None  # the fonts the canvas's text widths were measured with (start)
+_notes: tuple[tuple[str, ...], str] | None = None  # sound_notes(): (games present, its JSON)
 
 
 def _measure_with_js(s: str, size: float, family: str, bold: bool) -> float:
@@ -157,8 +158,13 @@ def _layout_of(app: App, canvas: CommandCanvas, commands: list[list[Any]]) -> di
 
 def sound_notes() -> str:
     """Every sound cue's notes and every music bed, as JSON (the shell reads them once, before
-    the first frame)."""
-    return notes_json(sounds(), beds())
+    the first frame). Made once an interpreter for the games present (about 60 kB): a returning
+    visit's restored interpreter (docs/build.md) has it already, off its first frame's path."""
+    global _notes
+    key = tuple(game.id for game in present())
+    if _notes is None or _notes[0] != key:
+        _notes = (key, notes_json(sounds(), beds()))
+    return _notes[1]
 
 
 def batch() -> array[float]:

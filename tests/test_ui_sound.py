@@ -48,6 +48,8 @@ def test_the_shell_reads_every_cue_and_every_bed() -> None:
         assert notes and all(n["wave"] in WAVES and n["attack"] > 0 for n in notes)
     for name, bed in book["beds"].items():
         assert bed["notes"] == [n.to_json() for n in BEDS[name].notes]
+    # made once an interpreter: a returning visit's restored one hands the same text back
+    assert browser.sound_notes() is browser.sound_notes()
 
 
 def test_each_game_s_bed_is_its_own_layered_loop() -> None:
