@@ -120,3 +120,19 @@ def test_a_fork_at_the_same_size_is_kept_with_the_logs_signature(
     assert kept.request == body and kept.received_at == NOW
     checkpoint = Checkpoint.parse(parse_note(body.partition("\n\n")[2]).text)
     assert checkpoint.root == kept.root == fork.root() != log.root()
+
+
+def test_a_clock_that_steps_back_never_dates_a_cosignature_earlier(
+    tmp_path: Path, log: TestLog
+) -> None:
+    times = iter([NOW, NOW - 60])
+    cosigner = Cosigner("witness.test/w1", Ed25519PrivateKey.generate())
+    witness = Witness(cosigner, [log.key], State(tmp_path / "w.sqlite"), lambda: next(times))
+    found = []
+    for old, grow in ((0, 2), (2, 3)):
+        log.grow(grow)
+        status, body = add(witness, log.body(old))
+        assert status == 200
+        note = parse_note(log.checkpoint()).with_signatures(parse_signatures(body))
+        found.append(open_checkpoint(note.format(), log.key, verify, [cosigner.key])[2])
+    assert found == [{cosigner.key: NOW}, {cosigner.key: NOW}]

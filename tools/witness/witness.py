@@ -140,7 +140,9 @@ class Witness:
                 )
                 step.refuse(evidence)
                 return Answer(422, f"{e}\n")
-            now = self.clock()
+            # never before the last cosignature's time, should the clock step back: each says
+            # "the largest tree seen as of this time" (tlog-cosignature)
+            now = max(self.clock(), latest.cosigned_at if latest else 1)
             cosignature = self.cosigner.cosign(note.text, now)
             served = note.with_signatures([cosignature]).format()
             step.store(checkpoint.size, checkpoint.root, served, now)
