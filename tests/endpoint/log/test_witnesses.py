@@ -221,3 +221,22 @@ def test_a_witness_that_hangs_costs_one_timeout(
         assert time.monotonic() < deadline, "witness c never cosigned again"
         time.sleep(0.2)
     submitter.close()
+
+
+def test_a_witness_that_lost_its_state_is_reported(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The witness restarts from an empty state file: its 409 says 0, below what it cosigned
+    for us; the submitter says so (docs/log.md: such a witness must retire its key)."""
+    log = TestLog().grow(5)
+    key_file, _ = new_witness_key(tmp_path, "witness.test/forgetful")
+    with witness_server(key_file, "witness.test/forgetful", tmp_path / "1.sqlite", [log.key]) as w:
+        submitter = Witnesses(policy(log, [w]))
+        assert cosigners(log, log.checkpoint(), submitter, Proofs(log)) == {w.key.name}
+    log.grow(3)
+    with witness_server(key_file, "witness.test/forgetful", tmp_path / "2.sqlite", [log.key]) as w:
+        submitter.witnesses[0] = Witness(w.key.name, w.key, w.url)  # its new address
+        with caplog.at_level(logging.WARNING, "web.endpoint"):
+            assert cosigners(log, log.checkpoint(), submitter, Proofs(log)) == {w.key.name}
+        assert "witness.test/forgetful is back at 0 after cosigning 5" in caplog.text
+    submitter.close()

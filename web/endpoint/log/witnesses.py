@@ -91,6 +91,10 @@ class Witnesses:
         answer = self._post(witness, old, prove(old), checkpoint)
         if answer.status_code == 409:
             theirs = self._their_size(answer)
+            if theirs < old:  # it cosigned `old` for us before: its state went back
+                log.warning(
+                    "witness %s is back at %d after cosigning %d", witness.name, theirs, old
+                )
             if theirs > size:
                 raise Refused(f"it cosigned {theirs} leaves already")
             answer = self._post(witness, theirs, prove(theirs), checkpoint)
