@@ -62,6 +62,16 @@ def test_a_tampered_note_or_a_wrong_key_id_is_refused() -> None:
     assert note.verified_by(note.parse_note(SPEC_NOTE), [other], verify) == {}
 
 
+def test_a_key_whose_base64_holds_a_plus_parses() -> None:
+    """Standard base64 uses "+": only a vkey's first two "+" separate its parts."""
+    for kind in (ED25519, COSIGNATURE):
+        key = Key("example.com/log", kind, bytes([0xFB]) * 32)
+        assert key.vkey().count("+") > 2
+        assert Key.parse(key.vkey()) == key
+    with pytest.raises(NoteError):
+        Key.parse("exa+mple.com/log+" + key.vkey().split("+", 1)[1])
+
+
 @pytest.mark.parametrize(
     "text",
     [

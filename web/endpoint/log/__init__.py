@@ -1,0 +1,1 @@
+"""The public log: records appended with each sale, checkpoints, tiles and witnesses."""
