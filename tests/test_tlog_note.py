@@ -62,6 +62,14 @@ def test_a_tampered_note_or_a_wrong_key_id_is_refused() -> None:
     assert note.verified_by(note.parse_note(SPEC_NOTE), [other], verify) == {}
 
 
+def test_a_key_whose_base64_holds_a_plus_round_trips() -> None:
+    """The name and the key ID hold no "+", but base64 may: a vkey splits at its first two."""
+    public = bytes.fromhex("fb") * 32  # base64 of 0x01 || 0xfb... is "Afv7+/v7..."
+    key = Key("lottery.example/log", ED25519, public)
+    assert "+" in key.vkey().split("+", 2)[2]
+    assert Key.parse(key.vkey()) == key
+
+
 @pytest.mark.parametrize(
     "text",
     [
