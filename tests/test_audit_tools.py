@@ -16,7 +16,19 @@ from tests.test_import_rules import ROOT, STDLIB, imports
 ALLOWED = {
     "tools/commands/audit_pool.py": {"httpx", "tools.audit.pool"},
     "tools/audit/pool.py": set(),
-    "tools/commands/verify.py": {"httpx", "cryptography", "tools.audit.verify"},
+    "tools/commands/verify.py": {
+        "httpx",
+        "cryptography",
+        "tools.audit.verify",
+        "engine.tlog",
+        "tools.audit.verify_tlog_proof",
+    },
+    "tools/audit/verify_tlog_proof.py": {
+        "engine.tlog",
+        "tools.audit.log",
+        "tools.audit.pool",
+        "tools.audit.verify",
+    },
     "tools/audit/verify.py": {"httpx", "cryptography"},
     "tools/commands/audit_log.py": {
         "engine.tlog",
