@@ -167,6 +167,23 @@ def test_a_larger_tree_that_rewrites_the_mirrored_one_is_a_fork(
     assert "is not consistent with the mirrored checkpoint of 19" in report["checks"][2]["detail"]
 
 
+def test_a_stale_checkpoint_is_no_fork(
+    tmp_path: Path, pools: tuple[Pool, Pool], capsys: pytest.CaptureFixture[str]
+) -> None:
+    a, b = pools
+    op, policy = site(tmp_path)
+    honest(op, a, b)
+    old = op.publish(op.entries[:12])
+    mirror = tmp_path / "mirror"
+    with served(op.site) as url:
+        op.publish()
+        assert audit(capsys, url, "--policy", str(policy), "--mirror", str(mirror))[0] == 0
+        op.write("log/checkpoint", old.encode())  # a cache serving the checkpoint of 12
+        code, report = audit(capsys, url, "--policy", str(policy), "--mirror", str(mirror))
+    assert code == 0 and "a stale copy, no fork" in report["checks"][2]["detail"]
+    assert "19" in (mirror / "log/checkpoint").read_text().split("\n")[1]  # kept the newer
+
+
 def sales_of(op: Operator, pool: Pool, indices: list[int]) -> None:
     """Log a pool's commitment and sales of these indices."""
     op.append(commitment(pool))
