@@ -190,10 +190,28 @@ class Quiet(SimpleHTTPRequestHandler):
         pass
 
 
+class Limited(Quiet):
+    """A site that answers a pool's reveal 429 (Retry-After: 0) every other time, as the
+    endpoint's limits on reveals may."""
+
+    turns = 0
+
+    def do_GET(self) -> None:
+        if self.path.endswith("/reveal"):
+            Limited.turns += 1
+            if Limited.turns % 2:
+                self.send_response(429)
+                self.send_header("Retry-After", "0")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+        super().do_GET()
+
+
 @contextmanager
-def served(directory: Path) -> Iterator[str]:
+def served(directory: Path, handler: type[Quiet] = Quiet) -> Iterator[str]:
     """A static file server over a directory, in a thread; its URL."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(Quiet, directory=str(directory)))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(handler, directory=str(directory)))
     thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     try:

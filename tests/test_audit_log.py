@@ -15,7 +15,16 @@ import pytest
 
 from engine.math.pool import Pool
 from engine.tlog import records, tiles
-from tests.log_site import TIME, Operator, commitment, new_key, reveal_document, sale, served
+from tests.log_site import (
+    TIME,
+    Limited,
+    Operator,
+    commitment,
+    new_key,
+    reveal_document,
+    sale,
+    served,
+)
 from tests.log_site import small_pool as make_pool
 from tools.commands import audit_log
 
@@ -79,6 +88,9 @@ def test_an_honest_log_passes_with_the_prizes_remaining(
     text = capsys.readouterr().out
     assert f"prizes remaining in pool {b.pool_id}" in text and "the audit passed" in text
     assert "1 reveals agree" in text
+    with served(op.site, Limited) as url:  # a reveal rate limited: waited for, not missing
+        assert audit(capsys, url, "--policy", str(policy))[0] == 0
+    assert Limited.turns == 2
 
 
 def test_without_a_policy_file_the_sites_own_is_used_and_the_report_says_so(
@@ -248,6 +260,28 @@ def test_a_sale_after_its_pools_closing_and_wrong_sold_counts_are_flagged(
     )
     assert any("the reveal says 3 sold, the log holds 4 sales" in p for p in found)
     assert f"record 9: pool {b.pool_id} 'sold out' with 1 of 100 sold" in found
+
+
+def test_a_pool_of_free_plays_has_no_logged_sales(
+    tmp_path: Path, pools: tuple[Pool, Pool], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Free TRY plays are not logged: a try pool closes and reveals with its plays drawn and
+    no sales in the log, and a sale from it is flagged."""
+    a, b = pools
+    op, policy = site(tmp_path)
+    op.append(commitment(a, kind="try"))
+    op.append(records.closing(a.pool_id, "retired", 7, TIME))
+    op.reveal(a, 7, reveal_document(a, 7, kind="try"))
+    op.append(commitment(b, kind="try"))
+    op.append(sale(b, 1, 0))
+    op.publish()
+    with served(op.site) as url:
+        code, report = audit(capsys, url, "--policy", str(policy))
+    assert code == 1 and report["remaining"] == {}
+    assert problems(report) == [
+        f"record 4: sale of index 0 of pool {b.pool_id}: the pool is of kind 'try'; only "
+        "paid plays are sold"
+    ]
 
 
 def test_a_record_changed_after_a_checkpoint_is_flagged(

@@ -14,6 +14,7 @@ paths, so a mirror is itself a prefix an auditor can audit offline.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +30,7 @@ from engine.tlog.policy import Policy
 from engine.tlog.tiles import WIDTH, Tile
 
 CHECKPOINT, POLICY = "log/checkpoint", "log/policy"
+RETRIES = 6  # tries of a GET the site answers 429, each after its Retry-After
 
 
 class FetchError(Exception):
@@ -70,10 +72,14 @@ class Source:
                 raise FetchError(f"{self.directory / path}: {error}") from error
         assert self.client is not None
         url = f"{self.prefix}/{path}"
-        try:
-            response = self.client.get(url)
-        except httpx.HTTPError as error:
-            raise FetchError(f"GET {url}: {error}") from error
+        for _ in range(RETRIES):
+            try:
+                response = self.client.get(url)
+            except httpx.HTTPError as error:
+                raise FetchError(f"GET {url}: {error}") from error
+            if response.status_code != 429:  # rate limited (a pool's reveal): wait and retry
+                break
+            time.sleep(wait(response.headers.get("retry-after", "")))
         if response.status_code == 404:
             return None
         if response.status_code != 200:
@@ -83,6 +89,14 @@ class Source:
     def close(self) -> None:
         if self.client is not None:
             self.client.close()
+
+
+def wait(retry_after: str) -> float:
+    """Seconds to wait from a Retry-After header: its seconds (at most 30), else 1."""
+    try:
+        return min(30.0, max(0.0, float(retry_after)))
+    except ValueError:
+        return 1.0
 
 
 class Mirror:

@@ -159,7 +159,7 @@ class Records:
             return
         pool.closing = (at, record)
         sold = len(pool.sales)
-        if record["sold"] != sold:
+        if pool.kind == "paid" and record["sold"] != sold:  # free TRY plays are not logged
             self.problem(at, f"record {at}: pool {name}'s closing says {record['sold']:,} sold; "
                          f"the log holds {sold:,} sales of it")  # fmt: skip
         if record["reason"] not in ("sold_out", "retired"):
@@ -240,7 +240,7 @@ class Records:
         if dict(held) != pool.table:
             self.problem(at, f"{where}: the revealed pool's tiers {sorted(held.items())} are "
                          f"not the committed table {sorted(pool.table.items())}")  # fmt: skip
-        if sold != len(pool.sales):
+        if pool.kind == "paid" and sold != len(pool.sales):
             self.problem(at, f"{where}: the reveal says {sold:,} sold, the log holds "
                          f"{len(pool.sales):,} sales")  # fmt: skip
         for record, index, leaf, prize in pool.sales:
