@@ -326,8 +326,10 @@ def test_a_pool_revealed_different_from_its_commitment_is_flagged(
         code, report = audit(capsys, url, "--policy", str(policy))
     found = problems(report)
     assert code == 1 and report["failed"] == ["records"]
-    assert any("the revealed entries make root" in p and f"not the committed {a.root.hex()}" in p
-               for p in found)  # fmt: skip
+    assert any(
+        "the revealed entries make root" in p and f"not the committed {a.root.hex()}" in p
+        for p in found
+    )
     assert any(p.startswith("record 1: sale of index 0") and "logged leaf" in p for p in found)
 
 
@@ -368,8 +370,10 @@ def test_sales_whose_leaf_or_prize_is_not_the_revealed_entrys_are_flagged(
     with served(op.site) as url:
         found = problems(audit(capsys, url, "--policy", str(policy))[1])
     leaf = b.entry(1).leaf().hex()
-    assert any(p.startswith(f"record 2: sale of index 1 of pool {a.pool_id} logged leaf {leaf}")
-               for p in found)  # fmt: skip
+    assert any(
+        p.startswith(f"record 2: sale of index 1 of pool {a.pool_id} logged leaf {leaf}")
+        for p in found
+    )
     assert any(p.startswith("record 3: sale of index 2") and "logged a £" in p for p in found)
 
 

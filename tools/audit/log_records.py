@@ -80,8 +80,11 @@ class Records:
         if kind == "commitment":
             self.commitment(at, record, pool)
         elif pool is None:
-            self.problem(at, f"record {at}: a {kind} of pool {record['pool']}, "
-                         "whose commitment is not logged before it")  # fmt: skip
+            self.problem(
+                at,
+                f"record {at}: a {kind} of pool {record['pool']}, "
+                "whose commitment is not logged before it",
+            )
         elif kind == "sale":
             self.sale(at, record, pool)
         elif kind == "closing":
@@ -92,8 +95,9 @@ class Records:
     def commitment(self, at: int, record: dict[str, Any], pool: PoolLog | None) -> None:
         name = record["pool"]
         if pool is not None:
-            self.problem(at, f"record {at}: pool {name} committed again (first at record "
-                         f"{pool.record})")  # fmt: skip
+            self.problem(
+                at, f"record {at}: pool {name} committed again (first at record {pool.record})"
+            )
             return
         table: Counter[int] = Counter()
         try:
@@ -102,15 +106,25 @@ class Records:
         except (TypeError, ValueError):
             self.problem(at, f"record {at}: pool {name}'s table is not [[prize, count], ...]")
         if sum(table.values()) != record["size"]:
-            self.problem(at, f"record {at}: pool {name}'s table holds {sum(table.values()):,} "
-                         f"entries, not its size {record['size']:,}")  # fmt: skip
+            self.problem(
+                at,
+                f"record {at}: pool {name}'s table holds {sum(table.values()):,} "
+                f"entries, not its size {record['size']:,}",
+            )
         if not HEX64.fullmatch(record["root"]) or record["root"][:16] != name:
-            self.problem(at, f"record {at}: pool {name} is not named by its root's first 16 "
-                         "hex digits")  # fmt: skip
+            self.problem(
+                at, f"record {at}: pool {name} is not named by its root's first 16 hex digits"
+            )
         self.pools[name] = PoolLog(
-            at, record["game"], record["kind"], record["model"], record["size"],
-            record["root"], dict(table), bytearray(record["size"]),
-        )  # fmt: skip
+            at,
+            record["game"],
+            record["kind"],
+            record["model"],
+            record["size"],
+            record["root"],
+            dict(table),
+            bytearray(record["size"]),
+        )
 
     def sale(self, at: int, record: dict[str, Any], pool: PoolLog) -> None:
         name, index, prize = record["pool"], record["index"], record["prize_pence"]
@@ -123,8 +137,11 @@ class Records:
                 at, f"{where}: the pool is of kind {pool.kind!r}; only paid plays are sold"
             )
         if pool.closing is not None:
-            self.problem(at, f"{where}: the pool was closed at record {pool.closing[0]}; "
-                         "no sale may follow its closing")  # fmt: skip
+            self.problem(
+                at,
+                f"{where}: the pool was closed at record {pool.closing[0]}; "
+                "no sale may follow its closing",
+            )
         if not HEX64.fullmatch(record["leaf"]):
             self.problem(at, f"{where}: its leaf is not 64 lower-case hex digits")
         expected = pool.distinct
@@ -136,8 +153,11 @@ class Records:
         elif index < pool.highest:
             self.problem(at, f"{where}: out of order, sold after index {pool.highest}")
         elif index != expected:
-            self.problem(at, f"{where}: out of order, the next index in order is {expected} "
-                         f"(index {expected} to {index - 1} skipped so far)")  # fmt: skip
+            self.problem(
+                at,
+                f"{where}: out of order, the next index in order is {expected} "
+                f"(index {expected} to {index - 1} skipped so far)",
+            )
         if index < pool.size and not pool.flags[index]:
             pool.flags[index] = 1
             pool.distinct += 1
@@ -145,8 +165,9 @@ class Records:
         if prize not in pool.table:
             self.problem(at, f"{where}: its prize {pence(prize)} is no tier of the pool's table")
         elif pool.tiers[prize] >= pool.table[prize]:
-            self.problem(at, f"{where}: a {pence(prize)} prize beyond the table's "
-                         f"{pool.table[prize]:,}")  # fmt: skip
+            self.problem(
+                at, f"{where}: a {pence(prize)} prize beyond the table's {pool.table[prize]:,}"
+            )
         pool.tiers[prize] += 1
         leaf = bytes.fromhex(record["leaf"]) if HEX64.fullmatch(record["leaf"]) else b""
         pool.sales.append((at, index, leaf, prize))
@@ -154,25 +175,33 @@ class Records:
     def closing(self, at: int, record: dict[str, Any], pool: PoolLog) -> None:
         name = record["pool"]
         if pool.closing is not None:
-            self.problem(at, f"record {at}: pool {name} closed again (first at record "
-                         f"{pool.closing[0]})")  # fmt: skip
+            self.problem(
+                at, f"record {at}: pool {name} closed again (first at record {pool.closing[0]})"
+            )
             return
         pool.closing = (at, record)
         sold = len(pool.sales)
         if pool.kind == "paid" and record["sold"] != sold:  # free TRY plays are not logged
-            self.problem(at, f"record {at}: pool {name}'s closing says {record['sold']:,} sold; "
-                         f"the log holds {sold:,} sales of it")  # fmt: skip
+            self.problem(
+                at,
+                f"record {at}: pool {name}'s closing says {record['sold']:,} sold; "
+                f"the log holds {sold:,} sales of it",
+            )
         if record["reason"] not in ("sold_out", "retired"):
             self.problem(at, f"record {at}: pool {name} closed for {record['reason']!r}")
         elif record["reason"] == "sold_out" and record["sold"] != pool.size:
-            self.problem(at, f"record {at}: pool {name} 'sold out' with {record['sold']:,} of "
-                         f"{pool.size:,} sold")  # fmt: skip
+            self.problem(
+                at,
+                f"record {at}: pool {name} 'sold out' with {record['sold']:,} of "
+                f"{pool.size:,} sold",
+            )
 
     def reveal(self, at: int, record: dict[str, Any], pool: PoolLog) -> None:
         name = record["pool"]
         if pool.reveal is not None:
-            self.problem(at, f"record {at}: pool {name} revealed again (first at record "
-                         f"{pool.reveal[0]})")  # fmt: skip
+            self.problem(
+                at, f"record {at}: pool {name} revealed again (first at record {pool.reveal[0]})"
+            )
             return
         if pool.closing is None:
             self.problem(at, f"record {at}: pool {name} revealed before it was closed")
@@ -188,9 +217,12 @@ class Records:
             missing = [i for i in range(top) if not pool.flags[i]]
             if missing:
                 shown = ", ".join(map(str, missing[:10])) + (" ..." if len(missing) > 10 else "")
-                self.problem(pool.record, f"pool {name} (committed at record {pool.record}): "
-                             f"index {shown} never sold, below sold index {pool.highest}: "
-                             "a gap")  # fmt: skip
+                self.problem(
+                    pool.record,
+                    f"pool {name} (committed at record {pool.record}): "
+                    f"index {shown} never sold, below sold index {pool.highest}: "
+                    "a gap",
+                )
 
     def check_reveal(self, name: str, document: bytes | None) -> None:
         """A revealed pool against its reveal document (None: it could not be fetched)."""
@@ -198,13 +230,19 @@ class Records:
         assert pool.reveal is not None
         at, digest = pool.reveal
         if document is None:
-            self.problem(at, f"record {at}: pool {name}'s reveal is logged, but the site "
-                         "serves no reveal document for it")  # fmt: skip
+            self.problem(
+                at,
+                f"record {at}: pool {name}'s reveal is logged, but the site "
+                "serves no reveal document for it",
+            )
             return
         served = hashlib.sha256(document).hexdigest()
         if served != digest:
-            self.problem(at, f"record {at}: pool {name}'s reveal document hashes to {served}, "
-                         f"not the logged digest {digest}")  # fmt: skip
+            self.problem(
+                at,
+                f"record {at}: pool {name}'s reveal document hashes to {served}, "
+                f"not the logged digest {digest}",
+            )
         try:
             reveal = json.loads(document)
             key = bytes.fromhex(reveal["key"])
@@ -219,41 +257,64 @@ class Records:
         self.compare(name, pool, at, size, root, sold, key, codes, catalogue)
 
     def compare(
-        self, name: str, pool: PoolLog, at: int, size: int, root: str, sold: int,
-        key: bytes, codes: array[int], catalogue: list[tuple[int, Any]],
-    ) -> None:  # fmt: skip
+        self,
+        name: str,
+        pool: PoolLog,
+        at: int,
+        size: int,
+        root: str,
+        sold: int,
+        key: bytes,
+        codes: array[int],
+        catalogue: list[tuple[int, Any]],
+    ) -> None:
         """The revealed pool against its commitment record and its sale records."""
         where = f"pool {name} (committed at record {pool.record}, revealed at record {at})"
         if (size, root) != (pool.size, pool.root):
-            self.problem(at, f"{where}: revealed as {size:,} entries with root {root}, "
-                         f"committed as {pool.size:,} with root {pool.root}")  # fmt: skip
+            self.problem(
+                at,
+                f"{where}: revealed as {size:,} entries with root {root}, "
+                f"committed as {pool.size:,} with root {pool.root}",
+            )
             return
         tails = [outcome_hash(prize, comp) for prize, comp in catalogue]
         leaves = leaves_of(key, codes, tails)
         made = root_of(leaves, depth_of(size)).hex()
         if made != pool.root:
-            self.problem(at, f"{where}: the revealed entries make root {made}, not the "
-                         f"committed {pool.root}")  # fmt: skip
+            self.problem(
+                at, f"{where}: the revealed entries make root {made}, not the committed {pool.root}"
+            )
         held: Counter[int] = Counter()
         for code, n in Counter(codes).items():
             held[catalogue[code][0]] += n
         if dict(held) != pool.table:
-            self.problem(at, f"{where}: the revealed pool's tiers {sorted(held.items())} are "
-                         f"not the committed table {sorted(pool.table.items())}")  # fmt: skip
+            self.problem(
+                at,
+                f"{where}: the revealed pool's tiers {sorted(held.items())} are "
+                f"not the committed table {sorted(pool.table.items())}",
+            )
         if pool.kind == "paid" and sold != len(pool.sales):
-            self.problem(at, f"{where}: the reveal says {sold:,} sold, the log holds "
-                         f"{len(pool.sales):,} sales")  # fmt: skip
+            self.problem(
+                at,
+                f"{where}: the reveal says {sold:,} sold, the log holds {len(pool.sales):,} sales",
+            )
         for record, index, leaf, prize in pool.sales:
             if index >= size:
                 continue
             if leaf != leaves[index]:
-                self.problem(record, f"record {record}: sale of index {index} of pool {name} "
-                             f"logged leaf {leaf.hex()}, the revealed pool's leaf there is "
-                             f"{leaves[index].hex()}")  # fmt: skip
+                self.problem(
+                    record,
+                    f"record {record}: sale of index {index} of pool {name} "
+                    f"logged leaf {leaf.hex()}, the revealed pool's leaf there is "
+                    f"{leaves[index].hex()}",
+                )
             if prize != catalogue[codes[index]][0]:
-                self.problem(record, f"record {record}: sale of index {index} of pool {name} "
-                             f"logged a {pence(prize)} prize, the revealed entry's is "
-                             f"{pence(catalogue[codes[index]][0])}")  # fmt: skip
+                self.problem(
+                    record,
+                    f"record {record}: sale of index {index} of pool {name} "
+                    f"logged a {pence(prize)} prize, the revealed entry's is "
+                    f"{pence(catalogue[codes[index]][0])}",
+                )
 
     def remaining(self) -> dict[str, dict[str, Any]]:
         """Prizes remaining per tier of each open pool of paid plays: its table minus its
@@ -263,10 +324,19 @@ class Records:
             if pool.closing is not None or pool.kind != "paid":
                 continue
             tiers = [
-                {"prize_pence": prize, "count": count, "sold": pool.tiers[prize],
-                 "remaining": count - pool.tiers[prize]}
+                {
+                    "prize_pence": prize,
+                    "count": count,
+                    "sold": pool.tiers[prize],
+                    "remaining": count - pool.tiers[prize],
+                }
                 for prize, count in sorted(pool.table.items())
-            ]  # fmt: skip
-            out[name] = {"game": pool.game, "model": pool.model, "size": pool.size,
-                         "sold": len(pool.sales), "tiers": tiers}  # fmt: skip
+            ]
+            out[name] = {
+                "game": pool.game,
+                "model": pool.model,
+                "size": pool.size,
+                "sold": len(pool.sales),
+                "tiers": tiers,
+            }
         return out

@@ -53,8 +53,12 @@ def check(
     except TlogProofError as error:
         steps.add(1, "proof", False, str(error))
         return steps
-    steps.add(1, "proof", True, f"a {len(proof.hashes)}-hash inclusion proof of log entry "
-              f"{proof.index:,}, with its record")  # fmt: skip
+    steps.add(
+        1,
+        "proof",
+        True,
+        f"a {len(proof.hashes)}-hash inclusion proof of log entry {proof.index:,}, with its record",
+    )
     assert proof.extra is not None
     ok, why, record = check_record(proof.extra, play)
     if not steps.add(2, "record", ok, why):
@@ -64,9 +68,17 @@ def check(
         return steps
     quorum = policy.satisfied(names)
     who = ", ".join(names) or "no witness of the policy"
-    if not steps.add(4, "witnesses", quorum, f"cosigned by {who}: "
-                     + ("the policy's quorum" if quorum else f"too few for the policy's quorum "
-                        f"({policy.quorum})")):  # fmt: skip
+    if not steps.add(
+        4,
+        "witnesses",
+        quorum,
+        f"cosigned by {who}: "
+        + (
+            "the policy's quorum"
+            if quorum
+            else f"too few for the policy's quorum ({policy.quorum})"
+        ),
+    ):
         return steps
     try:
         tree.check_inclusion(
@@ -75,8 +87,13 @@ def check(
     except tree.ProofError as error:
         steps.add(5, "inclusion", False, f"the record is not in the log: {error}")
         return steps
-    steps.add(5, "inclusion", True, f"the record is entry {proof.index:,} of the log's "
-              f"{checkpoint.size:,}, under root {checkpoint.root.hex()}")  # fmt: skip
+    steps.add(
+        5,
+        "inclusion",
+        True,
+        f"the record is entry {proof.index:,} of the log's "
+        f"{checkpoint.size:,}, under root {checkpoint.root.hex()}",
+    )
     if detail is not None and not steps.add(6, "play", *same_play(record, detail)):
         return steps
     if reveal is not None:

@@ -69,15 +69,20 @@ def read_policy(source: Source, path: Path | None, result: Audit) -> tlog_policy
             if data is None:
                 raise FetchError(f"the site serves no {POLICY}")
             text = data.decode("utf-8")
-            where = ("the site's own /log/policy (no --policy FILE given: trusting the site's "
-                     "own choice of log key and witnesses proves less)")  # fmt: skip
+            where = (
+                "the site's own /log/policy (no --policy FILE given: trusting the site's "
+                "own choice of log key and witnesses proves less)"
+            )
         policy = tlog_policy.parse(text)
     except (OSError, UnicodeDecodeError, FetchError, tlog_policy.PolicyError) as error:
         result.check("policy", False, f"no policy to check the checkpoint with: {error}")
         return None
     logs = ", ".join(key.name for key, _ in policy.logs)
-    result.check("policy", True, f"{where}: log {logs}, {len(policy.witnesses)} witnesses, "
-                 f"quorum {policy.quorum}")  # fmt: skip
+    result.check(
+        "policy",
+        True,
+        f"{where}: log {logs}, {len(policy.witnesses)} witnesses, quorum {policy.quorum}",
+    )
     return policy
 
 
@@ -97,46 +102,49 @@ def run(source: Source, policy_file: Path | None, mirror: Mirror | None) -> dict
     except (FetchError, UnicodeDecodeError, NoteError) as error:
         result.check("checkpoint", False, str(error))
         return out
-    out["checkpoint"] = {"origin": checkpoint.origin, "size": checkpoint.size,
-                         "root": checkpoint.root.hex(), "witnesses": witnesses}  # fmt: skip
-    result.check("checkpoint", True, f"{checkpoint.origin}: {checkpoint.size:,} records, root "
-                 f"{checkpoint.root.hex()}, signed by the log, cosigned by "
-                 f"{', '.join(witnesses) or 'no witness (the quorum is none)'}")  # fmt: skip
+    out["checkpoint"] = {
+        "origin": checkpoint.origin,
+        "size": checkpoint.size,
+        "root": checkpoint.root.hex(),
+        "witnesses": witnesses,
+    }
+    result.check(
+        "checkpoint",
+        True,
+        f"{checkpoint.origin}: {checkpoint.size:,} records, root "
+        f"{checkpoint.root.hex()}, signed by the log, cosigned by "
+        f"{', '.join(witnesses) or 'no witness (the quorum is none)'}",
+    )
     old = mirrored_checkpoint(mirror, policy, result)
     try:
-        got = fetch_tiles(checkpoint.size, source, mirror, use_mirror=True)
-        problems = check_tiles(got, checkpoint.root)
-        if problems and got.mirrored:  # tell a fork from a changed record: the site's alone
-            got = fetch_tiles(checkpoint.size, source, mirror, use_mirror=False)
-            problems = check_tiles(got, checkpoint.root)
+        got, problems = rebuild(checkpoint, source, mirror)
     except FetchError as error:
         result.check("tree", False, str(error))
         return out
     fork = None
-    if old is not None and mirror is not None:
-        fork = consistent(old, checkpoint, got, lambda: from_mirror(mirror, old.size))
-        result.check("consistency", fork is None, fork or consistency_words(old, checkpoint))
-        if fork:
-            name = hashlib.sha256(data).hexdigest()[:16]
-            mirror.write(f"log/fork/checkpoint-{checkpoint.size}-{name}", data)
-    elif mirror is not None:
-        result.check("consistency", True, f"no checkpoint mirrored yet in {mirror.directory}: "
-                     "this audit starts the mirror")  # fmt: skip
+    if mirror is not None and not problems:
+        fork = check_consistency(checkpoint, data, old, got, mirror, result)
     out["problems"] = [{"record": None, "problem": p} for p in problems]
     fetched = len(got.data) - len(got.mirrored)
-    if not result.check("tree", not problems, f"{len(problems)} problems in the tiles" if problems
-                        else f"{len(got.data)} tiles and bundles ({fetched} fetched, "
-                        f"{len(got.mirrored)} from the mirror) rebuild to the checkpoint's "
-                        "root from its records"):  # fmt: skip
+    rebuilt = (
+        f"{len(got.data)} tiles and bundles ({fetched} fetched, {len(got.mirrored)} from the "
+        "mirror) rebuild to the checkpoint's root from its records"
+    )
+    if not result.check("tree", not problems, f"{len(problems)} problems" if problems else rebuilt):
         return out
     log, reveals = audit_records(got, source, mirror)
     out["problems"] += [{"record": at, "problem": text} for at, text in log.problems]
     counts = ", ".join(
         f"{log.count[k]:,} {k}s" for k in ("commitment", "sale", "closing", "reveal")
     )
-    result.check("records", not log.problems, f"{len(log.problems)} problems in the records"
-                 if log.problems else f"{checkpoint.size:,} records ({counts}), every pool's "
-                 f"sales in order and once each, {len(reveals)} reveals agree")  # fmt: skip
+    result.check(
+        "records",
+        not log.problems,
+        f"{len(log.problems)} problems in the records"
+        if log.problems
+        else f"{checkpoint.size:,} records ({counts}), every pool's "
+        f"sales in order and once each, {len(reveals)} reveals agree",
+    )
     out["remaining"] = log.remaining()
     if mirror is not None and not fork:
         for tile, raw in got.data.items():
@@ -147,6 +155,45 @@ def run(source: Source, policy_file: Path | None, mirror: Mirror | None) -> dict
         if old is None or checkpoint.size >= old.size:
             mirror.write(CHECKPOINT, data)
     return out
+
+
+def rebuild(
+    checkpoint: Checkpoint, source: Source, mirror: Mirror | None
+) -> tuple[Tiles, list[str]]:
+    """The checkpoint's tiles (the mirror's where it has them) and the problems rebuilding its
+    tree; when the mirror's tiles and the site's new ones disagree, the site's alone, to tell
+    a fork (the site's tree holds, but not with the mirror's) from a record changed."""
+    got = fetch_tiles(checkpoint.size, source, mirror, use_mirror=True)
+    problems = check_tiles(got, checkpoint.root)
+    if problems and got.mirrored:
+        got = fetch_tiles(checkpoint.size, source, mirror, use_mirror=False)
+        problems = check_tiles(got, checkpoint.root)
+    return got, problems
+
+
+def check_consistency(
+    checkpoint: Checkpoint,
+    data: bytes,
+    old: Checkpoint | None,
+    got: Tiles,
+    mirror: Mirror,
+    result: Audit,
+) -> str | None:
+    """The consistency check with the mirrored checkpoint; the fork in words, if any (its
+    signed checkpoint kept in the mirror's log/fork/ as evidence)."""
+    if old is None:
+        result.check(
+            "consistency",
+            True,
+            f"no checkpoint mirrored yet in {mirror.directory}: this audit starts the mirror",
+        )
+        return None
+    fork = consistent(old, checkpoint, got, lambda: from_mirror(mirror, old.size))
+    result.check("consistency", fork is None, fork or consistency_words(old, checkpoint))
+    if fork:
+        name = hashlib.sha256(data).hexdigest()[:16]
+        mirror.write(f"log/fork/checkpoint-{checkpoint.size}-{name}", data)
+    return fork
 
 
 def mirrored_checkpoint(
@@ -170,10 +217,14 @@ def from_mirror(mirror: Mirror, size: int) -> Tiles:
 
 def consistency_words(old: Checkpoint, new: Checkpoint) -> str:
     if new.size < old.size:
-        return (f"the site's checkpoint ({new.size:,} records) is older than the mirrored one "
-                f"({old.size:,}) and a prefix of it: a stale copy, no fork")  # fmt: skip
-    return (f"the checkpoint's tree extends the mirrored one of {old.size:,} records (root "
-            f"{old.root.hex()}): one history")  # fmt: skip
+        return (
+            f"the site's checkpoint ({new.size:,} records) is older than the mirrored one "
+            f"({old.size:,}) and a prefix of it: a stale copy, no fork"
+        )
+    return (
+        f"the checkpoint's tree extends the mirrored one of {old.size:,} records (root "
+        f"{old.root.hex()}): one history"
+    )
 
 
 def audit_records(
@@ -203,24 +254,31 @@ def audit_records(
 
 def report(out: dict[str, Any]) -> list[str]:
     """The plain report's lines."""
-    lines = [f"{'PASS' if c['ok'] else 'FAIL'}  {c['check']:<12} {c['detail']}"
-             for c in out["checks"]]  # fmt: skip
+    lines = [
+        f"{'PASS' if c['ok'] else 'FAIL'}  {c['check']:<12} {c['detail']}" for c in out["checks"]
+    ]
     for item in out["problems"][:SHOWN]:
         lines.append(f"      {item['problem']}")
     if len(out["problems"]) > SHOWN:
         lines.append(f"      ... and {len(out['problems']) - SHOWN} more (--json lists them all)")
     size = out.get("checkpoint", {}).get("size")
     for name, pool in out["remaining"].items():
-        lines.append(f"prizes remaining in pool {name} ({pool['game']}, {pool['model']}), from "
-                     f"the log's checkpoint of {size:,} records: {pool['sold']:,} of "
-                     f"{pool['size']:,} sold")  # fmt: skip
+        lines.append(
+            f"prizes remaining in pool {name} ({pool['game']}, {pool['model']}), from "
+            f"the log's checkpoint of {size:,} records: {pool['sold']:,} of "
+            f"{pool['size']:,} sold"
+        )
         for tier in reversed(pool["tiers"]):
-            lines.append(f"  {pence(tier['prize_pence']):>14}  {tier['remaining']:>10,} of "
-                         f"{tier['count']:,} left")  # fmt: skip
+            lines.append(
+                f"  {pence(tier['prize_pence']):>14}  {tier['remaining']:>10,} of "
+                f"{tier['count']:,} left"
+            )
     failed = [c["check"] for c in out["checks"] if not c["ok"]]
-    lines.append(f"the audit FAILED: {', '.join(failed)}" if failed else
-                 "the audit passed: one history, every sale in order, once, from its "
-                 "committed pool")  # fmt: skip
+    lines.append(
+        f"the audit FAILED: {', '.join(failed)}"
+        if failed
+        else "the audit passed: one history, every sale in order, once, from its committed pool"
+    )
     return lines
 
 
