@@ -35,6 +35,20 @@ step 5 then checks the root against the saved commitment.
 Independent of the endpoint's code on purpose: the standard library, httpx and cryptography's
 Ed25519 only, from docs/token.md and docs/math.md, so this file, its steps (tools/audit/verify.py)
 and the documents are all an auditor needs to read.
+
+The play's proof of logging (docs/log.md, "Checking a play offline"):
+
+    build.py verify --tlog-proof FILE|URL --policy FILE [--play N] [--proof FILE]
+                    [--reveal FILE] [--json]
+    build.py verify --play N --api URL --policy FILE [--session-token T] ...
+
+checks a play-<N>.tlog-proof (c2sp.org/tlog-proof@v1, as saved from GET /api/plays/{N}/proof,
+or fetched from that route with --api) with the tlog-policy the auditor trusts: the record is
+a sale (of play N), the checkpoint is signed by the policy's log and cosigned by a quorum of its
+witnesses, and the inclusion proof puts the record in that tree; with --proof (the play's
+detail) the record is this play's entry, with --reveal the revealed pool holds the record's
+leaf and prize at its index (tools/audit/verify_tlog_proof.py). A play with no proof, or whose
+record is not in the log, fails.
 """
 
 from __future__ import annotations
@@ -47,6 +61,7 @@ from typing import Any
 
 import httpx
 
+from engine.tlog import policy as tlog_policy
 from tools.audit.verify import (
     PAID,
     TRY,
@@ -61,6 +76,7 @@ from tools.audit.verify import (
     play_kind,
     pool_kind,
 )
+from tools.audit.verify_tlog_proof import check as check_logged
 
 
 def read_json(path: Path) -> Any:
@@ -71,7 +87,7 @@ def read_json(path: Path) -> Any:
 def main(argv: list[str]) -> int:
     """Fetch (or read) the play and the keys, run the steps, print them; 0 if all pass."""
     parser = argparse.ArgumentParser(prog="build.py verify", description=__doc__.split("\n")[0])
-    parser.add_argument("--play", type=int, required=True, metavar="N", help="the Play Number")
+    parser.add_argument("--play", type=int, metavar="N", help="the Play Number")
     parser.add_argument("--api", help="the endpoint's base URL, e.g. http://h:8001")
     parser.add_argument("--session-token", metavar="T", help="the player's bearer token")
     parser.add_argument("--proof", type=Path, metavar="FILE", help="the play's detail, saved")
@@ -80,8 +96,16 @@ def main(argv: list[str]) -> int:
         "--commitment", type=Path, metavar="FILE", help="the pool's commitment, saved"
     )
     parser.add_argument("--reveal", type=Path, metavar="FILE", help="the pool's reveal, saved")
+    parser.add_argument(
+        "--tlog-proof", metavar="FILE|URL", help="the play's proof of logging (tlog-proof@v1)"
+    )
+    parser.add_argument("--policy", type=Path, metavar="FILE", help="the tlog-policy to trust")
     parser.add_argument("--json", action="store_true", help="print the steps as JSON")
     args = parser.parse_args(argv)
+    if args.tlog_proof or args.policy:
+        return logged(parser, args)
+    if args.play is None:
+        parser.error("--play N is needed (or --tlog-proof FILE --policy FILE)")
     if not args.api and not (args.proof and args.keys and args.commitment):
         parser.error("without --api, give --proof, --keys and --commitment (saved answers)")
     steps = Steps()
@@ -149,3 +173,49 @@ def main(argv: list[str]) -> int:
             + ("every step passes" if failed is None else f"FAILED at {failed}")
         )
     return 0 if failed is None else 1
+
+
+def logged(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """The play's proof of logging checked against the trusted policy, step by step."""
+    if not args.policy:
+        parser.error("--tlog-proof needs --policy FILE: the tlog-policy you trust")
+    if not args.tlog_proof and not (args.api and args.play is not None):
+        parser.error("give --tlog-proof FILE|URL, or --play N and --api URL to fetch it")
+    try:
+        policy = tlog_policy.parse(args.policy.read_text(encoding="utf-8"))
+        detail = read_json(args.proof) if args.proof else None
+        reveal = args.reveal.read_bytes() if args.reveal else None
+        text, missing = read_tlog_proof(args)
+    except (OSError, ValueError, httpx.HTTPError) as error:
+        print(f"FAIL  fetch: {error}", file=sys.stderr)
+        return 1
+    steps = check_logged(text, policy, args.play, detail, reveal, missing)
+    failed = steps.first_failed
+    if args.json:
+        out = {"play_number": args.play, "ok": failed is None, "failed": failed}
+        print(json.dumps({**out, "steps": steps.steps}, indent=1))
+    else:
+        for s in steps.steps:
+            print(f"{s['step']}. {s['name']:<10} {'PASS' if s['ok'] else 'FAIL'}  {s['detail']}")
+        what = f"play {args.play}'s" if args.play is not None else "the"
+        verdict = "every step passes" if failed is None else f"FAILED at {failed}"
+        print(f"{what} proof of logging: {verdict}")
+    return 0 if failed is None else 1
+
+
+def read_tlog_proof(args: argparse.Namespace) -> tuple[str | None, str]:
+    """The proof's text (None when the site has none for the play) and why it is missing."""
+    source = args.tlog_proof
+    if source and not source.startswith(("http://", "https://")):
+        return Path(source).read_text(encoding="utf-8"), ""
+    url = source or f"{args.api.rstrip('/')}/api/plays/{args.play}/proof"
+    headers = {"Authorization": f"Bearer {args.session_token}"} if args.session_token else {}
+    response = httpx.get(url, headers=headers, timeout=60)
+    if response.status_code == 200:
+        return response.text, ""
+    if response.status_code == 404:
+        return None, (
+            f"GET {url}: 404, the site has no proof that this play was logged: a sale recorded "
+            "in no log, or one no checkpoint covers yet"
+        )
+    raise httpx.HTTPError(f"GET {url}: {response.status_code}")
