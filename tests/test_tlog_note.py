@@ -118,3 +118,10 @@ def test_a_checkpoint_signed_and_cosigned() -> None:
 def test_malformed_checkpoints_are_refused(text: str) -> None:
     with pytest.raises(NoteError):
         Checkpoint.parse(text)
+
+
+def test_a_vkey_whose_base64_holds_a_plus_reads_back() -> None:
+    # The name cannot hold a "+", the key's base64 can: the vkey splits at its first two.
+    key = Key("log.example", ED25519, bytes([0xFB]) * 32)
+    assert "+" in key.vkey().split("+", 2)[2]
+    assert Key.parse(key.vkey()) == key
