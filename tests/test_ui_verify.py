@@ -24,10 +24,11 @@ from engine.tlog.note import COSIGNATURE, ED25519, Checkpoint, Key, Signature
 from engine.tlog.proof import TlogProof
 from engine.tlog.tree import appended, leaf_hash, prove_consistency, prove_inclusion, tree_hash
 from engine.ui.app import App
-from engine.ui.input import Reply
+from engine.ui.input import Activate, Reply
 from engine.ui.scenes.lobby import LobbyScene
 from engine.ui.scenes.verify import STEPS, Step, VerifyScene, run_steps
 from engine.ui.scenes.verify_log import NOT_YET, signature_items
+from tests.test_ui_remaining import overlapping
 from tests.test_ui_scroll import lobby, measure
 
 ORIGIN = "lottery.example/log"
@@ -344,10 +345,11 @@ def test_a_newer_checkpoint_consistent_with_the_one_kept_passes_and_a_fork_fails
 
 
 def run_scene(
-    found: dict[str, Any], size: tuple[int, int]
+    found: dict[str, Any], size: tuple[int, int], later: dict[str, Any] | None = None
 ) -> tuple[App, VerifyScene, list[dict[str, Any]], list[str]]:
     """VERIFY of the play, the shell answering verify_play with `found` and check_signatures
-    with real checks; every request the scene made, and what it said."""
+    with real checks; every request the scene made, and what it said. With `later`, Check
+    again is pressed and the shell answers it with `later`."""
     visit = lobby()
     LobbyScene(visit)
     visit.scene("my-games")  # which makes VERIFY
@@ -359,7 +361,10 @@ def run_scene(
     asked: list[dict[str, Any]] = []
     said: list[str] = []
     events: list[Any] = []
-    for k in range(8):
+    for k in range(16):
+        if k == 8 and later is not None:
+            events.append(Activate("again"))
+            found = later
         result = app.frame(k * 16.0, events, canvas)
         said += result.narration
         events = []
@@ -400,6 +405,7 @@ def test_the_scene_asks_the_shell_to_check_signatures_then_keeps_the_checkpoint(
     canvas = CommandCanvas(*size, measure)
     scene.draw(canvas)
     texts = text_boxes(BatchReader().read(canvas.flush()), measure)
+    assert overlapping(texts) == []
     for k, step in enumerate(scene.steps, 1):
         title = next(t for t in texts if t["text"] == f"✓ {k}. {step.name}")
         x, _, w, _ = title["box"]
@@ -416,3 +422,10 @@ def test_a_play_not_yet_logged_is_said_plainly_and_nothing_is_kept() -> None:
     assert f"Step 6, In the public log: not yet. {NOT_YET}" in said
     assert said[-1] == f"Steps 1 to 5 passed. {NOT_YET}"
     assert scene.steps[-1].waiting
+    assert [c.label for c in scene.controls()] == ["Back to My Games", "Check again"]
+    # a few seconds later a checkpoint covers it: Check again runs every step
+    _, scene, asked, said = run_scene(found, (390, 844), later=found_for(log, index, pool))
+    ops = [r["op"] for r in asked if r["op"] != "session"]
+    assert ops == ["verify_play", "verify_play", "check_signatures", "keep_checkpoint"]
+    assert said[-1].startswith("Every step passed") and len(scene.steps) == len(STEPS)
+    assert [c.label for c in scene.controls()] == ["Back to My Games"]

@@ -42,7 +42,7 @@ from engine.ui.scenes.verify_log import (
 )
 from engine.ui.screen import Page
 from engine.ui.scroll import Scroll
-from engine.ui.widgets import GOLD, close_button, wrap
+from engine.ui.widgets import GOLD, MIN_TARGET, button, close_button, wrap
 
 PAID = "paid"  # the kind of play (a token with no `mode` claim) and of pool My Games holds
 
@@ -200,8 +200,13 @@ class VerifyScene(Page):
     def enter(self, app: App) -> None:
         """Ask the shell for the play, its proof, the signature's check and the published root."""
         super().enter(app)
+        self._ask()
+
+    def _ask(self) -> None:
+        self.steps = []
         self.flow.busy = f"Checking play {self.play_number}…"
-        app.request("verify_play", {"play_number": self.play_number}, self._on_found)
+        assert self.app is not None
+        self.app.request("verify_play", {"play_number": self.play_number}, self._on_found)
 
     def _on_found(self, reply: Reply) -> None:
         """What the shell found; then the checkpoint's signatures checked by the shell (Python
@@ -240,15 +245,21 @@ class VerifyScene(Page):
             self.app.request("keep_checkpoint", kept, lambda _reply: None)
 
     def controls(self) -> list[Control]:
-        """Close (back to My Games)."""
+        """Close (back to My Games); and Check again while the play is not yet in the log."""
         w, _ = self.size()
-        return [Control("close", "Back to My Games", w - 62, 10, 52, 52)]
+        out = [Control("close", "Back to My Games", w - 62, 10, 52, 52)]
+        if self.steps and self.steps[-1].waiting:
+            bw = min(240.0, w - 2 * GAP)
+            out.append(Control("again", "Check again", (w - bw) / 2, 56, bw, MIN_TARGET))
+        return out
 
     def activate(self, control: str) -> None:
-        """Back to My Games."""
+        """Back to My Games, or check the play again."""
         if control == "close":
             self.flow.error = ""
             self.flow.go("my-games")
+        elif control == "again":
+            self._ask()
 
     def draw(self, canvas: Canvas) -> None:
         """A line per step with its mark and what it found."""
@@ -289,4 +300,7 @@ class VerifyScene(Page):
             y += 16 + big.size
         self.scroll.place(HEADER, h, y + 12)  # the height just drawn, before its bar
         self.scroll.end(canvas, w)
-        close_button(canvas, self.controls()[0])
+        close, *again = self.controls()
+        close_button(canvas, close)
+        for control in again:
+            button(canvas, control)
