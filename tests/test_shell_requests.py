@@ -1,7 +1,8 @@
 """The page's bridge (web/shell/js/bridge.js) run in Node for the requests VERIFY's log steps
-make: check_signatures answers each Ed25519 signature Python asks about (made here with
-`cryptography`: a good one, one over another message, a malformed key) and keep_checkpoint keeps
-the checkpoint on the device, where the next verify_play reads it."""
+make, and play-native's EndpointShell given the same: check_signatures answers each Ed25519
+signature Python asks about (made here with `cryptography`: a good one, one over another
+message, a malformed key) and keep_checkpoint keeps the checkpoint on the device, where the
+next verify_play reads it."""
 
 from __future__ import annotations
 
@@ -11,9 +12,11 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+import httpx
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
+from backends.endpoint_shell import EndpointShell
 from tests.node import node
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,10 +45,13 @@ def test_check_signatures_answers_each_signature_in_order() -> None:
     good = {"key": b64(key), "message": b64(message), "signature": b64(private.sign(message))}
     other = {**good, "message": b64(b"another checkpoint\n")}
     malformed = {**good, "key": b64(b"short")}
-    out = shell([{"id": "1", "op": "check_signatures", "items": [good, other, malformed, good]}])
+    items = [good, other, malformed, good]
+    out = shell([{"id": "1", "op": "check_signatures", "items": items}])
     assert out["replies"] == [
         {"type": "reply", "id": "1", "ok": True, "body": {"ok": [True, False, False, True]}}
     ]
+    native = EndpointShell(httpx.Client())  # no request goes to an endpoint for these
+    assert native.perform({"op": "check_signatures", "items": items}) == out["replies"][0]["body"]
 
 
 def test_keep_checkpoint_keeps_it_on_the_device() -> None:
@@ -53,3 +59,6 @@ def test_keep_checkpoint_keeps_it_on_the_device() -> None:
     out = shell([{"id": "1", "op": "keep_checkpoint", **kept}], {"lottery.log.checkpoint": None})
     assert out["replies"] == [{"type": "reply", "id": "1", "ok": True, "body": {}}]
     assert out["stored"]["lottery.log.checkpoint"] == kept
+    native = EndpointShell(httpx.Client())
+    assert native.perform({"op": "keep_checkpoint", **kept}) == {}
+    assert native.kept == kept
