@@ -27,6 +27,19 @@ def _b64(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
+def _signed(item: dict[str, str]) -> bool:
+    """Whether a check_signatures item ({key, message, signature}, base64) is a good Ed25519
+    signature, as the page's WebCrypto answers it."""
+    try:
+        key, message, signature = (
+            base64.b64decode(item[k]) for k in ("key", "message", "signature")
+        )
+        Ed25519PublicKey.from_public_bytes(key).verify(signature, message)
+    except (InvalidSignature, ValueError, KeyError, TypeError):
+        return False
+    return True
+
+
 class HttpResponse(Protocol):
     """What EndpointShell reads of an answer (httpx's and starlette's TestClient's both fit)."""
 
@@ -96,6 +109,7 @@ class EndpointShell:
         self.purchase_key: str | None = None
         self.progress: dict[str, Any] = {}
         self.began: tuple[float, int] | None = None  # (monotonic time, balance) at the start
+        self.kept: dict[str, Any] | None = None  # the log's checkpoint VERIFY kept (its size)
 
     def _call(self, method: str, path: str, body: Any = None, **headers: str) -> dict[str, Any]:
         response = self.client.request(method, path, json=body, headers=headers)
@@ -108,6 +122,25 @@ class EndpointShell:
         if response.is_error:
             raise ValueError(error.get("message", f"HTTP {response.status_code}"))
         return data
+
+    def _text(self, path: str) -> str | None:
+        """A text document of the endpoint's (the log's policy), None when it serves none."""
+        response = self.client.request("GET", path)
+        return None if response.is_error else response.content.decode()
+
+    def log_parts(self, detail: dict[str, Any]) -> dict[str, Any]:
+        """What VERIFY's log steps read beside the play (js/bridge.js verify_play): the log's
+        policy, the checkpoint this window kept and the consistency proof between the two."""
+        log, kept = detail.get("log"), self.kept
+        if not log:
+            return {"policy": None, "seen": None, "consistency": None}
+        consistency = None
+        if kept and kept["size"] != log["size"]:
+            old, new = sorted((int(kept["size"]), int(log["size"])))
+            with contextlib.suppress(ValueError):  # then the step says no proof came
+                consistency = self._call("GET", f"/api/log/consistency?old={old}&new={new}")
+        return {"policy": self._text("/log/policy"), "seen": kept and kept["checkpoint"],
+                "consistency": consistency}  # fmt: skip
 
     def verify(self, token: str) -> dict[str, Any]:
         """The payload of an outcome token whose Ed25519 signature checks out against /api/keys."""
@@ -227,7 +260,14 @@ class EndpointShell:
             signature = {"ok": claims is not None}
             pool = self._call("GET", f"/api/pools/{detail['game']}/{detail['pool']['id']}")
             return {"detail": detail, "signature": signature, "payload": claims,
-                    "published": {"root": pool.get("root"), "kind": pool.get("kind")}}  # fmt: skip
+                    "published": {"root": pool.get("root"), "kind": pool.get("kind")},
+                    **self.log_parts(detail)}  # fmt: skip
+        if op == "check_signatures":
+            return {"ok": [_signed(item) for item in request.get("items") or []]}
+        if op == "keep_checkpoint":
+            self.kept = {"size": int(request["size"]), "checkpoint": str(request["checkpoint"])}
+        if op == "remaining":
+            return self._call("GET", f"/api/pools/{request['game']}/remaining")
         if op == "reality_seen":
             return self._call("POST", "/api/play-time/reality-check", {})
         if op == "code":

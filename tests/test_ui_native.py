@@ -15,6 +15,7 @@ from engine.ui.flow import Flow
 from engine.ui.games import first_scene
 from engine.ui.input import Activate, Event, Key
 from engine.ui.scenes.verify import run_steps
+from engine.ui.scenes.verify_log import signature_items, signature_request
 from tests.endpoint.conftest import Clock
 from web.endpoint.app import create_app
 from web.endpoint.settings import Settings
@@ -103,11 +104,15 @@ def test_a_native_verify_checks_a_paid_play_from_a_pool_of_paid_plays(client: Te
     bought = client.post(
         "/api/plays", json={"game": "lab-riches"}, headers={"Idempotency-Key": "v"}
     )
-    steps = run_steps(
-        shell.perform({"op": "verify_play", "play_number": bought.json()["play_number"]})
-    )
-    assert [s.ok for s in steps] == [True] * 5, steps
+    found = shell.perform({"op": "verify_play", "play_number": bought.json()["play_number"]})
+    items = signature_items(found)  # the checkpoint's signatures, checked as the page's shell does
+    answers = shell.perform({"op": "check_signatures", **signature_request(items)})["ok"]
+    steps = run_steps({**found, "checked": dict(zip(items, answers, strict=True))})
+    assert [s.ok for s in steps[:5]] == [True] * 5, steps
     assert "a paid play's" in steps[1].detail and "pool of paid plays" in steps[4].detail
+    # the sale is in the public log once a checkpoint covers it; until then it waits
+    assert steps[5].name == "In the public log"
+    assert (steps[5].waiting and len(steps) == 6) or [s.ok for s in steps] == [True] * 9, steps
 
 
 def test_a_native_window_signs_in_with_a_code_from_another_device(client: TestClient) -> None:

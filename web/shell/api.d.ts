@@ -38,11 +38,13 @@ interface KeySet {
 interface PlayList {
   plays?: { game: string; play_number: number }[];
 }
-/** GET /api/plays/{n}: the play's entry, proof and pool (the rest goes to Python as it is). */
+/** GET /api/plays/{n}: the play's entry, proof and pool (the rest goes to Python as it is);
+ * `log` null until a checkpoint of the public log covers the sale. */
 interface PlayDetail {
   game: string;
   token: string;
   pool: { id: string };
+  log?: { index: number; size: number; proof: string } | null;
   progress?: { event?: number; choices?: unknown };
 }
 /** POST /api/plays, POST /api/try, GET /api/plays/{n}/recall: a play and its token. */
@@ -59,6 +61,12 @@ interface Published {
 interface SessionBegan {
   at: number;
   balance_pence: number;
+}
+/** The newest checkpoint of the public log VERIFY checked ("lottery.log.checkpoint"): its
+ * size and its signed note. */
+interface LogSeen {
+  size: number;
+  checkpoint: string;
 }
 /** What this device keeps of a game's unfinished play ("lottery.progress.<game>"). */
 interface Progress {

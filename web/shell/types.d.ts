@@ -178,6 +178,9 @@ interface RequestFields {
   signin: { balance_pence?: number };
   logout: { every?: boolean };
   verify_play: { play_number: number };
+  check_signatures: { items?: { key: string; message: string; signature: string }[] };
+  keep_checkpoint: { size: number; checkpoint: string };
+  remaining: { game: string };
   limits: {};
   set_limits: { daily_pence?: number | null; weekly_pence?: number | null };
   plays: { cursor?: string; limit?: number };

@@ -2,14 +2,17 @@
 Limits, Account: their own modules, drawn in the site's chrome, site.py).
 
 A card shows the game's name, its picture in the game's own look, the price, the top prize and
-the overall odds and payout (read from the prize table, never typed in), with PLAY, TRY and
-Rules and Prizes. A registered game that is not on sale says "Coming soon" instead of PLAY.
-PLAY and TRY open the game's page (`/?game=ID`, `&mode=try`); Rules and Prizes opens the
-game's own Rules screen here, in its look, and closes back to the lobby.
+the overall odds and payout (read from the prize table, never typed in), and how many top
+prizes are left in the current pool, counted from the public log (when the endpoint answers:
+engine/ui/remaining.py), with PLAY, TRY and Rules and Prizes. A registered game that is not
+on sale says "Coming soon" instead of PLAY. PLAY and TRY open the game's page (`/?game=ID`,
+`&mode=try`); Rules and Prizes opens the game's own Rules screen here, in its look, and closes
+back to the lobby.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from engine.game import Game
@@ -17,8 +20,9 @@ from engine.ui.app import App
 from engine.ui.draw import Canvas, Font, cover, fit_text
 from engine.ui.flow import Flow
 from engine.ui.games import presentation
-from engine.ui.input import Control
+from engine.ui.input import Control, Reply
 from engine.ui.presentation import Cover
+from engine.ui.remaining import Remaining
 from engine.ui.scenes.rules import RulesScene
 from engine.ui.scenes.site import GAP, HEADER, SITE_NAME, Card, Lobby, backdrop, header
 from engine.ui.screen import Page
@@ -55,6 +59,7 @@ class LobbyScene(Page):
     def __init__(self, lobby: Lobby) -> None:
         super().__init__(lobby)
         lobby.register("lobby", self)
+        self.remaining: dict[str, Remaining] = {}  # by game: its prizes left, once answered
         # The player's pages are imported when first opened, not before the lobby's first frame
         lobby.register_later("my-games", lambda: _my_games(lobby))
         lobby.register_later("limits", lambda: _limits(lobby))
@@ -67,6 +72,22 @@ class LobbyScene(Page):
             first, second = card.lines()
             soon = "" if card.cover else " Coming soon."
             self.flow.say(f"{card.game.name}: {first}. {second}.{soon}")
+            if card.cover is not None:
+                app.request("remaining", {"game": card.game.id}, self._remaining_of(card))
+
+    def _remaining_of(self, card: Card) -> Callable[[Reply], None]:
+        """The reply to a card's `remaining`: its top prizes left, shown and said (nothing
+        when the endpoint does not answer)."""
+
+        def on_reply(reply: Reply) -> None:
+            found = Remaining.from_body(reply.body) if reply.ok else None
+            if found is None:
+                self.remaining.pop(card.game.id, None)
+                return
+            self.remaining[card.game.id] = found
+            self.flow.say(f"{card.game.name}: {found.top_said()}")
+
+        return on_reply
 
     def controls(self) -> list[Control]:
         """My Games, then each card's PLAY (or Coming soon), TRY and Rules and Prizes."""
@@ -150,14 +171,22 @@ class LobbyScene(Page):
         controls = self.controls()
         labels = {"play": "PLAY", "try": "TRY", "rules": "Rules", "soon": "Coming soon"}
         for card, box in zip(self.flow.cards, card_boxes(w, h, len(self.flow.cards)), strict=True):
-            draw_card(canvas, card, *box)
+            draw_card(canvas, card, *box, self.remaining.get(card.game.id))
         for c in controls:
             kind = c.id.partition(":")[0]
             button(canvas, replace(c, label=labels.get(kind, c.label)))
 
 
-def draw_card(canvas: Canvas, card: Card, x: float, y: float, w: float, h: float) -> None:
-    """A game's card: its picture in its look, its name and its figures."""
+def draw_card(
+    canvas: Canvas,
+    card: Card,
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    remaining: Remaining | None = None,
+) -> None:
+    """A game's card: its picture in its look, its name, its figures and its top prizes left."""
     look = card.look
     art_h = h * (0.42 if h > 420 else 0.34)
     if look is not None:
@@ -192,6 +221,10 @@ def draw_card(canvas: Canvas, card: Card, x: float, y: float, w: float, h: float
         fit_text(canvas, second, body, w - 20),
         fill="#cfe8ff",
     )
+    if remaining is not None:
+        third = remaining.top_line()
+        canvas.text(third, x + w / 2, ty + body.size * 3.0, fit_text(canvas, third, body, w - 20),
+                    fill=gold)  # fmt: skip
 
 
 def _my_games(lobby: Lobby) -> Page:

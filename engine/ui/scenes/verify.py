@@ -10,6 +10,10 @@
 5. That root is the one the endpoint published for the pool before its first sale, and the
    pool is one of paid plays (its commitment's `kind`: a pool of kind "try" gives only free
    plays).
+6.-9. The play's sale in the public log, its checkpoint signed by the log key and cosigned by
+   a quorum of witnesses (the site's tlog-policy), and of one history with the last checkpoint
+   this browser saw (engine/ui/scenes/verify_log.py). A play no checkpoint covers yet stops at
+   step 6 without failing: "not yet in the public log".
 
 A tampered proof fails at the step it breaks, and every later step is not run. The same check
 runs from the command line, independent of this code: `python3 build.py verify`.
@@ -18,7 +22,6 @@ runs from the command line, independent of this code: `python3 build.py verify`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from engine.math.leaves import PoolEntry, verify_proof
@@ -27,20 +30,21 @@ from engine.ui.app import App
 from engine.ui.draw import Canvas, Font, fit_text
 from engine.ui.input import Control, Reply
 from engine.ui.scenes.site import GAP, HEADER, Lobby, backdrop, header
+from engine.ui.scenes.steps import Step
+from engine.ui.scenes.verify_log import (
+    check_history,
+    check_log_key,
+    check_logged,
+    check_witnesses,
+    signature_items,
+    signature_request,
+    to_keep,
+)
 from engine.ui.screen import Page
 from engine.ui.scroll import Scroll
-from engine.ui.widgets import GOLD, close_button, wrap
+from engine.ui.widgets import GOLD, MIN_TARGET, button, close_button, wrap
 
 PAID = "paid"  # the kind of play (a token with no `mode` claim) and of pool My Games holds
-
-
-@dataclass(frozen=True)
-class Step:
-    """One step of the check: its name, whether it held, and what it found in plain words."""
-
-    name: str
-    ok: bool
-    detail: str
 
 
 def _entry(detail: dict[str, Any]) -> PoolEntry:
@@ -134,6 +138,10 @@ STEPS: tuple[tuple[str, Callable[[dict[str, Any]], Step]], ...] = (
     ("Leaf hash", check_leaf),
     ("Merkle path", check_path),
     ("Published root", check_published),
+    ("In the public log", check_logged),
+    ("Log signature", check_log_key),
+    ("Witnesses", check_witnesses),
+    ("Same history", check_history),
 )
 
 
@@ -149,6 +157,24 @@ def run_steps(found: dict[str, Any]) -> list[Step]:
         if not step.ok:
             break
     return out
+
+
+def passed(steps: list[Step]) -> bool:
+    """Every step ran and held."""
+    return len(steps) == len(STEPS) and all(s.ok for s in steps)
+
+
+def verdict(steps: list[Step]) -> str:
+    """The check's outcome in a sentence."""
+    if passed(steps):
+        return (
+            "Every step passed: this paid play is the one committed before the pool's first "
+            "sale, and its sale is in the public log, signed and witnessed, with the history "
+            "this browser saw."
+        )
+    if steps and steps[-1].waiting:
+        return f"Steps 1 to {len(steps) - 1} passed. {steps[-1].detail}"
+    return f"The check failed at step {len(steps)}, {steps[-1].name}." if steps else ""
 
 
 class VerifyScene(Page):
@@ -174,39 +200,66 @@ class VerifyScene(Page):
     def enter(self, app: App) -> None:
         """Ask the shell for the play, its proof, the signature's check and the published root."""
         super().enter(app)
+        self._ask()
+
+    def _ask(self) -> None:
+        self.steps = []
         self.flow.busy = f"Checking play {self.play_number}…"
-        app.request("verify_play", {"play_number": self.play_number}, self._on_found)
+        assert self.app is not None
+        self.app.request("verify_play", {"play_number": self.play_number}, self._on_found)
 
     def _on_found(self, reply: Reply) -> None:
-        self.flow.busy = ""
+        """What the shell found; then the checkpoint's signatures checked by the shell (Python
+        has no Ed25519 in the browser), if it carries any the site's policy names."""
         if not reply.ok:
             self.flow.fail(reply, "check")
             return
+        found = dict(reply.body)
+        items = signature_items(found)
+        if not items:
+            self._decide(found)
+            return
+
+        def checked(answer: Reply) -> None:
+            if not answer.ok:
+                self.flow.fail(answer, "check")
+                return
+            found["checked"] = dict(zip(items, answer.body.get("ok") or [], strict=False))
+            self._decide(found)
+
+        assert self.app is not None
+        self.app.request("check_signatures", signature_request(items), checked)
+
+    def _decide(self, found: dict[str, Any]) -> None:
+        """Run the steps, say each, and keep the checkpoint on the device once all held."""
+        self.flow.busy = ""
         self.flow.error = ""
-        self.steps = run_steps(reply.body)
+        self.steps = run_steps(found)
         self.flow.say(f"Verify play {self.play_number}.")
         for k, step in enumerate(self.steps, 1):
-            self.flow.say(
-                f"Step {k}, {step.name}: {'passed' if step.ok else 'FAILED'}. {step.detail}"
-            )
-        if len(self.steps) == len(STEPS) and all(s.ok for s in self.steps):
-            self.flow.say(
-                "Every step passed: this paid play is the one committed before the pool's first "
-                "sale."
-            )
-        else:
-            self.flow.say(f"The check failed at step {len(self.steps)}, {self.steps[-1].name}.")
+            result = "not yet" if step.waiting else "passed" if step.ok else "FAILED"
+            self.flow.say(f"Step {k}, {step.name}: {result}. {step.detail}")
+        self.flow.say(verdict(self.steps))
+        kept = to_keep(found) if passed(self.steps) else None
+        if kept is not None and self.app is not None:
+            self.app.request("keep_checkpoint", kept, lambda _reply: None)
 
     def controls(self) -> list[Control]:
-        """Close (back to My Games)."""
+        """Close (back to My Games); and Check again while the play is not yet in the log."""
         w, _ = self.size()
-        return [Control("close", "Back to My Games", w - 62, 10, 52, 52)]
+        out = [Control("close", "Back to My Games", w - 62, 10, 52, 52)]
+        if self.steps and self.steps[-1].waiting:
+            bw = min(240.0, w - 2 * GAP)
+            out.append(Control("again", "Check again", (w - bw) / 2, 56, bw, MIN_TARGET))
+        return out
 
     def activate(self, control: str) -> None:
-        """Back to My Games."""
+        """Back to My Games, or check the play again."""
         if control == "close":
             self.flow.error = ""
             self.flow.go("my-games")
+        elif control == "again":
+            self._ask()
 
     def draw(self, canvas: Canvas) -> None:
         """A line per step with its mark and what it found."""
@@ -220,6 +273,8 @@ class VerifyScene(Page):
         y = 16.0
         for k, step in enumerate(self.steps, 1):
             mark, colour = ("✓", "#7dff9b") if step.ok else ("✗", "#ff8a80")
+            if step.waiting:
+                mark, colour = "…", GOLD
             title = f"{mark} {k}. {step.name}"
             canvas.text(
                 title,
@@ -236,11 +291,16 @@ class VerifyScene(Page):
                 y += small.size * 1.5
             y += 8
         if self.steps:
-            passed = len(self.steps) == len(STEPS) and all(s.ok for s in self.steps)
-            verdict = "Every step passed." if passed else f"Failed at step {len(self.steps)}."
-            canvas.text(verdict, w / 2, y + 16, fit_text(canvas, verdict, big, w - 20),
-                        fill=GOLD if passed else "#ff8a80")  # fmt: skip
+            last = self.steps[-1]
+            short = ("Every step passed." if passed(self.steps) else
+                     "Not yet in the public log." if last.waiting else
+                     f"Failed at step {len(self.steps)}.")  # fmt: skip
+            canvas.text(short, w / 2, y + 16, fit_text(canvas, short, big, w - 20),
+                        fill="#ff8a80" if not last.ok and not last.waiting else GOLD)  # fmt: skip
             y += 16 + big.size
         self.scroll.place(HEADER, h, y + 12)  # the height just drawn, before its bar
         self.scroll.end(canvas, w)
-        close_button(canvas, self.controls()[0])
+        close, *again = self.controls()
+        close_button(canvas, close)
+        for control in again:
+            button(canvas, control)

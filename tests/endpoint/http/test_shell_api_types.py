@@ -18,7 +18,7 @@ from tests.endpoint.conftest import bearer, buy, session
 
 API_TYPES = Path(__file__).resolve().parents[3] / "web" / "shell" / "api.d.ts"
 # Interfaces of what the page keeps in the browser's storage, not of an endpoint's answer.
-STORAGE = {"SessionBegan", "Progress"}
+STORAGE = {"SessionBegan", "Progress", "LogSeen"}
 # Interfaces whose routes declare their answer's schema in the OpenAPI document.
 SCHEMAS = {"Bought": "Purchase", "ApiError": "ApiError.error"}
 JS_TYPES: dict[str, type | tuple[type, ...]] = {"string": str, "number": (int, float)}
@@ -49,9 +49,11 @@ def fields(body: str) -> dict[str, tuple[bool, str]]:
 
 def problems(value: Any, kind: str, known: dict[str, str], where: str) -> list[str]:
     """How an answer's value differs from a TypeScript type (string, number, unknown, T[],
-    an inline object type or another interface of the file)."""
+    an inline object type or another interface of the file, or any of these `| null`)."""
     if kind == "unknown":
         return []
+    if kind.endswith(" | null"):
+        return [] if value is None else problems(value, kind.removesuffix(" | null"), known, where)
     if kind.endswith("[]"):
         if not isinstance(value, list):
             return [f"{where}: {value!r} is not an array"]
@@ -131,6 +133,8 @@ def test_the_types_file_is_read_whole() -> None:
     assert problems({"plays": [{"game": "g"}]}, "PlayList", known, "x") == [
         "x.plays[0].play_number: missing"
     ]
+    assert problems(None, "{ n: number } | null", known, "y") == []
+    assert problems({"n": "1"}, "{ n: number } | null", known, "y") == ["y.n: '1' is not a number"]
     assert schema_problems("{ n: number; s?: string; }", {"properties": {"n": {}}}, "T") == [
         "T.n: optional in the schema",
         "T.n: None in the schema, number here",

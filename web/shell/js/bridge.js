@@ -3,9 +3,10 @@
 // event. See docs/drawing.md for the operations.
 // Its parts: js/store.js (localStorage), js/endpoint.js (one request, the token's check),
 // js/session.js (the session and the reality check's clock), js/progress.js (an unfinished play).
-import { ApiFailure, b64urlBytes, call, verifyToken } from "./endpoint.js";
+import { ApiFailure, b64urlBytes, call, text, verifyToken } from "./endpoint.js";
 import { unfinished } from "./progress.js";
 import { rebaseSessionClock, sessionClock, theSession } from "./session.js";
+import { verifyEd25519 } from "./signature.js";
 import { want } from "./sound.js";
 import { config, queue } from "./state.js";
 import { store } from "./store.js";
@@ -191,8 +192,10 @@ const ops = {
   },
   async verify_play(req) {
     // VERIFY: the play's entry and proof, the token's signature checked here with WebCrypto
-    // against the published keys, and the root and kind (paid or try) published for its pool
-    // (the rest of the steps run in Python: engine/ui/scenes/verify.py).
+    // against the published keys, and the root and kind (paid or try) published for its pool;
+    // once a checkpoint covers the sale, the site's log policy, the checkpoint this browser
+    // kept (keep_checkpoint) and the consistency proof between the two sizes. The steps run in
+    // Python (engine/ui/scenes/verify.py, verify_log.py), which asks check_signatures next.
     const detail = /** @type {PlayDetail} */ (
       await call("GET", `/api/plays/${Number(req.play_number)}`)
     );
@@ -215,12 +218,54 @@ const ops = {
         `/api/pools/${encodeURIComponent(detail.game)}/${encodeURIComponent(detail.pool.id)}`,
       )
     );
+    const log = detail.log || null;
+    const seen = log ? /** @type {LogSeen | null} */ (store.get("log.checkpoint")) : null;
+    /** @type {unknown} */
+    let consistency = null;
+    if (log && seen && seen.size !== log.size) {
+      const [old, now] = [Math.min(seen.size, log.size), Math.max(seen.size, log.size)];
+      consistency = await call("GET", `/api/log/consistency?old=${old}&new=${now}`).catch(
+        (error) => {
+          if (error instanceof ApiFailure && error.code === "network") throw error;
+          return null; // the step says no proof came
+        },
+      );
+    }
     return {
       detail,
       signature,
       payload,
       published: { root: published.root, kind: published.kind },
+      policy: log ? await text("/log/policy") : null,
+      seen: seen ? seen.checkpoint : null,
+      consistency,
     };
+  },
+  async check_signatures(req) {
+    // Ed25519 signatures Python cannot check in the browser (a checkpoint's, its witnesses'):
+    // each {key, message, signature} in base64, answered true or false in order.
+    const bytes = (/** @type {string} */ b64) => b64urlBytes(b64);
+    const url = (/** @type {string} */ b64) =>
+      b64.replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    const ok = await Promise.all(
+      (req.items || []).map((item) =>
+        verifyEd25519(url(item.key), bytes(item.key), bytes(item.signature), bytes(item.message))
+          .then((good) => good === true)
+          .catch(() => false),
+      ),
+    );
+    return { ok };
+  },
+  async keep_checkpoint(req) {
+    // The newest checkpoint of the public log VERIFY has checked, kept on this device: the next
+    // VERIFY asks for a proof that the log's history since extends it (a split view fails).
+    store.set("log.checkpoint", { size: Number(req.size), checkpoint: String(req.checkpoint) });
+    return {};
+  },
+  async remaining(req) {
+    // Prizes remaining per tier of the game's current pool, counted from the public log up to
+    // its newest checkpoint (Rules and Prizes shows them; absent when the endpoint says none).
+    return call("GET", `/api/pools/${encodeURIComponent(req.game)}/remaining`);
   },
   async limits() {
     return call("GET", "/api/limits");

@@ -91,6 +91,22 @@ export async function call(method, path, body, headers = {}) {
   return data;
 }
 
+/**
+ * A text document of the endpoint's (the log's policy, c2sp.org/tlog-policy); null when the
+ * endpoint serves none (404 or any refusal); a lost connection throws an ApiFailure.
+ * @param {string} path
+ * @returns {Promise<string | null>}
+ */
+export async function text(path) {
+  let response;
+  try {
+    response = await fetch(api(path), { credentials: "include", headers: credential() });
+  } catch {
+    throw new ApiFailure("network", "The connection failed. Check your connection and try again.");
+  }
+  return response.ok ? response.text() : null;
+}
+
 // A purchase over a spend limit, in plain words: which limit, what is left (when it resets is
 // on the game's own screen for it, engine/ui/scenes/refusal.py, as every time is written).
 /** @param {ApiError} err */

@@ -1,7 +1,8 @@
 // The shell's settings and progress in localStorage ("lottery.<key>"), as JSON: one home for
 // what this browser keeps across pages and visits (the bearer token, the session flag, each
 // game's unfinished play and its purchase's Idempotency-Key, the player's preferences, the
-// release whose runtime code is kept: js/runtime.js).
+// release whose runtime code is kept: js/runtime.js, the public log's newest checkpoint VERIFY
+// checked: js/bridge.js).
 export const store = {
   /**
    * @param {string} key
