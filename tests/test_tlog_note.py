@@ -3,6 +3,8 @@ cosignatures (signed here with `cryptography`, checked by the module through a V
 
 from __future__ import annotations
 
+import base64
+
 import pytest
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
@@ -118,3 +120,14 @@ def test_a_checkpoint_signed_and_cosigned() -> None:
 def test_malformed_checkpoints_are_refused(text: str) -> None:
     with pytest.raises(NoteError):
         Checkpoint.parse(text)
+
+
+def test_a_vkey_whose_base64_holds_a_plus_parses() -> None:
+    public = next(
+        bytes([n]) * 32
+        for n in range(256)
+        if "+" in base64.b64encode(bytes([1] + [n] * 32)).decode()
+    )
+    key = Key("example.com/log", ED25519, public)
+    assert "+" in key.vkey().split("+", 2)[2]
+    assert Key.parse(key.vkey()) == key

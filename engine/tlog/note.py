@@ -60,7 +60,7 @@ class Key:
     @classmethod
     def parse(cls, text: str) -> Key:
         """A key from its vkey string (NoteError if malformed or its ID does not match)."""
-        parts = text.strip().split("+")
+        parts = text.strip().split("+", 2)  # (base64 may hold a "+")
         if len(parts) != 3 or not _valid_name(parts[0]) or len(parts[1]) != 8:
             raise NoteError(f"not a verifier key: {text!r}")
         try:

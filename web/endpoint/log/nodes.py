@@ -1,0 +1,54 @@
+"""The tree's stored nodes in `log_nodes`, read as an engine.tlog.tree.Reader: each call one
+query for the nodes asked (a hash tile's, one range query)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy import Connection, insert, select, tuple_
+
+from engine.tlog.tree import Node, Reader
+from web.endpoint.store.schema import log_nodes
+
+IN_LIST = 500  # nodes asked in one query at most
+
+
+def reader(conn: Connection, known: dict[Node, bytes] | None = None) -> Reader:
+    """A Reader of the stored nodes on this connection, those in `known` from memory."""
+    memory = known if known is not None else {}
+
+    def read(nodes: Sequence[Node]) -> list[bytes]:
+        missing = [node for node in dict.fromkeys(nodes) if node not in memory]
+        found = dict(memory)
+        for at in range(0, len(missing), IN_LIST):
+            chunk = missing[at : at + IN_LIST]
+            rows = conn.execute(
+                select(log_nodes.c.level, log_nodes.c.n, log_nodes.c.hash).where(
+                    tuple_(log_nodes.c.level, log_nodes.c.n).in_(chunk)
+                )
+            ).all()
+            found.update({(int(level), int(n)): bytes(value) for level, n, value in rows})
+        return [found[node] for node in nodes]  # KeyError: a node not stored
+
+    return read
+
+
+def level_range(conn: Connection, level: int, first: int, count: int) -> list[bytes]:
+    """The stored hashes of nodes (level, first) .. (level, first + count - 1), in order."""
+    rows = conn.execute(
+        select(log_nodes.c.hash)
+        .where(
+            log_nodes.c.level == level,
+            log_nodes.c.n >= first,
+            log_nodes.c.n < first + count,
+        )
+        .order_by(log_nodes.c.n)
+    ).all()
+    return [bytes(row[0]) for row in rows]
+
+
+def store(conn: Connection, nodes: dict[Node, bytes]) -> None:
+    """Store new nodes (the sequencer's, in its transaction)."""
+    if nodes:
+        rows = [{"level": level, "n": n, "hash": value} for (level, n), value in nodes.items()]
+        conn.execute(insert(log_nodes), rows)
