@@ -8,9 +8,15 @@ checkpoints are consistent."""
 from __future__ import annotations
 
 import base64
+import itertools
+import signal
+import threading
+import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
@@ -21,10 +27,12 @@ from engine.tlog import records, tiles, tree
 from engine.tlog.note import Checkpoint, open_checkpoint
 from engine.tlog.proof import TlogProof
 from tests.endpoint.conftest import bearer, buy, session
+from tests.endpoint.sales.test_batch import endpoint_process
 from web.endpoint.http.services import Services
+from web.endpoint.log import nodes
 from web.endpoint.log.signer import verify
 from web.endpoint.sales.postgres_seller import PostgresSeller
-from web.endpoint.store.schema import log_entries, plays
+from web.endpoint.store.schema import log_checkpoints, log_entries, plays
 
 LAB_RICHES = games.get("lab-riches")
 PRICE = LAB_RICHES.price_pence
@@ -163,3 +171,99 @@ def test_a_sale_rolled_back_leaves_no_record(logged: tuple[Services, TestClient]
         services.checkout.seller.sell(poor, LAB_RICHES, "short")
     services.sequencer.run()
     assert [r["type"] for r in sequenced(services)] == ["commitment"]
+
+
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+def test_two_sequencers_racing_never_fork(make_app: Callable[..., FastAPI]) -> None:
+    """Two instances' sequencers (threads) and sales racing: sizes strictly grow, every
+    checkpoint is consistent with the one before it, no index twice."""
+    one, two = make_app(**QUIET).state.services, make_app(**QUIET).state.services
+    one.pools.ensure(LAB_RICHES.id)
+    two.pools.ensure(LAB_RICHES.id)
+    buyers = [one.accounts.create(200 * PRICE) for _ in range(4)]
+    failed: list[Exception] = []
+
+    def sell(services: Services, account: Any, tag: str) -> None:
+        try:
+            for n in range(40):
+                services.checkout.seller.sell(account, LAB_RICHES, f"{tag}{n}")
+        except Exception as error:
+            failed.append(error)
+
+    def sequence(services: Services) -> None:
+        try:
+            while any(thread.is_alive() for thread in sellers):
+                services.sequencer.run()
+        except Exception as error:
+            failed.append(error)
+
+    sellers = [threading.Thread(target=sell, args=(s, a, f"{k}-")) for k, (s, a) in
+               enumerate(zip([one, two, one, two], buyers, strict=True))]  # fmt: skip
+    threads = sellers + [threading.Thread(target=sequence, args=(s,)) for s in (one, two)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert failed == []
+    one.sequencer.run()
+    logged = sequenced(one)
+    check_sales(one, logged)
+    with one.db.begin() as conn:
+        notes = conn.execute(
+            select(log_checkpoints.c.size, log_checkpoints.c.note).order_by(
+                log_checkpoints.c.created_at, log_checkpoints.c.size
+            )
+        ).all()
+    sizes = [size for size, _ in notes]
+    assert sizes == sorted(set(sizes)) and sizes[-1] == len(logged)
+    assert len(sizes) > 4  # (the sequencers took turns while the sales went on)
+    points = [open_checkpoint(note, one.log.signer.key, verify)[0] for _, note in notes]
+    with one.db.begin() as conn:
+        read = nodes.reader(conn)
+        for old, new in itertools.pairwise(points):
+            proof = tree.prove_consistency(new.size, old.size, read)
+            tree.check_consistency(proof, new.size, new.root, old.size, old.root)
+            assert tree.tree_hash(new.size, read) == new.root
+
+
+def test_a_sale_committed_before_a_crash_is_sequenced_after_the_restart(
+    make_app: Callable[..., FastAPI], database_url: str, tmp_path: Path, pool_dir: Path
+) -> None:
+    app = make_app(**QUIET)
+    client = TestClient(app)
+    token = session(client)["token"]
+    assert buy(client, token).status_code == 201  # the pool committed and its files saved
+    quiet = {"LOTTERY_LOG_INTERVAL_MS": "3600000"}
+    with endpoint_process(tmp_path, pool_dir, database_url, **quiet) as (server, base):
+        with httpx.Client(base_url=base, timeout=30) as http:
+            headers = {**bearer(token), "Idempotency-Key": "before the crash"}
+            bought = http.post("/api/plays", json={"game": LAB_RICHES.id}, headers=headers)
+            assert bought.status_code == 201, bought.text
+        server.send_signal(signal.SIGKILL)  # before any sequencing
+        server.wait(timeout=10)
+    number = bought.json()["play_number"]
+    services: Services = app.state.services
+    with services.db.begin() as conn:
+        pending = conn.execute(
+            select(log_entries.c.log_index).where(log_entries.c.play_number == number)
+        ).one()
+    assert pending == (None,)  # committed with its sale, not yet in the log
+    with (
+        endpoint_process(tmp_path, pool_dir, database_url, LOTTERY_LOG_INTERVAL_MS="50") as (
+            _,
+            base,
+        ),
+        httpx.Client(base_url=base, timeout=30) as http,
+    ):
+        deadline = time.time() + 30
+        while (shown := http.get(f"/api/plays/{number}", headers=bearer(token))).json()[
+            "log"
+        ] is None:
+            assert time.time() < deadline, "the sale was never sequenced"
+            time.sleep(0.05)
+    proof = TlogProof.parse(shown.json()["log"]["proof"])
+    checkpoint, _, _ = open_checkpoint(proof.checkpoint, services.log.signer.key, verify)
+    assert proof.extra is not None and records.decode(proof.extra)["play"] == number
+    leaf = tree.leaf_hash(proof.extra)
+    tree.check_inclusion(proof.hashes, checkpoint.size, checkpoint.root, proof.index, leaf)
+    check_sales(services, sequenced(services))

@@ -14,12 +14,12 @@ IN_LIST = 500  # nodes asked in one query at most
 
 
 def reader(conn: Connection, known: dict[Node, bytes] | None = None) -> Reader:
-    """A Reader of the stored nodes on this connection, those in `known` from memory."""
+    """A Reader of the stored nodes on this connection: those in `known` from memory, the
+    others queried and added to `known`."""
     memory = known if known is not None else {}
 
     def read(nodes: Sequence[Node]) -> list[bytes]:
         missing = [node for node in dict.fromkeys(nodes) if node not in memory]
-        found = dict(memory)
         for at in range(0, len(missing), IN_LIST):
             chunk = missing[at : at + IN_LIST]
             rows = conn.execute(
@@ -27,8 +27,8 @@ def reader(conn: Connection, known: dict[Node, bytes] | None = None) -> Reader:
                     tuple_(log_nodes.c.level, log_nodes.c.n).in_(chunk)
                 )
             ).all()
-            found.update({(int(level), int(n)): bytes(value) for level, n, value in rows})
-        return [found[node] for node in nodes]  # KeyError: a node not stored
+            memory.update({(int(level), int(n)): bytes(value) for level, n, value in rows})
+        return [memory[node] for node in nodes]  # KeyError: a node not stored
 
     return read
 
