@@ -48,7 +48,20 @@ def level_range(conn: Connection, level: int, first: int, count: int) -> list[by
 
 
 def store(conn: Connection, nodes: dict[Node, bytes]) -> None:
-    """Store new nodes (the sequencer's, in its transaction)."""
-    if nodes:
-        rows = [{"level": level, "n": n, "hash": value} for (level, n), value in nodes.items()]
-        conn.execute(insert(log_nodes), rows)
+    """Store new nodes (the sequencer's, in its transaction): on PostgreSQL in one statement
+    (as many rows, psycopg's pipelined executemany, took 0.1 ms a node)."""
+    if not nodes:
+        return
+    if conn.dialect.name == "postgresql":
+        conn.exec_driver_sql(
+            "INSERT INTO log_nodes (level, n, hash) SELECT * FROM"
+            " unnest(%(levels)s::smallint[], %(ns)s::bigint[], %(hashes)s::bytea[])",
+            {
+                "levels": [level for level, _ in nodes],
+                "ns": [n for _, n in nodes],
+                "hashes": list(nodes.values()),
+            },
+        )
+        return
+    rows = [{"level": level, "n": n, "hash": value} for (level, n), value in nodes.items()]
+    conn.execute(insert(log_nodes), rows)

@@ -128,9 +128,7 @@ class LogReader:
         if self.policy.quorum == "none":
             return True
         try:
-            _, _, found = open_checkpoint(
-                text, self.signer.key, verify, self.policy.witness_keys()
-            )
+            _, _, found = open_checkpoint(text, self.signer.key, verify, self.policy.witness_keys())
         except NoteError:
             return False
         return self.policy.satisfied(self.policy.names_of(found))

@@ -109,12 +109,7 @@ class Sequencer:
                 size += 1
             root = tree.tree_hash(size, read)
             now = self.now_ms()
-            conn.execute(
-                update(log_entries)
-                .where(log_entries.c.id == bindparam("entry"))
-                .values(log_index=bindparam("index")),
-                [{"entry": row[0], "index": start + k} for k, row in enumerate(pending)],
-            )
+            self._place(conn, [int(row[0]) for row in pending], start)
             nodes.store(conn, new)
             _count_tiers(conn, [bytes(row[1]) for row in pending])
             conn.execute(
@@ -127,6 +122,25 @@ class Sequencer:
         edge = tree.subtree_nodes(0, size)
         self._size, self._edge = size, {node: known[node] for node in edge}
         return size, note
+
+    def _place(self, conn: Connection, ids: list[int], start: int) -> None:
+        """Give the records of these ids (in order) the indices start, start + 1, ...:
+        PostgreSQL in one statement (an UPDATE a row cost 0.1 ms each), SQLite a row at a
+        time (no round trips)."""
+        if conn.dialect.name != "postgresql":
+            conn.execute(
+                update(log_entries)
+                .where(log_entries.c.id == bindparam("entry"))
+                .values(log_index=bindparam("index")),
+                [{"entry": entry, "index": start + k} for k, entry in enumerate(ids)],
+            )
+            return
+        conn.exec_driver_sql(
+            "UPDATE log_entries SET log_index = %(start)s + p.k - 1"
+            " FROM unnest(%(ids)s::bigint[]) WITH ORDINALITY AS p(id, k)"
+            " WHERE log_entries.id = p.id",
+            {"start": start, "ids": ids},
+        )
 
     def _lock_head(self, conn: Connection) -> tuple[int, bytes]:
         """The head's size and root, its row locked for this transaction (SQLite's
