@@ -99,3 +99,11 @@ def test_a_sold_out_pool_s_closing_is_logged_when_it_is_found_closed(
     assert revealed["digest"] == hashlib.sha256(served.content).hexdigest()
     client.get(f"/api/pools/{GAME}/{old['pool_id']}/reveal")  # asked again: logged once
     assert [r["type"] for r in appended(services)].count("reveal") == 1
+
+
+def test_a_try_play_is_not_a_sale_and_is_not_logged(make_app: Callable[..., FastAPI]) -> None:
+    app = make_app()
+    services: Services = app.state.services
+    client = TestClient(app)
+    assert client.post("/api/try", json={"game": GAME}).status_code == 201
+    assert [(r["type"], r["kind"]) for r in appended(services)] == [("commitment", "try")]
