@@ -1,0 +1,42 @@
+"""The tree's stored nodes (web/endpoint/log/nodes.py): stored in one go, read back as a
+tree.Reader (one query a call, those in memory not asked again) and as a tile's range."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import pytest
+from fastapi import FastAPI
+
+from engine.tlog import tree
+from engine.tlog.tree import Node
+from web.endpoint.http.services import Services
+from web.endpoint.log import nodes
+
+
+def built(size: int) -> dict[Node, bytes]:
+    """Every node a log of `size` records stores, appended in memory."""
+    stored: dict[Node, bytes] = {}
+
+    def read(wanted: Sequence[Node]) -> list[bytes]:
+        return [stored[node] for node in wanted]
+
+    for n in range(size):
+        stored.update(tree.appended(n, tree.leaf_hash(b"record %d" % n), read))
+    return stored
+
+
+def test_stored_nodes_read_back_as_the_tree(make_app: Callable[..., FastAPI]) -> None:
+    services: Services = make_app().state.services
+    stored = built(600)
+    with services.db.begin() as conn:
+        nodes.store(conn, stored)
+    with services.db.begin() as conn:
+        known: dict[Node, bytes] = {}
+        read = nodes.reader(conn, known)
+        assert tree.tree_hash(600, read) == tree.tree_hash(600, nodes.reader(conn, dict(stored)))
+        assert set(known) == set(tree.subtree_nodes(0, 600))  # (kept for the next call)
+        assert nodes.level_range(conn, 8, 0, 2) == [stored[(8, 0)], stored[(8, 1)]]
+        assert nodes.level_range(conn, 0, 256, 300) == [stored[(0, n)] for n in range(256, 556)]
+        with pytest.raises(KeyError):
+            read([(0, 600)])  # not stored
