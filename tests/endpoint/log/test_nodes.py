@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 
 import pytest
 from fastapi import FastAPI
+from sqlalchemy import event
 
 from engine.tlog import tree
 from engine.tlog.tree import Node
@@ -40,3 +41,22 @@ def test_stored_nodes_read_back_as_the_tree(make_app: Callable[..., FastAPI]) ->
         assert nodes.level_range(conn, 0, 256, 300) == [stored[(0, n)] for n in range(256, 556)]
         with pytest.raises(KeyError):
             read([(0, 600)])  # not stored
+
+
+def test_a_proof_s_nodes_are_fetched_in_one_query(make_app: Callable[..., FastAPI]) -> None:
+    services: Services = make_app().state.services
+    stored = built(1000)
+    with services.db.begin() as conn:
+        nodes.store(conn, stored)
+
+    def memory(wanted: Sequence[Node]) -> list[bytes]:
+        return [stored[node] for node in wanted]
+
+    queries: list[str] = []
+    event.listen(services.db.engine, "before_cursor_execute", lambda *a: queries.append(a[2]))
+    with services.db.begin() as conn:
+        proof = nodes.prefetched(conn, lambda read: tree.prove_inclusion(1000, 777, read))
+        consistent = nodes.prefetched(conn, lambda read: tree.prove_consistency(1000, 333, read))
+    assert proof == tree.prove_inclusion(1000, 777, memory)
+    assert consistent == tree.prove_consistency(1000, 333, memory)
+    assert len([q for q in queries if "log_nodes" in q]) == 2

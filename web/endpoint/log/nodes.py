@@ -3,7 +3,8 @@ query for the nodes asked (a hash tile's, one range query)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from sqlalchemy import Connection, insert, select, tuple_
 
@@ -11,6 +12,7 @@ from engine.tlog.tree import Node, Reader
 from web.endpoint.store.schema import log_nodes
 
 IN_LIST = 500  # nodes asked in one query at most
+T = TypeVar("T")
 
 
 def reader(conn: Connection, known: dict[Node, bytes] | None = None) -> Reader:
@@ -31,6 +33,23 @@ def reader(conn: Connection, known: dict[Node, bytes] | None = None) -> Reader:
         return [memory[node] for node in nodes]  # KeyError: a node not stored
 
     return read
+
+
+def prefetched(conn: Connection, work: Callable[[Reader], T]) -> T:
+    """`work` run with a Reader of the stored nodes that asks the database once: which nodes
+    a proof reads does not depend on their hashes, so a first run with stand-in hashes names
+    them all, fetched in one query for the real run."""
+    wanted: dict[Node, bytes] = {}
+
+    def note(asked: Sequence[Node]) -> list[bytes]:
+        wanted.update(dict.fromkeys(asked, bytes(32)))
+        return [bytes(32)] * len(asked)
+
+    work(note)
+    known: dict[Node, bytes] = {}
+    read = reader(conn, known)
+    read(list(wanted))
+    return work(read)
 
 
 def level_range(conn: Connection, level: int, first: int, count: int) -> list[bytes]:

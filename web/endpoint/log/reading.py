@@ -82,7 +82,7 @@ class LogReader:
             )
             if {old, new} - sizes - {0}:
                 raise NotInLog(f"no checkpoint of size {old} and {new}")
-            return tree.prove_consistency(new, old, nodes.reader(conn))
+            return nodes.prefetched(conn, lambda read: tree.prove_consistency(new, old, read))
 
     def play_proof(self, play_number: int, account_id: int) -> dict[str, Any] | None:
         """A play's place in the log, for its own account: {index, size, proof (tlog-proof@v1
@@ -105,7 +105,7 @@ class LogReader:
             if chosen is None:
                 return None
             size, note = chosen
-            proof = tree.prove_inclusion(size, index, nodes.reader(conn))
+            proof = nodes.prefetched(conn, lambda read: tree.prove_inclusion(size, index, read))
         text = TlogProof(index, tuple(proof), note, extra=data).format()
         return {"index": index, "size": size, "proof": text}
 

@@ -172,7 +172,7 @@ class Sequencer:
     def prove(self, old: int, size: int) -> list[bytes]:
         """The consistency proof from the tree of `old` leaves to the tree of `size`."""
         with self.db.begin() as conn:
-            return tree.prove_consistency(size, old, nodes.reader(conn))
+            return nodes.prefetched(conn, lambda read: tree.prove_consistency(size, old, read))
 
 
 def witnesses_of(policy: Policy) -> Cosign | None:
