@@ -210,18 +210,20 @@ def test_the_reader_sees_every_import(source: str, expected: set[str]) -> None:
 
 
 # The endpoint's rooms (docs/endpoint.md, "Rooms"), each with the rooms it may import besides
-# itself: HTTP -> sales -> the player's side and the pools -> the store, every room the shared
+# itself: HTTP -> sales -> the player's side and the pools -> the public log -> the store
+# (a sale and a pool append their records to the log), every room the shared
 # modules at web/endpoint/'s root (errors, settings, the clock, keys, tokens, times), and test
 # mode above them all, imported by the app alone.
 ENDPOINT_ROOMS: dict[str, frozenset[str]] = {
     "shared": frozenset(),
     "store": frozenset({"shared"}),
-    "pools": frozenset({"shared", "store"}),
+    "log": frozenset({"shared", "store"}),
+    "pools": frozenset({"shared", "store", "log"}),
     "player": frozenset({"shared", "store"}),
-    "sales": frozenset({"shared", "store", "pools", "player"}),
-    "http": frozenset({"shared", "store", "pools", "player", "sales"}),
-    "testmode": frozenset({"shared", "store", "pools", "player", "sales", "http"}),
-    "app": frozenset({"shared", "store", "pools", "player", "sales", "http", "testmode"}),
+    "sales": frozenset({"shared", "store", "log", "pools", "player"}),
+    "http": frozenset({"shared", "store", "log", "pools", "player", "sales"}),
+    "testmode": frozenset({"shared", "store", "log", "pools", "player", "sales", "http"}),
+    "app": frozenset({"shared", "store", "log", "pools", "player", "sales", "http", "testmode"}),
 }
 
 

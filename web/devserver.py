@@ -2,7 +2,7 @@
 
 Static files are served by ServeStatic, which picks the .br or .gz copy the browser
 accepts and marks content-hashed and versioned files immutable; every other path goes to
-the endpoint app (whose routes all live under /api).
+the endpoint app (whose routes live under /api, and the public log's files under /log).
 
 Every static file also carries the security headers of `security_headers(dist)`: a strict
 Content-Security-Policy (its hashes and API origin read from the built index.html), cross-origin

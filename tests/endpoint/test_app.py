@@ -101,11 +101,13 @@ def test_rate_limit_is_per_account(make_app: Callable[..., FastAPI]) -> None:
 
 
 def test_openapi_is_published_and_every_route_is_under_api(client: TestClient) -> None:
+    """Every route under /api, but the public log's files under /log (docs/log.md)."""
     spec = client.get("/api/openapi.json").json()
     assert spec["openapi"].startswith("3.")
-    assert all(path.startswith("/api/") for path in spec["paths"])
+    assert all(path.startswith(("/api/", "/log/")) for path in spec["paths"])
+    assert {"/log/checkpoint", "/log/tile/{path}", "/log/policy"} <= set(spec["paths"])
     assert "/api/plays/{play_number}/finish" in spec["paths"]
-    assert all(route.path.startswith("/api") for route in client.app.routes)  # type: ignore[attr-defined]
+    assert all(route.path.startswith(("/api", "/log/")) for route in client.app.routes)  # type: ignore[attr-defined]
     assert client.get("/api/openapi.json").json() == spec  # built once, the same each time
 
 

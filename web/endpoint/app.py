@@ -21,6 +21,7 @@ from web.endpoint.http.guards import BodyLimit, HeadAsGet, JsonCORS, api_headers
 from web.endpoint.http.metrics import Timing
 from web.endpoint.http.routes import (
     accounts,
+    log,
     player,
     plays,
     playtime,
@@ -76,7 +77,9 @@ def create_app(
     )
     app.state.services = given  # for tests and tools holding only the app; no route reads it
     handlers.install(app, given.metrics, given.db.recover)
-    routers = [m.routes(given) for m in (accounts, status, plays, sales, pools, player, playtime)]
+    routers = [
+        m.routes(given) for m in (accounts, status, plays, sales, pools, player, playtime, log)
+    ]
     routers.append(apidocs.routes())
     if settings.test_mode:
         routers.append(test_routes.routes(given))

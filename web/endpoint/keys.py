@@ -129,21 +129,29 @@ def load_keyring(
     var_dir: Path, key_file: Path | None, key_pem: str, retired_dir: Path | None
 ) -> KeyRing:
     """The key ring from configuration; a development key is created under var/ if none is set."""
+    key = load_private_key(var_dir / DEV_KEY_NAME, key_file, key_pem, "LOTTERY_SIGNING_KEY")
+    return KeyRing.of(key, _retired(retired_dir))
+
+
+def load_private_key(
+    dev_path: Path, key_file: Path | None, key_pem: str, setting: str
+) -> Ed25519PrivateKey:
+    """An Ed25519 private key from its setting's PEM text, else its file, else a development
+    key created once at `dev_path` (one host only). The signing key's and the log key's."""
     if key_pem:
-        origin, data = "LOTTERY_SIGNING_KEY", key_pem.encode()
+        origin, data = setting, key_pem.encode()
     elif key_file is not None:
         origin, data = str(key_file), key_file.read_bytes()
     else:
-        path = var_dir / DEV_KEY_NAME
-        if not path.exists():
+        if not dev_path.exists():
             pem = Ed25519PrivateKey.generate().private_bytes(
                 serialization.Encoding.PEM,
                 serialization.PrivateFormat.PKCS8,
                 serialization.NoEncryption(),
             )
-            write_secret_once(path, pem)
-        origin, data = str(path), path.read_bytes()
+            write_secret_once(dev_path, pem)
+        origin, data = str(dev_path), dev_path.read_bytes()
     key = _load_pem(data, origin)
     if not isinstance(key, Ed25519PrivateKey):
-        raise ValueError(f"{origin}: the signing key must be an Ed25519 private key")
-    return KeyRing.of(key, _retired(retired_dir))
+        raise ValueError(f"{origin}: the key must be an Ed25519 private key")
+    return key

@@ -111,6 +111,12 @@ class Settings:
     cooling_off_seconds: int = 600  # then paid purchases are refused this long
     play_break_seconds: int = 600  # a gap this long between paid purchases ends a run
     reality_check_seconds: int = 1200  # a reality check this often in a run
+    # the public log (web/endpoint/log/; docs/log.md)
+    log_key_pem: str = ""  # the log's Ed25519 signing key (PEM); none: a development key
+    log_key_file: Path | None = None
+    log_origin: str = "lottery.invalid/log"  # the checkpoints' origin, the log key's name
+    log_policy_file: Path | None = None  # a c2sp.org/tlog-policy; none: "quorum none"
+    log_interval_ms: int = 1000  # the sequencer's period
 
     def __post_init__(self) -> None:
         if self.test_pool_seed and not self.test_mode:
@@ -144,6 +150,10 @@ class Settings:
             )
         if self.play_break_seconds <= 0:
             raise ValueError("LOTTERY_PLAY_BREAK_SECONDS must be positive")
+        if self.log_interval_ms <= 0:
+            raise ValueError("LOTTERY_LOG_INTERVAL_MS must be positive")
+        if not self.log_origin or any(c.isspace() or c == "+" for c in self.log_origin):
+            raise ValueError("LOTTERY_LOG_ORIGIN must be a name without spaces or '+'")
         if self.reveal_concurrency <= 0 or self.reveal_bytes_per_second <= 0:
             raise ValueError(
                 "LOTTERY_REVEAL_CONCURRENCY and LOTTERY_REVEAL_BYTES_PER_SECOND must be positive"
@@ -182,6 +192,8 @@ class Settings:
         retired = e.get("LOTTERY_RETIRED_KEYS_DIR")
         pool_dir = e.get("LOTTERY_POOL_DIR")
         pool_key_file = e.get("LOTTERY_POOL_KEY_FILE")
+        log_key_file = e.get("LOTTERY_LOG_KEY_FILE")
+        log_policy_file = e.get("LOTTERY_LOG_POLICY_FILE")
         origins = tuple(o.strip() for o in e.get("LOTTERY_CORS_ORIGINS", "").split(","))
         return cls(
             var_dir=var_dir,
@@ -225,4 +237,9 @@ class Settings:
             cooling_off_seconds=_int(e, "LOTTERY_COOLING_OFF_SECONDS", 600),
             play_break_seconds=_int(e, "LOTTERY_PLAY_BREAK_SECONDS", 600),
             reality_check_seconds=_int(e, "LOTTERY_REALITY_CHECK_SECONDS", 1200),
+            log_key_pem=e.get("LOTTERY_LOG_KEY", ""),
+            log_key_file=Path(log_key_file) if log_key_file else None,
+            log_origin=e.get("LOTTERY_LOG_ORIGIN") or "lottery.invalid/log",
+            log_policy_file=Path(log_policy_file) if log_policy_file else None,
+            log_interval_ms=_int(e, "LOTTERY_LOG_INTERVAL_MS", 1000),
         )

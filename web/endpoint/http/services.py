@@ -32,6 +32,9 @@ from web.endpoint.http.guards import RateLimit
 from web.endpoint.http.metrics import Metrics, entries_left, unhashed_plays
 from web.endpoint.http.reveal_serving import RevealLimits, reveal_limits
 from web.endpoint.keys import KeyRing, write_secret_once
+from web.endpoint.log.reading import LogReader
+from web.endpoint.log.sequencer import Sequencer, witnesses_of
+from web.endpoint.log.signer import load_policy, load_signer
 from web.endpoint.player import codes, sessions
 from web.endpoint.player.accounts import Account, Accounts
 from web.endpoint.player.playtime import PlayTimes
@@ -120,6 +123,8 @@ class Services:
     reveals: Reveals
     reveal_limits: RevealLimits
     playtime: PlayTimes
+    log: LogReader  # the public log as its routes serve it
+    sequencer: Sequencer  # this instance's turn at sequencing the log
     catalogue: dict[str, Any] = field(default_factory=dict)
 
     async def caller(self, request: Request) -> Account:
@@ -177,6 +182,8 @@ def build(ledger: Ledger, settings: Settings, wrap_seller: Wrap | None = None) -
     playing = PlayTimes(db, clock, settings)
     sign_in = codes.SignInCodes(db, clock, codes.code_key(secret))
     settlement = Settlement(db, sql, clock, timeout_ms)
+    signer = load_signer(settings)
+    policy, policy_text = load_policy(settings, signer.key)
     checkout = open_checkout(  # one seller, chosen here
         db, sql, clock, pools, cache, ring, playing, settings.limits_required, wrap_seller
     )
@@ -200,6 +207,8 @@ def build(ledger: Ledger, settings: Settings, wrap_seller: Wrap | None = None) -
         reveals=Reveals(pools),
         reveal_limits=reveal_limits(settings, seconds),
         playtime=playing,
+        log=LogReader(db, signer, policy, policy_text),
+        sequencer=Sequencer(db, signer, clock.now_ms, witnesses_of(policy)),
         catalogue=catalogue,
     )
 
@@ -207,12 +216,14 @@ def build(ledger: Ledger, settings: Settings, wrap_seller: Wrap | None = None) -
 @asynccontextmanager
 async def background(services: Services) -> AsyncIterator[None]:
     """The work an endpoint process does beside its requests, while it serves: sweeping
-    overdue plays on a timer, and hashing each sold play's book (web/endpoint/sales/hashes.py)."""
+    overdue plays on a timer, hashing each sold play's book (web/endpoint/sales/hashes.py) and
+    sequencing the public log (web/endpoint/log/sequencer.py)."""
     db, cache = services.db, services.pool_cache
     worker = HashingProcess(on_restart=services.metrics.hashing_restarts.inc)
     sources = hashes.Sources(db, services.pools.selling.rows, services.checkout.presale, cache.path)
     tasks = [asyncio.create_task(services.sweep.forever()),
-             asyncio.create_task(hashes.keep_hashing(sources, worker))]  # fmt: skip
+             asyncio.create_task(hashes.keep_hashing(sources, worker)),
+             asyncio.create_task(keep_sequencing(services))]  # fmt: skip
     try:
         yield
     finally:
@@ -221,3 +232,15 @@ async def background(services: Services) -> AsyncIterator[None]:
             task.cancel()
         await hashes.hash_before_stopping(db, worker)
         worker.shutdown()
+
+
+async def keep_sequencing(services: Services) -> None:
+    """Sequence the public log every LOTTERY_LOG_INTERVAL_MS, on a thread of its own (its
+    witnesses asked there too, never on a sale's path)."""
+    interval = services.settings.log_interval_ms / 1000
+    while True:
+        await anyio.sleep(interval)
+        try:
+            await anyio.to_thread.run_sync(services.sequencer.run)
+        except Exception:
+            logging.getLogger("web.endpoint").exception("sequencing the public log failed")

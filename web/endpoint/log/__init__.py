@@ -1,1 +1,4 @@
-"""The public log: records appended with each sale, checkpoints, tiles and witnesses."""
+"""The public log (docs/log.md): its records appended in the transaction of each fact they tell,
+sequenced into an RFC 6962 tree and signed as checkpoints, served as tiles, checkpoints and
+proofs; imports only the store and the endpoint's shared modules (the formats are engine.tlog's).
+"""

@@ -18,6 +18,8 @@ from engine import games
 from engine.game import Game
 from web.endpoint.clock import Clock
 from web.endpoint.errors import ApiError, not_on_sale, unknown_game
+from web.endpoint.log import entries
+from web.endpoint.pools import files
 from web.endpoint.pools.cache import PoolCache, PoolNotLoaded
 from web.endpoint.pools.layout import LayOutStopped
 from web.endpoint.store.database import Database
@@ -170,6 +172,7 @@ class Pools:
                 current = unspent(self.current(conn, game, kind), exhausted_ref)
                 if current is None:
                     self.cache.vault.put(conn, pool)  # any instance can open it from now on
+                    now = self.clock.now_ms()
                     conn.execute(
                         insert(pools).values(
                             pool_id=pool.pool_id,
@@ -178,10 +181,13 @@ class Pools:
                             size=pool.size,
                             root=pool.root.hex(),
                             next_index=0,
-                            created_at=self.clock.now_ms(),
+                            created_at=now,
                             kind=str(kind),
                         )
                     )
+                    # its commitment in the public log, before any sale can follow it
+                    record = entries.commitment(files.commitment(pool), str(kind))
+                    entries.append(conn, record, now)
                     return  # (laid out here: loaded already)
             self.cache.get(current.pool_id)  # another process committed one meanwhile
 

@@ -13,6 +13,11 @@ outcome of every entry in order, so anyone can recompute every seed, salt, leaf 
 (409 pool_on_sale): the key would tell the seeds, and the entries the prizes, of plays not yet
 sold. `GET /api/pools/{game}/{pool_id}` is the pool's public commitment (commitment.json, as
 written before the first sale) with when it was committed and closed.
+
+A pool's closing is told in the public log in the transaction that records it, with the digest
+of its reveal document (web/endpoint/log/entries.py; docs/log.md, "Records"): the document is
+built there, from the pool's files and what that transaction records, and written once it has
+committed, so the bytes served are the bytes the log's digest names.
 """
 
 from __future__ import annotations
@@ -26,7 +31,9 @@ from typing import Any
 from sqlalchemy import Connection, delete, func, insert, select, update
 
 from engine import games
+from engine.tlog import records
 from web.endpoint.errors import ApiError
+from web.endpoint.log import entries
 from web.endpoint.pools import reveal_files
 from web.endpoint.pools.pools import PoolKind, Pools, check_game, pool_lock
 from web.endpoint.store.schema import plays as plays_table
@@ -87,6 +94,7 @@ def close_if_done(pools: Pools, row: Any) -> tuple[int, str] | None:
         ).scalar_one()
         if _successor_created(conn, row) is None and int(current) < row.size:
             return None  # on sale
+    directory = pools.cache.path(row.pool_id)  # (its files, for the reveal's digest)
     with pools.db.begin() as conn:  # write: lock the row (like a draw) and look again
         conn.execute(
             update(pools_table)
@@ -101,7 +109,29 @@ def close_if_done(pools: Pools, row: Any) -> tuple[int, str] | None:
             at = pools.clock.now_ms()  # every entry drawn and no successor yet: closed now
         conn.execute(insert(pool_closings).values(pool_ref=row.id, closed_at=at, reason=SOLD_OUT))
         conn.execute(delete(reservations).where(reservations.c.pool_ref == row.id))
-        return at, SOLD_OUT
+        reveal = log_closing(conn, pools, row, (at, SOLD_OUT), directory)
+    write_once(*reveal)
+    return at, SOLD_OUT
+
+
+def log_closing(
+    conn: Connection, pools: Pools, row: Any, done: tuple[int, str], directory: Path
+) -> tuple[Path, bytes]:
+    """Append a pool's closing and its reveal's digest to the public log, on the transaction
+    that records the closing; the reveal file's path and bytes, to write once it commits."""
+    sold = _sold(conn, row.id)
+    recorded = recorded_of(row, done, sold)
+    document = reveal_files.build(directory, recorded)
+    now = pools.clock.now_ms()
+    entries.append(conn, records.closing(row.pool_id, done[1], sold, done[0]), now)
+    entries.append(conn, records.reveal(row.pool_id, entries.digest(document), now), now)
+    return reveal_files.path_for(directory, recorded), document
+
+
+def write_once(path: Path, document: bytes) -> None:
+    """Write a reveal file unless it is written (another process's is the same bytes)."""
+    if not reveal_files.written(path):
+        reveal_files.write(path, document)
 
 
 def retire(pools: Pools, game: str, kind: str = PoolKind.PAID) -> dict[str, Any]:
@@ -115,11 +145,17 @@ def retire(pools: Pools, game: str, kind: str = PoolKind.PAID) -> dict[str, Any]
     next sale. Raises LookupError when the game has no pool yet."""
     check_game(game)
     with pools.db.begin() as conn:
+        row = pools.current(conn, game, kind)
+    directory = None if row is None else pools.cache.path(row.pool_id)  # (for its reveal)
+    reveal = None
+    with pools.db.begin() as conn:
         pools.db.advisory_lock(conn, pool_lock(game, kind))
         row = pools.current(conn, game, kind)
         if row is None:
             what = "pool of free plays" if kind == PoolKind.TRY else "pool"
             raise LookupError(f"{game} has no {what} to retire")
+        if directory is None or directory.name != row.pool_id:  # (a pool committed meanwhile)
+            directory = pools.cache.path(row.pool_id)
         conn.execute(
             update(pools_table)
             .where(pools_table.c.id == row.id)
@@ -131,8 +167,11 @@ def retire(pools: Pools, game: str, kind: str = PoolKind.PAID) -> dict[str, Any]
             conn.execute(
                 insert(pool_closings).values(pool_ref=row.id, closed_at=done[0], reason=done[1])
             )
+            reveal = log_closing(conn, pools, row, done, directory)
         conn.execute(delete(reservations).where(reservations.c.pool_ref == row.id))
         sold = _sold(conn, row.id)
+    if reveal is not None:
+        write_once(*reveal)
     # This process forgets it at once; others find the pool spent at their next draw, and
     # their GET /api/pools/{game} answers are at most POOL_STATUS_TTL old. (A try pool is
     # read afresh at each free play.)
@@ -234,7 +273,17 @@ def reveal_file(pools: Pools, row: Any) -> Path:
         )
     with pools.db.begin() as conn:
         sold = _sold(conn, row.id)
-    recorded = {
+    recorded = recorded_of(row, done, sold)
+    directory = pools.cache.path(row.pool_id)
+    path = reveal_files.path_for(directory, recorded)
+    if not reveal_files.written(path):
+        reveal_files.write(path, reveal_files.build(directory, recorded))
+    return path
+
+
+def recorded_of(row: Any, done: tuple[int, str], sold: int) -> dict[str, Any]:
+    """What the database records of a closed pool, as its reveal document begins."""
+    return {
         "game": row.game,
         "pool_id": row.pool_id,
         "kind": row.kind,
@@ -246,11 +295,6 @@ def reveal_file(pools: Pools, row: Any) -> Path:
         "closed_reason": done[1],
         "sold": sold,
     }
-    directory = pools.cache.path(row.pool_id)
-    path = reveal_files.path_for(directory, recorded)
-    if not reveal_files.written(path):
-        reveal_files.write(path, reveal_files.build(directory, recorded))
-    return path
 
 
 def write_reveal(pools: Pools, game: str, pool_id: str) -> Path:

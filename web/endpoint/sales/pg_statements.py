@@ -11,8 +11,9 @@ from sqlalchemy import BigInteger, bindparam, insert, literal, select
 from sqlalchemy.engine import Dialect
 
 from web.endpoint.player import limits, playtime
+from web.endpoint.sales.sale import LOG_RECORD
 from web.endpoint.store.prepared import Prepared
-from web.endpoint.store.schema import plays, transactions
+from web.endpoint.store.schema import log_entries, plays, transactions
 
 # The columns of a batch's plays passed in its one JSON parameter (`sales_param`, read by
 # json_to_recordset), and their types; the rest are the batch's own (game, model, pool, status,
@@ -50,10 +51,26 @@ BATCH_LEDGER_ROWS = (
 
 
 def sales_param(sales: list[dict[str, Any]]) -> str:
-    """The `sales` parameter of a batch's statement: its plays' SALE_FIELDS, a JSON array of
-    objects in the batch's order."""
-    rows = [{name: sale[name] for name in SALE_FIELDS} for sale in sales]
+    """The `sales` parameter of a batch's statement: its plays' SALE_FIELDS and their public
+    log records (hex, as "log"), a JSON array of objects in the batch's order."""
+    rows = [
+        {**{name: sale[name] for name in SALE_FIELDS}, "log": sale[LOG_RECORD].hex()}
+        for sale in sales
+    ]
     return json.dumps(rows, separators=(",", ":"))
+
+
+def batch_log(condition: str) -> str:
+    """The `logged` CTE inserting a batch's public log records from its `sales` parameter, in
+    play number order (a batch's entries are consecutive entries of one pool, so that is their
+    index order, and the order of the rows' ids: docs/log.md, "Sequencing"); `condition` as
+    batch_plays'."""
+    return (
+        "logged AS (INSERT INTO log_entries (data, play_number, created_at)"
+        " SELECT decode(s.log, 'hex'), s.play_number, %(purchased_at)s"
+        f" FROM json_to_recordset(%(sales)s::json) AS s(play_number bigint, log text){condition}"
+        " ORDER BY s.play_number)"
+    )
 
 
 def batch_plays(condition: str) -> str:
@@ -115,9 +132,10 @@ BATCH_DEBIT = (
 )
 
 
-# For a batch (PostgresSeller.sell_batch): its plays and their ledger rows in
-# one statement (one JSON parameter, an object a play: SALE_FIELDS), instead of one a play.
-ADD_SALES = f"WITH {batch_plays('')} {BATCH_LEDGER_ROWS}"
+# For a batch (PostgresSeller.sell_batch): its plays, their public log records and their
+# ledger rows in one statement (one JSON parameter, an object a play: SALE_FIELDS and "log"),
+# instead of one a play.
+ADD_SALES = f"WITH {batch_plays('')}, {batch_log('')} {BATCH_LEDGER_ROWS}"
 
 
 # For PostgresSeller.sell_batch when it knows where the pool stands (its own
@@ -125,9 +143,9 @@ ADD_SALES = f"WITH {batch_plays('')} {BATCH_LEDGER_ROWS}"
 # every purchase is paid (each account covers all its purchases within its limits and is
 # not logged out of play, no key used before)
 # and the pool's next entry is still %(first)s does it debit, draw %(n)s entries and
-# insert the plays (SALE_FIELDS, in the order of the accounts' arrays) and their
-# ledger rows; otherwise it changes nothing (the accounts and the pool row stay locked
-# until the transaction ends) and returns no row. The accounts are locked in id order,
+# insert the plays (SALE_FIELDS, in the order of the accounts' arrays), their public log
+# records and their ledger rows; otherwise it changes nothing (the accounts and the pool row
+# stay locked until the transaction ends) and returns no row. The accounts are locked in id order,
 # then the pool row, as every sale does. Its rows: as BATCH_DEBIT's.
 BATCH_SALE = (
     f"WITH {BATCH_REQUESTS},"
@@ -148,6 +166,7 @@ BATCH_SALE = (
     " draw AS (UPDATE pools SET next_index = next_index + %(n)s"
     " WHERE id = %(pool)s AND EXISTS (SELECT FROM go) RETURNING next_index),"
     f" {batch_plays(' WHERE EXISTS (SELECT FROM draw)')},"
+    f" {batch_log(' WHERE EXISTS (SELECT FROM draw)')},"
     f" ledger AS ({BATCH_LEDGER_ROWS})"
     " SELECT fresh.n, debit.balance_pence, debit.c, (SELECT next_index FROM draw)"
     " FROM fresh JOIN debit ON debit.id = fresh.account ORDER BY fresh.n"
@@ -155,8 +174,9 @@ BATCH_SALE = (
 
 
 class PostgresStatements:
-    """The PostgreSQL seller's own statements: the play and its debit in one (`add_sale`, one
-    round trip fewer while the pool row is locked), and the sale's and batches' text."""
+    """The PostgreSQL seller's own statements: the play, its public log record and its ledger
+    row in one (`add_sale`, one round trip fewer while the pool row is locked), and the sale's
+    and batches' text."""
 
     take = TAKE
     batch_debit = BATCH_DEBIT
@@ -171,6 +191,11 @@ class PostgresStatements:
             .returning(plays.c.account_id, plays.c.play_number, plays.c.purchased_at)
             .cte("sale")
         )
+        logged = (
+            insert(log_entries)
+            .values(data=p(LOG_RECORD), play_number=p("play_number"), created_at=p("purchased_at"))
+            .cte("logged")
+        )
         columns = ["account_id", "kind", "amount_pence", "play_number", "created_at"]
         picked = select(
             sale.c.account_id,
@@ -180,5 +205,6 @@ class PostgresStatements:
             sale.c.purchased_at,
         )
         self.add_sale = Prepared(
-            insert(transactions).from_select(columns, picked).add_cte(sale), dialect
+            insert(transactions).from_select(columns, picked).add_cte(sale).add_cte(logged),
+            dialect,
         )

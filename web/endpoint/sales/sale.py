@@ -3,7 +3,9 @@
 The record is the plays row of a pool entry sold to an account: its play number, its signed
 outcome token and its book's hash when the hasher made it ahead of the sale
 (web/endpoint/sales/presale_hashes.py; else it is recorded just after, off the sale's path:
-web/endpoint/sales/hashes.py). The answer is what a
+web/endpoint/sales/hashes.py), and, under LOG_RECORD, the bytes of the sale's record in the
+public log (engine/tlog/records.py), which every seller inserts into log_entries in the same
+transaction (docs/log.md). The answer is what a
 purchase returns: the play number, the token and the balance the sale's own debit left.
 """
 
@@ -14,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.math.leaves import PoolEntry
 from engine.payload import Payload
+from engine.tlog import records
 from web.endpoint import tokens
 from web.endpoint.keys import KeyRing
 from web.endpoint.pools.cache import PoolCache
@@ -25,7 +28,9 @@ if TYPE_CHECKING:
 
 PLAY_NUMBER_BASE = 10**8  # Play Number = pool sequence × 10^8 + entry index + 1
 
-Record = dict[str, Any]  # a plays row (its columns but the id)
+LOG_RECORD = "log_record"  # a Record's key: the sale's public log record (bytes)
+
+Record = dict[str, Any]  # a plays row (its columns but the id), and LOG_RECORD
 Answer = dict[str, Any]  # a purchase's answer: play_number, token, balance_pence
 
 
@@ -90,7 +95,17 @@ class Records:
             "book_hash": self.presale.take(pool.id, index),
             "progress_event": 0,
             "choices": "[]",
+            LOG_RECORD: log_record(pool, entry, number, now),
         }
+
+
+def log_record(pool: PoolRow, entry: PoolEntry, number: int, now: int) -> bytes:
+    """The public log's record of a sale: its play, pool, index, the entry's leaf hash, its
+    prize tier and time; nothing that names the player."""
+    leaf = entry.leaf().hex()
+    return records.encode(
+        records.sale(number, pool.pool_id, entry.index, leaf, entry.prize_pence, now)
+    )
 
 
 def answer(play_number: int, token: str, balance: int) -> Answer:

@@ -23,8 +23,8 @@ Draw = Callable[[Connection, "Account", PoolRow], int]  # the entry a sale takes
 
 class StatementSale:
     """One purchase as statements on a SQLAlchemy connection, in the caller's transaction:
-    the debit, the draw, the play and its ledger row. SQLite's seller sells with it, and test
-    mode's on either database (its draw honours reserved entries)."""
+    the debit, the draw, the play, its public log record and its ledger row. SQLite's seller
+    sells with it, and test mode's on either database (its draw honours reserved entries)."""
 
     def __init__(self, parts: SaleParts) -> None:
         self.parts = parts
@@ -43,6 +43,7 @@ class StatementSale:
         index = draw(conn, account, pool)
         record = self.parts.records.record(account, pool, index, key, now)
         sql.add_play.run(conn, **record)
+        sql.add_log_entry.run(conn, **record)  # the public log's record, in the same transaction
         sql.add_transaction.run(
             conn,
             account_id=record["account_id"],

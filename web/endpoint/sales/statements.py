@@ -15,7 +15,15 @@ from sqlalchemy.engine import Dialect
 
 from web.endpoint.player import limits, playtime
 from web.endpoint.store.prepared import Prepared
-from web.endpoint.store.schema import accounts, play_time, plays, pools, reservations, transactions
+from web.endpoint.store.schema import (
+    accounts,
+    log_entries,
+    play_time,
+    plays,
+    pools,
+    reservations,
+    transactions,
+)
 
 
 class Statements:
@@ -100,6 +108,14 @@ class Statements:
         )
         self.add_play = Prepared(
             insert(plays).values({c.name: p(c.name) for c in plays.columns if c.name != "id"}),
+            dialect,
+        )
+        # A sale's public log record (sale.LOG_RECORD), pending until the sequencer gives it
+        # its index (web/endpoint/log/sequencer.py): parameters a sale's Record.
+        self.add_log_entry = Prepared(
+            insert(log_entries).values(
+                data=p("log_record"), play_number=p("play_number"), created_at=p("purchased_at")
+            ),
             dialect,
         )
         self.add_transaction = Prepared(

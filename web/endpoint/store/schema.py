@@ -14,6 +14,7 @@ from sqlalchemy import (
     Integer,
     LargeBinary,
     MetaData,
+    SmallInteger,
     String,
     Table,
     Text,
@@ -216,4 +217,67 @@ pool_data = Table(
     Column("commitment", Text, nullable=False),
     Column("chunks", LargeBinary, nullable=False),
     Column("sealed", LargeBinary, nullable=False),
+)
+
+# The public log (web/endpoint/log/; docs/log.md): each record appended in the transaction of
+# the fact it tells (a sale, a pool committed, closed or revealed), sequenced later by whichever
+# instance's sequencer takes the head's lock: it gives the pending rows, in id order, their
+# log_index and stores the tree's nodes.
+log_entries = Table(
+    "log_entries",
+    metadata,
+    Column("id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True),
+    Column("data", LargeBinary, nullable=False),  # the record's canonical JSON bytes
+    Column("log_index", BigInteger, nullable=True, unique=True),  # set when sequenced
+    Column("play_number", BigInteger, nullable=True, unique=True),  # a sale's
+    Column("created_at", BigInteger, nullable=False),
+    # the entries still to sequence: few, briefly (like ix_plays_unhashed)
+    Index(
+        "ix_log_entries_pending",
+        "id",
+        sqlite_where=text("log_index IS NULL"),
+        postgresql_where=text("log_index IS NULL"),
+    ),
+)
+
+# The tree's stored nodes (engine.tlog.tree.appended): (level, n) hashes leaves n * 2**level up
+# to (n + 1) * 2**level.
+log_nodes = Table(
+    "log_nodes",
+    metadata,
+    Column("level", SmallInteger, primary_key=True),
+    Column("n", BigInteger, primary_key=True),
+    Column("hash", LargeBinary, nullable=False),
+)
+
+# One row (id 1): the tree's size and root, locked by the sequencer for its whole transaction.
+log_head = Table(
+    "log_head",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("size", BigInteger, nullable=False),
+    Column("root", LargeBinary, nullable=False),
+    Column("updated_at", BigInteger, nullable=False),
+)
+
+# Every checkpoint signed: the note with the log's signature, and the witnesses' cosignature
+# lines added once they answer ("" until then).
+log_checkpoints = Table(
+    "log_checkpoints",
+    metadata,
+    Column("size", BigInteger, primary_key=True),
+    Column("note", Text, nullable=False),
+    Column("cosignatures", Text, nullable=False, server_default=""),
+    Column("created_at", BigInteger, nullable=False),
+)
+
+# Prizes remaining, as the log tells them: each paid pool's tiers (from its commitment record)
+# and how many of each its sequenced sale records sold.
+log_pool_tiers = Table(
+    "log_pool_tiers",
+    metadata,
+    Column("pool_id", String(64), primary_key=True),
+    Column("prize_pence", BigInteger, primary_key=True),
+    Column("count", BigInteger, nullable=False),
+    Column("sold", BigInteger, nullable=False, server_default="0"),
 )

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from tests.endpoint.conftest import buy, session
+from tests.endpoint.conftest import bearer, buy, session
 from web.endpoint.pools import reveal
 
 GAME = "lab-riches"
@@ -62,3 +62,35 @@ def test_a_pool_s_commitment_is_public_and_its_reveal_only_once_it_is_closed(
     assert client.get(f"/api/pools/{GAME}/{pool_id}/reveal").content == shown.content  # cached
     closed = client.get(f"/api/pools/{GAME}/{pool_id}").json()
     assert closed["closed_at"] == retired["closed_at"] and closed["closed_reason"] == "retired"
+
+
+def test_prizes_remaining_are_the_table_minus_the_sequenced_sales(
+    make_app: Callable[..., FastAPI],
+) -> None:
+    app = make_app(log_interval_ms=3_600_000)  # (sequenced by hand)
+    services = app.state.services
+    client = TestClient(app)
+    token = session(client)["token"]
+    prizes = [buy(client, token).json() for _ in range(5)]
+    before = client.get(f"/api/pools/{GAME}/remaining").json()
+    assert before == {"game": GAME, "pool": client.get(f"/api/pools/{GAME}").json()["pool_id"],
+                      "log_size": 0, "tiers": []}  # fmt: skip
+    services.sequencer.run()
+    after = client.get(f"/api/pools/{GAME}/remaining").json()
+    assert after["log_size"] == 6
+    commitment = client.get(f"/api/pools/{GAME}/{after['pool']}").json()
+    table: dict[int, int] = {}
+    for item in commitment["catalogue"]:
+        table[item["prize_pence"]] = table.get(item["prize_pence"], 0) + item["count"]
+    won: dict[int, int] = {}
+    for bought in prizes:
+        prize = client.get(f"/api/plays/{bought['play_number']}", headers=bearer(token)).json()[
+            "prize_pence"
+        ]
+        won[prize] = won.get(prize, 0) + 1
+    assert [t["prize_pence"] for t in after["tiers"]] == sorted(table, reverse=True)
+    for tier in after["tiers"]:
+        prize = tier["prize_pence"]
+        assert (tier["count"], tier["sold"]) == (table[prize], won.get(prize, 0))
+        assert tier["remaining"] == table[prize] - won.get(prize, 0)
+    assert client.get("/api/pools/no-such-game/remaining").status_code == 404

@@ -6,10 +6,18 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query
+from fastapi.responses import Response
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt
 
 from web.endpoint import tokens
-from web.endpoint.errors import LIMITED, PLAY_NOT_FOUND, POOL_UNREADABLE, UNAUTHENTICATED
+from web.endpoint.errors import (
+    LIMITED,
+    PLAY_NOT_FOUND,
+    POOL_UNREADABLE,
+    UNAUTHENTICATED,
+    ApiError,
+    not_found_play,
+)
 from web.endpoint.errors import documented as errors
 from web.endpoint.http.services import Services
 from web.endpoint.player.accounts import Account
@@ -46,8 +54,8 @@ class ProgressBody(BaseModel):
 
 
 def routes(services: Services) -> APIRouter:
-    """GET /api/plays, GET /api/plays/{n}, POST /api/tokens/verify, PUT .../progress and
-    GET .../recall."""
+    """GET /api/plays, GET /api/plays/{n}, GET .../proof, POST /api/tokens/verify,
+    PUT .../progress and GET .../recall."""
     router = APIRouter()
     caller = Depends(services.caller)
     readback = services.readback
@@ -82,10 +90,45 @@ def routes(services: Services) -> APIRouter:
         ),
     )
     async def play(play_number: str, account: Account = caller) -> dict[str, Any]:
-        """One of the account's plays, with its token, pool entry, Merkle proof and root."""
+        """One of the account's plays, with its token, pool entry, Merkle proof and root, and
+        its place in the public log ("log": null until a checkpoint covers its sale, then
+        {index, size, proof: c2sp.org/tlog-proof@v1 text})."""
         number = plays.parse_play_number(play_number)
         result: dict[str, Any] = await services.again(readback.play_detail, account, number)
+        result["log"] = await services.again(services.log.play_proof, number, account.pk)
         return result
+
+    @router.get(
+        "/api/plays/{play_number}/proof",
+        response_class=Response,
+        responses={
+            200: {
+                "description": "The play's c2sp.org/tlog-proof@v1 file (its sale's record as "
+                "`extra`), as `build.py verify` reads it.",
+                "content": {"text/plain": {"schema": {"type": "string"}}},
+            },
+            **errors(
+                (401, UNAUTHENTICATED),
+                (404, PLAY_NOT_FOUND + " not_in_log: no checkpoint covers its sale yet."),
+                (429, LIMITED),
+            ),
+        },
+    )
+    async def proof(play_number: str, account: Account = caller) -> Response:
+        """The play's proof of logging as a file (play-<N>.tlog-proof)."""
+        number = plays.parse_play_number(play_number)
+        try:
+            found = await services.again(services.log.play_proof, number, account.pk)
+        except LookupError:
+            raise not_found_play() from None
+        if found is None:
+            raise ApiError(404, "not_in_log", "No checkpoint covers this sale yet; try soon.")
+        disposition = f'attachment; filename="play-{number}.tlog-proof"'
+        return Response(
+            found["proof"],
+            media_type="text/plain; charset=utf-8",
+            headers={"Content-Disposition": disposition},
+        )
 
     @router.post(
         "/api/tokens/verify",

@@ -14,6 +14,7 @@ from web.endpoint.errors import documented as errors
 from web.endpoint.http import reveal_serving
 from web.endpoint.http.services import Services
 from web.endpoint.pools import reveal_files
+from web.endpoint.pools.pools import check_game
 
 LIMITED = "rate_limited: too many requests from this address."
 REVEALS_LIMITED = "rate_limited: too many reveals from this address, or too many being sent."
@@ -32,9 +33,10 @@ REVEAL = (
 
 
 def routes(services: Services) -> APIRouter:
-    """GET /api/pools/{game}, /api/pools/{game}/{pool_id} and .../reveal."""
+    """GET /api/pools/{game}, .../remaining, /api/pools/{game}/{pool_id} and .../reveal."""
     router = APIRouter()
     pools, reveals, limits = services.pools, services.reveals, services.reveal_limits
+    log = services.log
     again = services.db.again  # reads (and a closing that a second time changes nothing)
 
     @router.get(
@@ -51,6 +53,29 @@ def routes(services: Services) -> APIRouter:
         services.limit_address(request)
         result: dict[str, Any] = await services.slow(again, pools.status, game)
         return result
+
+    @router.get(
+        "/api/pools/{game}/remaining",
+        responses=errors(
+            (404, "game_not_found: no game has this id."),
+            (409, "game_not_on_sale: the game cannot be bought, so it has no pool."),
+            (429, LIMITED),
+        ),
+    )
+    async def remaining(game: str, request: Request) -> dict[str, Any]:
+        """Prizes remaining in the game's current pool, checked from the public log: {game,
+        pool, log_size (the newest checkpoint's size), tiers [{prize_pence, count, sold,
+        remaining}] highest prize first}; only sales the log has sequenced count."""
+        services.limit_address(request)
+        check_game(game)
+        pool = await services.again(current_pool_id, game)
+        log_size, tiers = (0, []) if pool is None else await services.again(log.remaining, pool)
+        return {"game": game, "pool": pool, "log_size": log_size, "tiers": tiers}
+
+    def current_pool_id(game: str) -> str | None:
+        with services.db.read() as conn:
+            row = pools.current(conn, game)
+        return None if row is None else row.pool_id
 
     @router.get(
         "/api/pools/{game}/{pool_id}",

@@ -1,0 +1,109 @@
+"""The pools' records (web/endpoint/log/entries.py), appended in the transactions of the facts
+they tell: a pool's commitment (its table summed from its catalogue) when its row is inserted;
+its closing and its reveal's digest, the SHA-256 of the reveal document exactly as served,
+when it is retired or found sold out."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from sqlalchemy import select, update
+
+from engine.tlog import records
+from tests.endpoint.conftest import buy, session
+from web.endpoint.http.services import Services
+from web.endpoint.log import entries
+from web.endpoint.pools import reveal
+from web.endpoint.store.schema import log_entries, pools
+
+GAME = "lab-riches"
+
+
+def appended(services: Services) -> list[dict[str, Any]]:
+    """Every record appended, in id order (sequenced or not)."""
+    with services.db.begin() as conn:
+        rows = conn.execute(select(log_entries.c.data).order_by(log_entries.c.id)).scalars()
+        return [records.decode(bytes(data)) for data in rows]
+
+
+def test_prize_table_sums_the_catalogue_per_prize() -> None:
+    catalogue = [
+        {"prize_pence": 500, "count": 2},
+        {"prize_pence": 0, "count": 7},
+        {"prize_pence": 500, "count": 3},
+    ]
+    assert entries.prize_table(catalogue) == [[0, 7], [500, 5]]
+
+
+def test_a_committed_pool_s_record_is_its_commitment(make_app: Callable[..., FastAPI]) -> None:
+    services: Services = make_app().state.services
+    services.pools.ensure(GAME)
+    services.pools.ensure(GAME, kind="try")
+    logged = appended(services)
+    assert [(r["type"], r["kind"]) for r in logged] == [
+        ("commitment", "paid"),
+        ("commitment", "try"),
+    ]
+    with services.db.begin() as conn:
+        row = services.pools.current(conn, GAME)
+    assert row is not None
+    committed = services.pool_cache.get(row.pool_id)
+    paid = logged[0]
+    assert (paid["pool"], paid["root"], paid["size"]) == (row.pool_id, row.root, row.size)
+    assert paid["table"] == sorted([p, c] for p, c in committed.tier_counts().items())
+
+
+def test_a_retired_pool_s_closing_and_reveal_digest_are_logged(
+    make_app: Callable[..., FastAPI],
+) -> None:
+    app = make_app()
+    services: Services = app.state.services
+    client = TestClient(app)
+    token = session(client)["token"]
+    assert buy(client, token).status_code == 201
+    retired = reveal.retire(services.pools, GAME)
+    closing, revealed = appended(services)[-2:]
+    assert closing == records.closing(retired["pool_id"], "retired", 1, closing["time"])
+    served = client.get(f"/api/pools/{GAME}/{retired['pool_id']}/reveal")
+    assert served.status_code == 200
+    assert revealed["digest"] == hashlib.sha256(served.content).hexdigest()
+    assert revealed["pool"] == retired["pool_id"]
+    assert reveal.retire(services.pools, GAME)["already_closed"]  # closed: not logged again
+    assert [r["type"] for r in appended(services)].count("closing") == 1
+
+
+def test_a_sold_out_pool_s_closing_is_logged_when_it_is_found_closed(
+    make_app: Callable[..., FastAPI],
+) -> None:
+    app = make_app()
+    services: Services = app.state.services
+    client = TestClient(app)
+    token = session(client)["token"]
+    assert buy(client, token).status_code == 201
+    old = client.get(f"/api/pools/{GAME}").json()
+    with services.db.begin() as conn:  # skip to the pool's last entry
+        conn.execute(
+            update(pools)
+            .where(pools.c.pool_id == old["pool_id"])
+            .values(next_index=pools.c.size - 1)
+        )
+    assert buy(client, token).status_code == 201
+    served = client.get(f"/api/pools/{GAME}/{old['pool_id']}/reveal")  # found sold out: closed
+    assert served.status_code == 200
+    closing, revealed = appended(services)[-2:]
+    assert (closing["type"], closing["reason"], closing["sold"]) == ("closing", "sold_out", 2)
+    assert revealed["digest"] == hashlib.sha256(served.content).hexdigest()
+    client.get(f"/api/pools/{GAME}/{old['pool_id']}/reveal")  # asked again: logged once
+    assert [r["type"] for r in appended(services)].count("reveal") == 1
+
+
+def test_a_try_play_is_not_a_sale_and_is_not_logged(make_app: Callable[..., FastAPI]) -> None:
+    app = make_app()
+    services: Services = app.state.services
+    client = TestClient(app)
+    assert client.post("/api/try", json={"game": GAME}).status_code == 201
+    assert [(r["type"], r["kind"]) for r in appended(services)] == [("commitment", "try")]
