@@ -25,6 +25,7 @@ from web.endpoint.http.routes import (
     plays,
     playtime,
     pools,
+    protections,
     sales,
     status,
 )
@@ -76,7 +77,10 @@ def create_app(
     )
     app.state.services = given  # for tests and tools holding only the app; no route reads it
     handlers.install(app, given.metrics, given.db.recover)
-    routers = [m.routes(given) for m in (accounts, status, plays, sales, pools, player, playtime)]
+    routers = [
+        m.routes(given)
+        for m in (accounts, status, plays, sales, pools, player, playtime, protections)
+    ]
     routers.append(apidocs.routes())
     if settings.test_mode:
         routers.append(test_routes.routes(given))

@@ -40,6 +40,7 @@ from web.endpoint.pools.pools import Pools
 from web.endpoint.pools.reveal import Reveals
 from web.endpoint.sales import hashes
 from web.endpoint.sales.checkout import Checkout, Wrap, open_checkout
+from web.endpoint.sales.closing import Closing
 from web.endpoint.sales.hashing_process import HashingProcess
 from web.endpoint.sales.ledger import Ledger
 from web.endpoint.sales.plays import ReadBack
@@ -120,6 +121,7 @@ class Services:
     reveals: Reveals
     reveal_limits: RevealLimits
     playtime: PlayTimes
+    closing: Closing  # an account closed (settled, then unlinked from its devices)
     catalogue: dict[str, Any] = field(default_factory=dict)
 
     async def caller(self, request: Request) -> Account:
@@ -200,6 +202,7 @@ def build(ledger: Ledger, settings: Settings, wrap_seller: Wrap | None = None) -
         reveals=Reveals(pools),
         reveal_limits=reveal_limits(settings, seconds),
         playtime=playing,
+        closing=Closing(db, sql, clock, devices),
         catalogue=catalogue,
     )
 
