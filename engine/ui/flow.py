@@ -129,6 +129,16 @@ class Flow(Visit):
         """What every screen says plainly in TRY and REPLAY ('' for a bought play)."""
         return MODE_LABELS.get(self.mode, "")
 
+    def header_figures(self) -> str:
+        """What a game's header shows under the balance during paid play: the session's net
+        position (won minus spent) and its minutes of play, the reality check's own figures
+        (`net_spend`, `run_s`); '' in TRY and REPLAY, or before they are known."""
+        spend, played = self.net_spend(), self.run_s()
+        if self.mode != "play" or spend is None or played is None:
+            return ""
+        sign = "+" if spend <= 0 else "-"
+        return f"Net {sign}{format_pounds(abs(spend))} · {int(played // 60)} min"
+
     def motion(self, event: Event | None) -> Motion:
         """How the event animating now may flash and move: the player's reduced-motion
         preference and its animation's length in real seconds (engine/ui/motion.py)."""
