@@ -300,9 +300,11 @@ def test_paid_play_s_header_shows_the_session_s_net_position_and_minutes_try_s_d
         figures = [b for b in boxes if b["text"].startswith("Net ")]
         if mode == "try":
             assert figures == [] and not any("Balance" in b["text"] for b in boxes)
+            assert not any(line.startswith("This session") for line in shell.said)
             continue
         # bought at £3.00 from £50.00: £6.00 down since the session's £53.00, 12 minutes in
         assert [b["text"] for b in figures] == ["Net -£6.00 · 12 min"]
+        assert "This session: down £6.00, 12 minutes played." in shell.said  # and heard
         balance = next(b for b in boxes if b["text"] == "Balance £47.00")
         name = next(b for b in boxes if b["text"] == title)
         shown = figures[0]

@@ -139,6 +139,18 @@ class Flow(Visit):
         sign = "+" if spend <= 0 else "-"
         return f"Net {sign}{format_pounds(abs(spend))} · {int(played // 60)} min"
 
+    def say_figures(self) -> None:
+        """Say what the header shows under the balance (a screen reader hears it with each
+        paid play)."""
+        spend, played = self.net_spend(), self.run_s()
+        if self.header_figures() and spend is not None and played is not None:
+            way = "up" if spend <= 0 else "down"
+            minutes = int(played // 60)
+            self.say(
+                f"This session: {way} {format_pounds(abs(spend))}, "
+                f"{minutes} minute{'s' if minutes != 1 else ''} played."
+            )
+
     def motion(self, event: Event | None) -> Motion:
         """How the event animating now may flash and move: the player's reduced-motion
         preference and its animation's length in real seconds (engine/ui/motion.py)."""
@@ -200,6 +212,7 @@ class Flow(Visit):
             return
         self.set_balance(reply.body.get("balance_pence"))
         self.play_time(reply.body.get("play_time"))  # (a try has none: nothing changes)
+        self.say_figures()
         self._begin(reply.body, 0)
 
     def refused(self, body: dict[str, Any]) -> None:
