@@ -376,3 +376,22 @@ def test_another_endpoint_process_refuses_paid_play_and_try_during_a_break(
         assert again.status_code == 201 and again.json()["token"] == sold.json()["token"]
     with app.state.services.db.begin() as conn:
         assert conn.execute(select(func.count()).select_from(plays)).scalar() == 2
+
+
+def test_the_test_clock_moved_on_ends_a_break_exactly_at_its_end(
+    make_app: Callable[..., FastAPI],
+) -> None:
+    """The test mode's clock (POST /api/test/clock) moves the ledger's clock the debit compares
+    the break's end with: a minute short of it, still refused (test mode's seller, the
+    SQLAlchemy debit, on either database); at it, sold."""
+    client = TestClient(make_app(test_mode=True))
+    token = session(client)["token"]
+    taken = client.post("/api/protections/break", json={"length": "24h"}).json()
+    ends = ms(taken["play_resumes_at"])
+    moved = client.post("/api/test/clock", json={"advance_ms": 86_400_000 - 60_000})
+    assert moved.status_code == 200, moved.text
+    assert ms(stopped(buy(client, token), "break_taken")["until"]) == ends
+    stopped(free_play(client), "break_taken")
+    client.post("/api/test/clock", json={"advance_ms": 60_000})
+    assert buy(client, token).status_code == 201
+    assert free_play(client).status_code == 201
