@@ -11,6 +11,7 @@ import json
 import time
 import uuid
 from collections.abc import Callable, MutableMapping
+from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import urlencode
 
@@ -76,6 +77,9 @@ class Refused(ValueError):
                 "Your play session has ended: take a break. Nothing was charged; an unfinished "
                 "play can still be finished."
             )
+        elif code in ("break_taken", "self_excluded"):  # the player's own break or exclusion
+            body = {"until": error.get("until")}
+            said = str(error.get("message") or "You are taking a break from play.")
         elif code == "limits_required":
             body = {"missing": list(error.get("missing") or [])}
             said = "Choose a daily and a weekly limit (Limits, in the lobby) before a paid play."
@@ -94,6 +98,8 @@ class Refused(ValueError):
         self.body = {**body, "code": code, "message": said}
 
 
+# the refusals the game shows on a screen of its own (engine/ui/scenes/refusal.py CODES)
+REFUSALS = ("limit_reached", "limits_required", "cooling_off", "break_taken", "self_excluded")
 SIGN_IN_PROMPT = "The sign-in code shown on your other device (Account, Get a sign-in code): "
 
 
@@ -117,7 +123,7 @@ class EndpointShell:
         if response.status_code == 402:
             raise ValueError("Insufficient funds: your balance does not cover this play.")
         error = data.get("error", {}) if response.is_error else {}
-        if error.get("code") in ("limit_reached", "limits_required", "cooling_off"):
+        if error.get("code") in REFUSALS:
             raise Refused(error)
         if response.is_error:
             raise ValueError(error.get("message", f"HTTP {response.status_code}"))
@@ -281,6 +287,23 @@ class EndpointShell:
         if op == "set_limits":
             wanted = {k: request[k] for k in ("daily_pence", "weekly_pence") if k in request}
             return self._call("PUT", "/api/limits", wanted)
+        if op == "protections":
+            return self._call("GET", "/api/protections")
+        if op == "protect":  # a break, a self-exclusion, or play asked back after one
+            what = str(request.get("what"))
+            if what not in ("break", "exclusion", "return"):
+                raise ValueError(f"Unknown protection {what!r}.")
+            fields = {k: request[k] for k in ("length", "understood") if k in request}
+            return self._call("POST", f"/api/protections/{what}", fields)
+        if op == "my_data":  # the player's data, saved where the window was started
+            data = self._call("GET", "/api/account/data")
+            path = Path(f"lottery-account-{data['account']['id']}.json").resolve()
+            path.write_text(json.dumps(data, indent=1))
+            return {"saved": True, "name": str(path), "plays": len(data.get("plays", []))}
+        if op == "close_account":
+            closed = self._call("POST", "/api/account/close", {"confirm": True})
+            self.client.headers.pop("Authorization", None)  # the next page: a new guest
+            return closed
         if op == "plays":
             query = {"limit": str(request.get("limit") or 20)}
             if request.get("cursor"):

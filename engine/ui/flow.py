@@ -129,6 +129,28 @@ class Flow(Visit):
         """What every screen says plainly in TRY and REPLAY ('' for a bought play)."""
         return MODE_LABELS.get(self.mode, "")
 
+    def header_figures(self) -> str:
+        """What a game's header shows under the balance during paid play: the session's net
+        position (won minus spent) and its minutes of play, the reality check's own figures
+        (`net_spend`, `run_s`); '' in TRY and REPLAY, or before they are known."""
+        spend, played = self.net_spend(), self.run_s()
+        if self.mode != "play" or spend is None or played is None:
+            return ""
+        sign = "+" if spend <= 0 else "-"
+        return f"Net {sign}{format_pounds(abs(spend))} · {int(played // 60)} min"
+
+    def say_figures(self) -> None:
+        """Say what the header shows under the balance (a screen reader hears it with each
+        paid play)."""
+        spend, played = self.net_spend(), self.run_s()
+        if self.header_figures() and spend is not None and played is not None:
+            way = "up" if spend <= 0 else "down"
+            minutes = int(played // 60)
+            self.say(
+                f"This session: {way} {format_pounds(abs(spend))}, "
+                f"{minutes} minute{'s' if minutes != 1 else ''} played."
+            )
+
     def motion(self, event: Event | None) -> Motion:
         """How the event animating now may flash and move: the player's reduced-motion
         preference and its animation's length in real seconds (engine/ui/motion.py)."""
@@ -190,6 +212,7 @@ class Flow(Visit):
             return
         self.set_balance(reply.body.get("balance_pence"))
         self.play_time(reply.body.get("play_time"))  # (a try has none: nothing changes)
+        self.say_figures()
         self._begin(reply.body, 0)
 
     def refused(self, body: dict[str, Any]) -> None:

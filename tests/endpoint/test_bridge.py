@@ -39,6 +39,10 @@ BUY_ELSEWHERE: Step = {"elsewhere": {"method": "POST", "path": "/api/plays", "ke
 FINISH_ELSEWHERE: Step = {"elsewhere": {"method": "POST", "path": "/api/plays/{last}/finish",
                                         "body": {"choices": []}}}  # fmt: skip
 UNFINISHED: Step = {"elsewhere": {"method": "GET", "path": "/api/plays?status=unfinished"}}
+TRY: Step = {"shell": {"op": "try", "game": GAME}}
+BREAK: Step = {"shell": {"op": "protect", "what": "break", "length": "24h"}}
+PROTECTIONS: Step = {"shell": {"op": "protections"}}
+CLOSE: Step = {"shell": {"op": "close_account"}}
 
 
 def save(index: int) -> Step:
@@ -96,6 +100,19 @@ CASES: list[tuple[str, list[Step], list[dict[str, Any]]]] = [
          {"ok": True, "found": True, "play": "B", "index": 0}],
     ),
     (
+        "a break stops this account's paid plays and TRY: refused, saying why, nothing charged",
+        [SESSION, BREAK, PROTECTIONS, BUY, TRY, SESSION],
+        [{"ok": True, "charged": 0}, {"ok": True, "on_break": True},
+         {"ok": True, "on_break": True}, {"ok": False, "code": "break_taken"},
+         {"ok": False, "code": "break_taken"}, {"ok": True, "charged": 0}],
+    ),
+    (
+        "closing the account settles its play and signs this device out: then a new guest",
+        [SESSION, BUY, CLOSE, SESSION, UNFINISHED],
+        [{"ok": True, "charged": 0}, {"ok": True, "play": "A"}, {"ok": True, "settled": 1},
+         {"ok": True, "charged": 0}, {"status": 200, "plays": []}],
+    ),
+    (
         "nothing unfinished: nothing to resume",
         [SESSION, BUY, FINISH, RESUME],
         [{"ok": True, "charged": 0}, {"ok": True, "play": "A"}, {"ok": True, "play": "A"},
@@ -125,6 +142,12 @@ def seen(steps: list[Step], transcript: list[dict[str, Any]]) -> list[dict[str, 
             if got["ok"] and op == "session":
                 began = body["balance_pence"] if began is None else began
                 view["charged"] = (began - body["balance_pence"]) // PRICE
+            if got["ok"] and op in ("protect", "protections"):
+                view["on_break"] = body["on_break"]
+            if got["ok"] and op == "close_account":
+                view["settled"] = body["plays_settled"]
+            if not got["ok"] and body.get("code") in ("break_taken", "self_excluded"):
+                view["code"] = body["code"]  # (and its until: the game's screen says it)
             if got["ok"] and op == "resume":
                 view["found"] = body["found"]
                 if body["found"]:

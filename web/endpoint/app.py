@@ -26,6 +26,7 @@ from web.endpoint.http.routes import (
     plays,
     playtime,
     pools,
+    protections,
     sales,
     status,
 )
@@ -78,7 +79,8 @@ def create_app(
     app.state.services = given  # for tests and tools holding only the app; no route reads it
     handlers.install(app, given.metrics, given.db.recover)
     routers = [
-        m.routes(given) for m in (accounts, status, plays, sales, pools, player, playtime, log)
+        m.routes(given)
+        for m in (accounts, status, plays, sales, pools, player, playtime, protections, log)
     ]
     routers.append(apidocs.routes())
     if settings.test_mode:

@@ -183,6 +183,10 @@ interface RequestFields {
   remaining: { game: string };
   limits: {};
   set_limits: { daily_pence?: number | null; weekly_pence?: number | null };
+  protections: {};
+  protect: { what: "break" | "exclusion" | "return"; length?: string; understood?: boolean };
+  my_data: {};
+  close_account: {};
   plays: { cursor?: string; limit?: number };
   open: { params?: Record<string, string | number | boolean> };
   pref: { fast?: boolean; sound?: boolean; music?: number; effects?: number };

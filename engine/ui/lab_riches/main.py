@@ -137,7 +137,9 @@ class MainScene(PlayScreen[Layout]):
         lay = self.layout()
         art.backdrop(canvas, lay.width, lay.height)
         state = self.state()
-        paint.header(canvas, lay, self.flow.balance, header_note(self.flow.mode))
+        paint.header(
+            canvas, lay, self.flow.balance, header_note(self.flow.mode), self.flow.header_figures()
+        )
         if state is None:
             return
         event, p = self.player.event(), self.player.progress()

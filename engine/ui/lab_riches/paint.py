@@ -69,8 +69,9 @@ def _reveal(c: Canvas, name: str, cx: float, cy: float, s: float, amount: float,
     c.restore()
 
 
-def header(c: Canvas, lay: Layout, balance: int | None, note: str = "") -> None:
-    """The title bar with the balance, or a note in its place (a TRY's: it wins nothing)."""
+def header(c: Canvas, lay: Layout, balance: int | None, note: str = "", figures: str = "") -> None:
+    """The title bar with the balance, or a note in its place (a TRY's: it wins nothing), and
+    under the balance the session's figures in paid play (Flow.header_figures)."""
     x, y, w, h = lay.header
     c.rect(x, y, w, h, fill=LinearGradient(0, 0, 0, h, ((0.0, "#0e3a66"), (1.0, "#092a4b"))))
     title = Font(h * 0.45, "display", True)
@@ -80,7 +81,11 @@ def header(c: Canvas, lay: Layout, balance: int | None, note: str = "") -> None:
         text = note or f"Balance {format_pounds(balance or 0)}"
         room = min(w * 0.4, w - 24 - (16 + h * 0.75 + c.measure("LAB RICHES", title)) - 12)
         font = fit_text(c, text, Font(h * 0.3, "body", True), room)
-        c.text(text, w - 12, h / 2, font, fill=art.GOLD if note else "#ffffff", align="right")
+        top = h * 0.34 if figures and not note else h / 2
+        c.text(text, w - 12, top, font, fill=art.GOLD if note else "#ffffff", align="right")
+        if figures and not note:
+            small = fit_text(c, figures, Font(h * 0.24, "body", True), room)
+            c.text(figures, w - 12, h * 0.74, small, fill="#bfe6ff", align="right")
 
 
 def grid(c: Canvas, lay: Layout, s: State, e: Event | None, p: float, m: Motion) -> None:

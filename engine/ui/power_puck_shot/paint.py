@@ -153,7 +153,8 @@ def backdrop(c: Canvas, lay: Layout, stage: str) -> None:
 
 
 def header(c: Canvas, lay: Layout, flow: Flow, mo: Moment | None) -> None:
-    """The title bar with the balance; in the Prize Game the PRIZE POT panel at the top left."""
+    """The title bar with the balance (under it, in paid play, the session's net position and
+    minutes: Flow.header_figures); in the Prize Game the PRIZE POT panel at the top left."""
     x, y, w, h = lay.header
     c.rect(x, y, w, h, fill=LinearGradient(0, 0, 0, h, ((0.0, "#0e2f5c"), (1.0, "#08203f"))))
     if mo is not None and mo.stage == "prize":
@@ -170,7 +171,12 @@ def header(c: Canvas, lay: Layout, flow: Flow, mo: Moment | None) -> None:
         text = note or f"Balance {format_pounds(flow.balance or 0)}"
         room = min(w * 0.36, w - 12 - left - 12)
         font = fit_text(c, text, Font(h * 0.3, "body", True), room)
-        c.text(text, w - 12, h / 2, font, fill=art.GOLD if note else "#ffffff", align="right")
+        figures = "" if note else flow.header_figures()  # paid play: net position, minutes
+        top = h * 0.34 if figures else h / 2
+        c.text(text, w - 12, top, font, fill=art.GOLD if note else "#ffffff", align="right")
+        if figures:
+            small = fit_text(c, figures, Font(h * 0.24, "body", True), room)
+            c.text(figures, w - 12, h * 0.74, small, fill="#bfe6ff", align="right")
 
 
 def pot(c: Canvas, lay: Layout, pence: int, free: bool = False) -> None:

@@ -1,5 +1,6 @@
-"""Account: a one-time sign-in code for another device, signing in here with one, and logging
-out (this device, or every device of the account)."""
+"""Account: a one-time sign-in code for another device, signing in here with one, logging
+out (this device, or every device of the account), and the way to a break, self-exclusion, the
+player's data and closing the account (engine/ui/scenes/protect.py)."""
 
 from __future__ import annotations
 
@@ -23,19 +24,23 @@ class AccountScene(Page):
         self.expires = ""
 
     def controls(self) -> list[Control]:
-        """Close, Get a sign-in code, Use a sign-in code, Log out, Log out every device."""
+        """Close, Get a sign-in code, Use a sign-in code, Log out, Log out every device, and
+        Breaks and my data (the ProtectScene: a break, self-exclusion, the player's data,
+        closing the account)."""
         w, _ = self.size()
         free = not self.flow.busy
-        wide = w >= 600  # two columns: the codes left, logging out right
-        bw = min(360.0, (w - 3 * GAP) / 2 if wide else w - 2 * GAP)
-        left = (w - 2 * bw - GAP) / 2 if wide else (w - bw) / 2
+        wide = w >= 600  # three columns: the codes, logging out, breaks and data
+        bw = min(360.0, (w - 4 * GAP) / 3 if wide else w - 2 * GAP)
+        left = (w - 3 * bw - 2 * GAP) / 2 if wide else (w - bw) / 2
         right, down = (left + bw + GAP, 0.0) if wide else (left, 140.0)
+        third, lower = (right + bw + GAP, 0.0) if wide else (left, 280.0)
         return [
             Control("close", "Back to the games", w - 62, 10, 52, 52),
             Control("new-code", "Get a sign-in code", left, HEADER + 20, bw, 52, free),
             Control("use-code", "Use a sign-in code", left, HEADER + 90, bw, 52, free),
             Control("logout", "Log out", right, HEADER + 20 + down, bw, 52, free),
             Control("logout-all", "Log out every device", right, HEADER + 90 + down, bw, 52, free),
+            Control("protect", "Breaks and my data", third, HEADER + 20 + lower, bw, 52, free),
         ]
 
     def activate(self, control: str) -> None:
@@ -43,6 +48,9 @@ class AccountScene(Page):
         if control == "close":
             self.flow.error = ""
             self.flow.go("lobby")
+        elif control == "protect":
+            self.flow.error = ""
+            self.flow.go("protect")
         elif self.app is not None and control == "new-code":
             self.flow.busy = "Asking for a code…"
             self.app.request("code", {}, self._on_code)
@@ -105,7 +113,7 @@ class AccountScene(Page):
         backdrop(canvas, w, h)
         header(canvas, w, "ACCOUNT", self.flow)
         if self.code:
-            top = HEADER + (210 if w >= 600 else 350)  # below the buttons
+            top = HEADER + (210 if w >= 600 else 410)  # below the buttons
             big = fit_text(canvas, self.code, Font(48.0, "display", True), w - 40)
             canvas.text(self.code, w / 2, top, big, fill=GOLD)
             note = f"Valid once, until {self.expires}"

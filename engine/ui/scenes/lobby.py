@@ -64,6 +64,7 @@ class LobbyScene(Page):
         lobby.register_later("my-games", lambda: _my_games(lobby))
         lobby.register_later("limits", lambda: _limits(lobby))
         lobby.register_later("account", lambda: _account(lobby))
+        lobby.register_later("protect", lambda: _protect(lobby))
 
     def enter(self, app: App) -> None:
         """Say what the lobby offers."""
@@ -243,6 +244,12 @@ def _account(lobby: Lobby) -> Page:
     from engine.ui.scenes.account import AccountScene
 
     return AccountScene(lobby)
+
+
+def _protect(lobby: Lobby) -> Page:
+    from engine.ui.scenes.protect import ProtectScene
+
+    return ProtectScene(lobby)
 
 
 def lobby_scene(

@@ -3,8 +3,9 @@ is reached, what is left of it, when it resets (in the player's time zone, writt
 screen writes a time: Visit.when) and that nothing was charged, with Limits (the
 lobby's Limits page) and Back (where the player was). A purchase refused because no daily and
 weekly limits were chosen yet (LOTTERY_LIMITS_REQUIRED, docs/endpoint.md) says so, and Limits
-takes the player to choose them. A purchase refused after an hour of play (cooling_off) says
-when play resumes, with Back only. The text shrinks (to 18 px at
+takes the player to choose them. A purchase refused after an hour of play (cooling_off), or a
+purchase or TRY refused during the player's break or self-exclusion (break_taken,
+self_excluded), says when play resumes, with Back only. The text shrinks (to 18 px at
 the least) until the panel ends above the buttons, as on a phone held sideways.
 """
 
@@ -21,17 +22,36 @@ from engine.ui.input import Control
 from engine.ui.screen import Screen
 from engine.ui.widgets import MIN_TARGET, draw_controls, wrap
 
-CODES = ("limit_reached", "limits_required", "cooling_off")  # the refusals this screen shows
+# the refusals this screen shows; the last two stop TRY too (docs/player.md, Take a break)
+CODES = ("limit_reached", "limits_required", "cooling_off", "break_taken", "self_excluded")
+STOPPED = ("cooling_off", "break_taken", "self_excluded")  # no limit to see to: Back only
+KEPT = "Nothing was charged; an unfinished play can still be finished."
 
 
 def refusal_lines(body: dict[str, Any], when: Callable[[object], str]) -> tuple[str, list[str]]:
     """The screen's title and its lines, from the refusal's facts (its times written by when)."""
+    until = when(body.get("until"))
+    if body.get("code") == "break_taken":
+        return "YOU ARE TAKING A BREAK", [
+            "You chose to take a break from play: no paid plays and no free plays (TRY).",
+            *([f"Play comes back on {until}."] if until else []),
+            KEPT,
+        ]
+    if body.get("code") == "self_excluded":
+        if until:
+            said = f"You have excluded yourself from play until {until}."
+        else:
+            said = (
+                "Your self-exclusion has ended. To play again, ask for it in Account, then "
+                "wait 24 hours."
+            )
+        return "YOU ARE SELF-EXCLUDED", [said, "No paid plays and no free plays (TRY).", KEPT]
     if body.get("code") == "cooling_off":
         resumes = when(body.get("resumes_at"))
         return "TAKE A BREAK", [
             "Your play session has ended: take a break.",
             *([f"You can buy plays again at {resumes}."] if resumes else []),
-            "Nothing was charged; an unfinished play can still be finished.",
+            KEPT,
         ]
     if body.get("code") == "limits_required":
         missing = [str(p) for p in body.get("missing") or ["daily", "weekly"]]
@@ -63,7 +83,7 @@ class RefusalScene(Screen):
         super().__init__(flow)
         self.back = back
         self.title, self.lines = refusal_lines(body, flow.when)
-        self.limits = body.get("code") != "cooling_off"  # a limit to see to, on Limits
+        self.limits = body.get("code") not in STOPPED  # a limit to see to, on Limits
 
     def enter(self, app: App) -> None:
         """Say it all."""

@@ -26,7 +26,7 @@ from web.endpoint.pools import reveal
 
 GAME = "lab-riches"
 # The routes whose work is not safe to do twice: a 503 after a failover.
-ONCE = {"POST /api/session", "POST /api/try"}
+ONCE = {"POST /api/session", "POST /api/try", "POST /api/protections/break"}
 
 
 def a_restart(relay: Relay) -> None:
@@ -87,6 +87,13 @@ def requests(client: TestClient, app: FastAPI) -> list[tuple[str, Callable[[], A
         ("GET /api/health", call("GET", "/api/health"), 200),
         ("GET /api/metrics", call("GET", "/api/metrics", headers=OPERATOR), 200),
         ("POST /api/plays", lambda: buy(client, token), 201),
+        ("GET /api/account/data", call("GET", "/api/account/data"), 200),
+        (  # (after the purchase: the break stops the account's paid play)
+            "POST /api/protections/break",
+            call("POST", "/api/protections/break", json={"length": "24h"}),
+            200,
+        ),
+        ("GET /api/protections", call("GET", "/api/protections"), 200),
         ("POST logout", call("POST", "/api/session/logout", headers=others[0]), 200),
         ("POST logout-all", call("POST", "/api/session/logout-all", headers=others[1]), 200),
     ]

@@ -43,6 +43,7 @@ from web.endpoint.pools.pools import Pools
 from web.endpoint.pools.reveal import Reveals
 from web.endpoint.sales import hashes
 from web.endpoint.sales.checkout import Checkout, Wrap, open_checkout
+from web.endpoint.sales.closing import Closing
 from web.endpoint.sales.hashing_process import HashingProcess
 from web.endpoint.sales.ledger import Ledger
 from web.endpoint.sales.plays import ReadBack
@@ -125,6 +126,7 @@ class Services:
     playtime: PlayTimes
     log: LogReader  # the public log as its routes serve it
     sequencer: Sequencer  # this instance's turn at sequencing the log
+    closing: Closing  # an account closed (settled, then unlinked from its devices)
     catalogue: dict[str, Any] = field(default_factory=dict)
 
     async def caller(self, request: Request) -> Account:
@@ -209,6 +211,7 @@ def build(ledger: Ledger, settings: Settings, wrap_seller: Wrap | None = None) -
         playtime=playing,
         log=LogReader(db, signer, policy, policy_text),
         sequencer=Sequencer(db, signer, clock.now_ms, witnesses_of(policy)),
+        closing=Closing(db, sql, clock, devices),
         catalogue=catalogue,
     )
 

@@ -20,11 +20,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Connection, select, update
+from sqlalchemy import Connection, insert, select, update
 
 from engine import money
 from web.endpoint.errors import ApiError
-from web.endpoint.store.schema import accounts
+from web.endpoint.store.schema import accounts, limit_changes
 from web.endpoint.times import iso
 
 DAY_MS = 86_400_000
@@ -222,10 +222,21 @@ def get_limits(conn: Connection, account_pk: int, now: int) -> dict[str, Any]:
 def put_limits(
     conn: Connection, account_pk: int, now: int, wanted: dict[str, Any]
 ) -> dict[str, Any]:
-    """PUT /api/limits: apply the periods given (a missing key leaves that limit as it is)."""
+    """PUT /api/limits: apply the periods given (a missing key leaves that limit as it is),
+    each change asked kept with when it takes effect (the player's data)."""
     state = read(conn, account_pk, now, lock=True)
+    asked = []
     for period in PERIODS:
         if f"{period}_pence" in wanted:
-            state.change(period, wanted[f"{period}_pence"])
+            pence = wanted[f"{period}_pence"]
+            state.change(period, pence)
+            pending = state.pending[period]
+            effective = pending[1] if pending is not None and pending[0] == pence else now
+            asked.append(
+                {"account_id": account_pk, "period": period, "asked_pence": pence}
+                | {"asked_at": now, "effective_at": effective}
+            )
     conn.execute(update(accounts).where(accounts.c.id == account_pk).values(**state.values()))
+    if asked:
+        conn.execute(insert(limit_changes), asked)
     return state.as_json()

@@ -204,13 +204,18 @@ class Sessions:
             ).rowcount
         return int(ended)
 
+    def forget(self, account: Account) -> None:
+        """Forget the account's credentials this process has checked (its sessions have just
+        ended: every check reads their rows again)."""
+        for text, seen in list(self._checked.items()):
+            if seen.account.pk == account.pk:
+                self._checked.pop(text, None)
+
     def end_all(self, account: Account) -> int:
         """Log every device of the account out: end all its sessions, those from before
         sessions had rows included, and its unused sign-in codes (one made with a stolen
         credential would let its thief back in); returns how many sessions were open."""
-        for text, seen in list(self._checked.items()):
-            if seen.account.pk == account.pk:
-                self._checked.pop(text, None)
+        self.forget(account)
         now = int(self.clock() * 1000)
         s = sessions.c
         with self.db.begin() as conn:

@@ -15,7 +15,7 @@ from web.endpoint import recheck
 from web.endpoint.clock import Clock
 from web.endpoint.errors import ApiError, database_unavailable
 from web.endpoint.keys import KeyRing
-from web.endpoint.player import limits
+from web.endpoint.player import limits, protections
 from web.endpoint.player.accounts import Account
 from web.endpoint.player.playtime import PlayTimes, Row
 from web.endpoint.pools.cache import PoolCache, PoolNotLoaded
@@ -115,7 +115,8 @@ class Checkout:
 
     def _admit(self, account: Account, key: str) -> Any:
         """One read before a purchase (`Statements.admission`: the account's limits and its
-        play_time row, one statement): refuse it (403 cooling_off, then 403 limits_required)
+        play_time row, one statement): refuse it (403 break_taken or self_excluded, 403
+        cooling_off, then 403 limits_required)
         unless it is a retry of a purchase made (answered as that purchase); returns the
         account's play_time row as read, which `PlayTimes.played` goes on from."""
         now = self.now_ms()
@@ -125,7 +126,9 @@ class Checkout:
             if row is None:  # (a credential outlives its account only in a broken database)
                 raise ApiError(401, "unauthenticated", "The account is gone.")
             seen = Row.of(row[-3:])
-            refused = self.playtime.refused(seen, now)
+            refused = protections.refusal(protections.of_admission(row), now)
+            if refused is None:
+                refused = self.playtime.refused(seen, now)
             if refused is None and self.limits_required:
                 refused = limits.Limits(row[: len(limits.COLUMNS)], now).unchosen()
             if (

@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import BigInteger, bindparam, insert, literal, select
 from sqlalchemy.engine import Dialect
 
-from web.endpoint.player import limits, playtime
+from web.endpoint.player import limits, playtime, protections
 from web.endpoint.sales.sale import LOG_RECORD
 from web.endpoint.store.prepared import Prepared
 from web.endpoint.store.schema import log_entries, plays, transactions
@@ -89,14 +89,16 @@ def batch_plays(condition: str) -> str:
 
 # The debit and, only when it succeeded, the draw, in one statement (for
 # PostgresSeller.sell). The debit is refused when the balance does not cover the price, a
-# spend limit would be passed, or the account is logged out of play at %(now)s. Its row:
+# spend limit would be passed, the account is logged out of play at %(now)s, or it is on a
+# break or self-excluded then (protections.PG_OPEN). Its row:
 # (balance after the debit or NULL when it was refused, the pool's new next_index or NULL
 # when the pool is spent).
 TAKE = (
     "WITH debit AS (UPDATE accounts SET balance_pence = balance_pence - %(price)s,"
     f" {limits.PG_SETS}"
     " WHERE id = %(account)s AND balance_pence >= %(price)s"
-    f" AND {limits.PG_WITHIN} AND {playtime.PG_PLAYING} RETURNING balance_pence),"
+    f" AND {limits.PG_WITHIN} AND {playtime.PG_PLAYING} AND {protections.PG_OPEN}"
+    " RETURNING balance_pence),"
     " draw AS (UPDATE pools SET next_index = next_index + 1"
     " WHERE id = %(pool)s AND next_index < size AND EXISTS (SELECT FROM debit)"
     " RETURNING next_index)"
@@ -106,11 +108,11 @@ TAKE = (
 
 # For PostgresSeller.sell_batch. The debits of a batch and its draw in one statement: each
 # account pays for all its purchases whose Idempotency-Key it has not used, or (balance short,
-# a limit passed, logged out of play) for none; rows locked in id order (no deadlock between
-# batches); then, only if some were paid, the draw of as many consecutive entries as
-# purchases paid (the pool row locked after the accounts, as a single sale does). One
-# row per purchase paid: (its position in the arrays, the account's balance after, how
-# many it paid, the pool's new next_index or NULL when fewer entries are left).
+# a limit passed, logged out of play, on a break or self-excluded) for none; rows locked in
+# id order (no deadlock between batches); then, only if some were paid, the draw of as many
+# consecutive entries as purchases paid (the pool row locked after the accounts, as a single
+# sale does). One row per purchase paid: (its position in the arrays, the account's balance
+# after, how many it paid, the pool's new next_index or NULL when fewer entries are left).
 BATCH_DEBIT = (
     f"WITH {BATCH_REQUESTS},"
     " locked AS (SELECT id FROM accounts WHERE id IN (SELECT account FROM need)"
@@ -121,6 +123,7 @@ BATCH_DEBIT = (
     " FROM need, locked WHERE a.id = need.account AND locked.id = a.id"
     " AND a.balance_pence >= %(price)s * need.c"
     f" AND {limits.PG_BATCH_WITHIN} AND {playtime.PG_BATCH_PLAYING}"
+    f" AND {protections.PG_BATCH_OPEN}"
     " RETURNING a.id, a.balance_pence, need.c),"
     " paid AS (SELECT fresh.n, debit.balance_pence, debit.c FROM fresh"
     " JOIN debit ON debit.id = fresh.account),"
@@ -140,8 +143,8 @@ ADD_SALES = f"WITH {batch_plays('')}, {batch_log('')} {BATCH_LEDGER_ROWS}"
 
 # For PostgresSeller.sell_batch when it knows where the pool stands (its own
 # last draw): a whole batch in one statement, its plays signed before it is sent. Only when
-# every purchase is paid (each account covers all its purchases within its limits and is
-# not logged out of play, no key used before)
+# every purchase is paid (each account covers all its purchases within its limits, is
+# not logged out of play, on a break nor self-excluded, no key used before)
 # and the pool's next entry is still %(first)s does it debit, draw %(n)s entries and
 # insert the plays (SALE_FIELDS, in the order of the accounts' arrays), their public log
 # records and their ledger rows; otherwise it changes nothing (the accounts and the pool row
@@ -153,7 +156,7 @@ BATCH_SALE = (
     " ORDER BY id FOR UPDATE),"
     " able AS (SELECT count(*) AS k FROM locked a JOIN need ON need.account = a.id"
     f" WHERE a.balance_pence >= %(price)s * need.c AND {limits.PG_BATCH_WITHIN}"
-    f" AND {playtime.PG_BATCH_PLAYING}),"
+    f" AND {playtime.PG_BATCH_PLAYING} AND {protections.PG_BATCH_OPEN}),"
     " go AS (SELECT next_index FROM pools WHERE id = %(pool)s"
     " AND next_index = %(first)s AND next_index + %(n)s <= size"
     " AND (SELECT count(*) FROM fresh) = %(n)s"

@@ -3,10 +3,11 @@ chosen once at start (sales/checkout.py): sales/sqlite_seller.py and sales/postg
 test mode's wrapper around either (web/endpoint/testmode/).
 
 Every seller sells the same sale: debit the price (within the balance and the spend limits, and
-only while the account is not logged out of play: web/endpoint/player/playtime.py), take the pool's
-next entry, record the play and its ledger row, all in one transaction; the record and the
-answer are built in one place (web/endpoint/sales/sale.py). Sellers differ only in how
-the statements reach the database and how purchases are grouped (web/endpoint/sales/batch.py).
+only while the account is not logged out of play, web/endpoint/player/playtime.py, nor on a break
+or self-excluded, web/endpoint/player/protections.py), take the pool's next entry, record the
+play and its ledger row, all in one transaction; the record and the answer are built in one
+place (web/endpoint/sales/sale.py). Sellers differ only in how the statements reach the
+database and how purchases are grouped (web/endpoint/sales/batch.py).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.game import Game
 from web.endpoint.errors import ApiError
-from web.endpoint.player import limits, playtime
+from web.endpoint.player import limits, playtime, protections
 from web.endpoint.pools.cache import PoolCache
 from web.endpoint.pools.pools import PoolRow, Selling
 from web.endpoint.sales.sale import Answer, Records
@@ -70,10 +71,12 @@ class SaleParts:
 
     def refusal(self, state: Any, price: int, now: int) -> ApiError:
         """Why a purchase's debit at `now` was refused, from the account's row as
-        `Statements.admission` reads it (read only then): logged out of play (403
-        cooling_off, as the admission answers), a spend limit (403 limit_reached), else the
-        balance (402)."""
-        refused = playtime.refused(playtime.Row.of(state[-3:]), self.rules, now)
+        `Statements.admission` reads it (read only then): on a break or self-excluded (403
+        break_taken, self_excluded), logged out of play (403 cooling_off, as the admission
+        answers), a spend limit (403 limit_reached), else the balance (402)."""
+        refused = protections.refusal(protections.of_admission(state), now)
+        if refused is None:
+            refused = playtime.refused(playtime.Row.of(state[-3:]), self.rules, now)
         if refused is None:
             refused = limits.Limits(state[: len(limits.COLUMNS)], now).refusal(price)
         if refused is not None:

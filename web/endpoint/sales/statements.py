@@ -13,7 +13,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Dialect
 
-from web.endpoint.player import limits, playtime
+from web.endpoint.player import limits, playtime, protections
 from web.endpoint.store.prepared import Prepared
 from web.endpoint.store.schema import (
     accounts,
@@ -39,8 +39,9 @@ class Statements:
         )
         # The debit of a purchase: the balance, and the day's and week's spend, only when the
         # balance covers the price, the spend stays within the limits in force (a pending
-        # raise whose time has come is in force) and the account is not logged out of play
-        # at `now` (playtime.logged_out). Parameters: account, price, now, day, week and the
+        # raise whose time has come is in force), the account is not logged out of play
+        # at `now` (playtime.logged_out) and neither on a break nor self-excluded
+        # (protections.paused). Parameters: account, price, now, day, week and the
         # play-time rules (playtime.Rules.params). A stored day or week later than this
         # process's is kept and added to (limits.py).
         a = accounts.c
@@ -60,6 +61,7 @@ class Statements:
                 or_(day_limit.is_(None), day + p("price") <= day_limit),
                 or_(week_limit.is_(None), week + p("price") <= week_limit),
                 ~playtime.logged_out(a.id),
+                ~protections.paused(a.paused_until),
             )
             .values(
                 balance_pence=a.balance_pence - p("price"),
@@ -73,11 +75,17 @@ class Statements:
         )
         # A purchase's admission (web/endpoint/sales/checkout.py), once a second per buying account,
         # and why a debit was refused (read only then: SaleParts.refusal): the balance, limits and
-        # spend cache (limits.COLUMNS), then the account's play_time row (NULLs when it has
-        # none).
+        # spend cache (limits.COLUMNS), its protections (protections.COLUMNS), then the
+        # account's play_time row (NULLs when it has none).
         t = play_time.c
         self.admission = Prepared(
-            select(*limits.COLUMNS, t.run_started_at, t.last_play_at, t.reality_due_at)
+            select(
+                *limits.COLUMNS,
+                *protections.COLUMNS,
+                t.run_started_at,
+                t.last_play_at,
+                t.reality_due_at,
+            )
             .select_from(accounts.outerjoin(play_time, t.account_id == a.id))
             .where(a.id == p("account")),
             dialect,

@@ -1,7 +1,8 @@
 """TRY mode's free plays: the next entry of the game's pool of free plays (a pool of kind "try",
 laid out and committed as a paid pool is: web/endpoint/pools/pools.py `Pools.ensure`), signed
 as a try play (payload mode "try"), recorded in try_plays; no money moves and it is no
-play of the ledger (docs/endpoint.md, TRY mode pools)."""
+play of the ledger (docs/endpoint.md, TRY mode pools). An account on a break or self-excluded
+gets none (web/endpoint/player/protections.py)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from web.endpoint import tokens
 from web.endpoint.clock import Clock
 from web.endpoint.errors import ApiError
 from web.endpoint.keys import KeyRing
+from web.endpoint.player import protections
 from web.endpoint.player.accounts import Account
 from web.endpoint.pools.cache import PoolCache
 from web.endpoint.pools.pools import (
@@ -52,6 +54,8 @@ class FreePlays:
         for _ in range(MAX_DRAW_ATTEMPTS):
             self.pools.ensure(game, exhausted, kind=PoolKind.TRY)  # (loads the current pool)
             with self.db.begin() as conn:
+                if account is not None:  # a break or self-exclusion stops TRY too
+                    self._refuse_stopped(conn, account)
                 pool = self.pools.current(conn, game, PoolKind.TRY)
                 loaded = pool is not None and self.pool_cache.is_loaded(pool.pool_id)
                 if pool is not None and loaded:
@@ -61,6 +65,13 @@ class FreePlays:
             # spent, or another process's new pool not loaded yet (Pools.ensure loads it)
             exhausted = pool.id if pool is not None and loaded else None
         raise ApiError(503, "pool_unavailable", NO_POOL)
+
+    def _refuse_stopped(self, conn: Connection, account: Account) -> None:
+        """403 break_taken or self_excluded (or account_closed) when the account's play is
+        stopped now: read in the free play's own transaction, at the ledger's clock."""
+        refused = protections.refusal(protections.read(conn, account.pk), self.clock.now_ms())
+        if refused is not None:
+            raise refused
 
     def _sale(
         self, conn: Connection, account: Account | None, pool: PoolRow, index: int

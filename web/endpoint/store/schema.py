@@ -47,6 +47,12 @@ accounts = Table(
     # when the account last logged out every device: credentials from before sessions had rows
     # are refused from then on (web/endpoint/player/sessions.py)
     Column("sessions_ended_at", BigInteger, nullable=True),
+    # the player's protections (web/endpoint/player/protections.py): paid play and TRY are
+    # refused before paused_until (a break's end; protections.FOREVER while self-excluded and
+    # not yet asked back), the exclusion's term, and when the account was closed
+    Column("paused_until", BigInteger, nullable=False, server_default="0"),
+    Column("excluded_until", BigInteger, nullable=True),
+    Column("closed_at", BigInteger, nullable=True),
     CheckConstraint("balance_pence >= 0", name="ck_accounts_balance"),
 )
 
@@ -280,4 +286,33 @@ log_pool_tiers = Table(
     Column("prize_pence", BigInteger, primary_key=True),
     Column("count", BigInteger, nullable=False),
     Column("sold", BigInteger, nullable=False, server_default="0"),
+)
+
+# Every break, self-exclusion and return after one an account asked for, and when each ends
+# (kind "break", "exclusion" or "return"; length its id: protections.LENGTHS): what the player
+# downloads, and the running break's length (a repeat is refused).
+protections = Table(
+    "protections",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("kind", String(16), nullable=False),
+    Column("length", String(8), nullable=True),
+    Column("asked_at", BigInteger, nullable=False),
+    Column("ends_at", BigInteger, nullable=False),
+    Index("ix_protections_account", "account_id", "id"),
+)
+
+# Every change of a spend limit an account asked for (web/endpoint/player/limits.py): the
+# period, the limit asked (null: none) and when it takes effect; the player downloads them.
+limit_changes = Table(
+    "limit_changes",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("period", String(8), nullable=False),
+    Column("asked_pence", BigInteger, nullable=True),
+    Column("asked_at", BigInteger, nullable=False),
+    Column("effective_at", BigInteger, nullable=False),
+    Index("ix_limit_changes_account", "account_id", "id"),
 )

@@ -278,6 +278,46 @@ const ops = {
       if (key in req) wanted[key] = req[key];
     return call("PUT", "/api/limits", wanted);
   },
+  async protections() {
+    return call("GET", "/api/protections");
+  },
+  async protect(req) {
+    // A break, a self-exclusion (after its plain-words screen: understood), or play asked back
+    // after an exclusion's term: the endpoint stops paid play and TRY on every device.
+    if (!["break", "exclusion", "return"].includes(req.what))
+      throw new ApiFailure("invalid_request", "Unknown protection " + req.what);
+    /** @type {{length?: string, understood?: boolean}} */
+    const fields = {};
+    if (req.length !== undefined) fields.length = req.length;
+    if (req.understood !== undefined) fields.understood = req.understood;
+    return call("POST", `/api/protections/${req.what}`, fields);
+  },
+  async my_data() {
+    // Everything the endpoint keeps about the account, saved as a JSON file by the browser.
+    const data = /** @type {{account: {id: string}, plays?: unknown[]}} */ (
+      await call("GET", "/api/account/data")
+    );
+    const name = `lottery-account-${data.account.id}.json`;
+    const blob = new Blob([JSON.stringify(data, null, 1)], { type: "application/json" });
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(blob);
+    link.download = name;
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+    return { saved: true, name, plays: (data.plays || []).length };
+  },
+  async close_account() {
+    // The account closed (plays settled, balance paid out, every device unlinked): this
+    // browser forgets its session, so the next page starts a new guest.
+    const closed = /** @type {object} */ (
+      await call("POST", "/api/account/close", { confirm: true })
+    );
+    store.drop("bearer");
+    store.set("session", false);
+    return closed;
+  },
   async plays(req) {
     // A page of My Games, newest first.
     const query = new URLSearchParams({ limit: String(req.limit || 20) });

@@ -84,6 +84,7 @@ def routes(services: Services) -> APIRouter:
         responses=errors(
             (400, "malformed_json."),
             (401, "unauthenticated: a credential was sent but is forged or expired."),
+            (403, "break_taken or self_excluded: the account takes a break or is self-excluded."),
             (404, "game_not_found: no game has this id."),
             (409, "game_not_on_sale: the game cannot be bought, so it cannot be tried."),
             (413, "body_too_large."),

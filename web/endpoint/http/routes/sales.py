@@ -135,7 +135,9 @@ def routes(services: Services) -> APIRouter:
                 "requires both (LOTTERY_LIMITS_REQUIRED); the error carries missing, the "
                 "periods without one. Or cooling_off: the account's play session has ended "
                 "(after LOTTERY_PLAY_SESSION_SECONDS of play) and paid plays are refused until "
-                "resumes_at, on every device. Nothing is charged.",
+                "resumes_at, on every device. Or break_taken / self_excluded: the account "
+                "takes a break or is self-excluded (until: when play comes back, null while "
+                "it must be asked back). Nothing is charged.",
             ),
             (404, "game_not_found: no game has this id."),
             (
