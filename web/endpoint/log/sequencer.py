@@ -19,7 +19,6 @@ places it first.
 
 from __future__ import annotations
 
-import importlib
 import json
 import logging
 import threading
@@ -35,6 +34,7 @@ from engine.tlog.policy import Policy
 from engine.tlog.tree import Node
 from web.endpoint.log import nodes
 from web.endpoint.log.signer import LogSigner
+from web.endpoint.log.witnesses import Witnesses
 from web.endpoint.store.database import Database
 from web.endpoint.store.schema import log_checkpoints, log_entries, log_head, log_pool_tiers
 
@@ -180,12 +180,7 @@ def witnesses_of(policy: Policy) -> Cosign | None:
     (web/endpoint/log/witnesses.py), or None when there is none to ask."""
     if not any(witness.url for witness in policy.witnesses.values()):
         return None
-    try:
-        module = importlib.import_module("web.endpoint.log.witnesses")
-    except ModuleNotFoundError:  # (no submitter in this build: checkpoints go uncosigned)
-        logger.warning("no witness submitter: checkpoints are not sent to the witnesses")
-        return None
-    cosign: Cosign = module.Witnesses(policy).cosign
+    cosign: Cosign = Witnesses(policy).cosign
     return cosign
 
 
