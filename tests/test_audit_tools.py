@@ -35,7 +35,7 @@ ALLOWED = {
         "tools.audit.log",
         "tools.audit.log_records",
         "tools.audit.pool",
-    },  # fmt: skip
+    },
     "tools/audit/log.py": {"httpx", "cryptography", "engine.tlog"},
     "tools/audit/log_records.py": {"engine.tlog", "tools.audit.pool"},
 }

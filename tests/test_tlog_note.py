@@ -3,8 +3,6 @@ cosignatures (signed here with `cryptography`, checked by the module through a V
 
 from __future__ import annotations
 
-import base64
-
 import pytest
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
