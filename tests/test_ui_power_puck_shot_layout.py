@@ -17,6 +17,7 @@ from engine.outcome import Composition
 from engine.power_puck_shot import rules
 from engine.power_puck_shot.generator import build_book
 from engine.power_puck_shot.replay import Replay
+from engine.ui.flow import Flow
 from engine.ui.motion import Motion
 from engine.ui.power_puck_shot import meter, paint
 from engine.ui.power_puck_shot.layout import MIN_TARGET, TALL_ROW, Layout, Rect, layout
@@ -167,12 +168,14 @@ def text_boxes(draw: Callable[[CommandCanvas], None], size: tuple[int, int]) -> 
 def test_the_header_words_and_the_prize_pot_fit_apart(size: tuple[int, int], pence: int) -> None:
     """The title or the PRIZE POT panel, and the balance: each inside the header, apart."""
     lay = layout(*size)
-    flow: Any = SimpleNamespace(balance=1_234_56, mode="play")  # a long balance
+    flow: Any = SimpleNamespace(balance=1_234_56, mode="play")
+    flow.header_figures = partial(Flow.header_figures, flow)  # the session's, long ones
+    flow.net_spend, flow.run_s = lambda: 1_234_56, lambda: 125 * 60.0
     state: Any = SimpleNamespace(stage="prize", pot=pence)  # what the header reads of a state
     prize_game = paint.Moment(state, state, None, 1.0, Motion(), 0.0, None)
     for mo in (None, prize_game):
         words = text_boxes(partial(paint.header, lay=lay, flow=flow, mo=mo), size)
-        assert len(words) == (3 if mo else 2)
+        assert len(words) == (4 if mo else 3)
         assert all(inside(b, *lay.header[2:]) for b in words), (size, words)
         assert all(apart(a, b) for a, b in itertools.combinations(words, 2)), (size, words)
         assert all(b[3] >= 10 for b in words), (size, words)  # readable, once fitted

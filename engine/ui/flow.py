@@ -129,15 +129,17 @@ class Flow(Visit):
         """What every screen says plainly in TRY and REPLAY ('' for a bought play)."""
         return MODE_LABELS.get(self.mode, "")
 
-    def header_figures(self) -> str:
+    def header_figures(self, short: bool = False) -> str:
         """What a game's header shows under the balance during paid play: the session's net
         position (won minus spent) and its minutes of play, the reality check's own figures
-        (`net_spend`, `run_s`); '' in TRY and REPLAY, or before they are known."""
+        (`net_spend`, `run_s`); '' in TRY and REPLAY, or before they are known. `short`: the
+        same figures in fewer letters, for a header too narrow for the long form."""
         spend, played = self.net_spend(), self.run_s()
         if self.mode != "play" or spend is None or played is None:
             return ""
-        sign = "+" if spend <= 0 else "-"
-        return f"Net {sign}{format_pounds(abs(spend))} · {int(played // 60)} min"
+        net = f"{'+' if spend <= 0 else '-'}{format_pounds(abs(spend))}"
+        minutes = int(played // 60)
+        return f"{net} · {minutes}m" if short else f"Net {net} · {minutes} min"
 
     def say_figures(self) -> None:
         """Say what the header shows under the balance (a screen reader hears it with each

@@ -284,3 +284,23 @@ def two_by_two(
         (x, under, half, MIN_TARGET),
         (x + half + gap, under, half, MIN_TARGET),
     )
+
+
+READABLE_PX = 10.0  # the smallest text a header's second line is drawn at
+
+
+def session_figures(
+    c: Canvas, figures: Callable[[bool], str], right: float, y: float, size: float, room: float
+) -> None:
+    """A game's header line under the balance in paid play, right-aligned at `right`: the
+    session's net position and minutes (Flow.header_figures), in its long form when that fits
+    `room` at READABLE_PX or more, else in its short form (nothing in TRY and REPLAY)."""
+    text = figures(False)
+    if not text:
+        return
+    size = max(size, READABLE_PX)
+    font = fit_text(c, text, Font(size, "body", True), room)
+    if font.size < READABLE_PX:
+        text = figures(True)
+        font = fit_text(c, text, Font(size, "body", True), room)
+    c.text(text, right, y, font, fill="#bfe6ff", align="right")

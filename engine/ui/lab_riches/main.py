@@ -138,7 +138,7 @@ class MainScene(PlayScreen[Layout]):
         art.backdrop(canvas, lay.width, lay.height)
         state = self.state()
         paint.header(
-            canvas, lay, self.flow.balance, header_note(self.flow.mode), self.flow.header_figures()
+            canvas, lay, self.flow.balance, header_note(self.flow.mode), self.flow.header_figures
         )
         if state is None:
             return

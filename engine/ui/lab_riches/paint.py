@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.lab_riches import GAME, rules
@@ -24,6 +24,7 @@ from engine.ui.lab_riches.layout import Layout
 from engine.ui.lab_riches.panels import label_box
 from engine.ui.motion import Motion
 from engine.ui.presentation import FREE_COUNTER
+from engine.ui.widgets import session_figures
 
 Event = Mapping[str, Any]
 REVEAL = 0.3  # a go's squares flip in this share of its animation, then the columns sweep
@@ -69,7 +70,13 @@ def _reveal(c: Canvas, name: str, cx: float, cy: float, s: float, amount: float,
     c.restore()
 
 
-def header(c: Canvas, lay: Layout, balance: int | None, note: str = "", figures: str = "") -> None:
+def header(
+    c: Canvas,
+    lay: Layout,
+    balance: int | None,
+    note: str = "",
+    figures: Callable[[bool], str] = lambda short: "",
+) -> None:
     """The title bar with the balance, or a note in its place (a TRY's: it wins nothing), and
     under the balance the session's figures in paid play (Flow.header_figures)."""
     x, y, w, h = lay.header
@@ -81,11 +88,11 @@ def header(c: Canvas, lay: Layout, balance: int | None, note: str = "", figures:
         text = note or f"Balance {format_pounds(balance or 0)}"
         room = min(w * 0.4, w - 24 - (16 + h * 0.75 + c.measure("LAB RICHES", title)) - 12)
         font = fit_text(c, text, Font(h * 0.3, "body", True), room)
-        top = h * 0.34 if figures and not note else h / 2
+        shown = not note and bool(figures(False))
+        top = h * 0.34 if shown else h / 2
         c.text(text, w - 12, top, font, fill=art.GOLD if note else "#ffffff", align="right")
-        if figures and not note:
-            small = fit_text(c, figures, Font(h * 0.24, "body", True), room)
-            c.text(figures, w - 12, h * 0.74, small, fill="#bfe6ff", align="right")
+        if shown:
+            session_figures(c, figures, w - 12, h * 0.74, h * 0.24, room)
 
 
 def grid(c: Canvas, lay: Layout, s: State, e: Event | None, p: float, m: Motion) -> None:

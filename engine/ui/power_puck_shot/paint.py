@@ -29,6 +29,7 @@ from engine.ui.power_puck_shot import art, lights, trail
 from engine.ui.power_puck_shot.layout import Layout
 from engine.ui.power_puck_shot.timing import CHANGE, JOIN, ShotClock, path_of
 from engine.ui.presentation import FREE_COUNTER, header_note
+from engine.ui.widgets import session_figures
 
 Event = dict[str, Any]
 
@@ -171,12 +172,11 @@ def header(c: Canvas, lay: Layout, flow: Flow, mo: Moment | None) -> None:
         text = note or f"Balance {format_pounds(flow.balance or 0)}"
         room = min(w * 0.36, w - 12 - left - 12)
         font = fit_text(c, text, Font(h * 0.3, "body", True), room)
-        figures = "" if note else flow.header_figures()  # paid play: net position, minutes
-        top = h * 0.34 if figures else h / 2
+        shown = not note and bool(flow.header_figures())  # paid play: net position, minutes
+        top = h * 0.34 if shown else h / 2
         c.text(text, w - 12, top, font, fill=art.GOLD if note else "#ffffff", align="right")
-        if figures:
-            small = fit_text(c, figures, Font(h * 0.24, "body", True), room)
-            c.text(figures, w - 12, h * 0.74, small, fill="#bfe6ff", align="right")
+        if shown:
+            session_figures(c, flow.header_figures, w - 12, h * 0.74, h * 0.24, room)
 
 
 def pot(c: Canvas, lay: Layout, pence: int, free: bool = False) -> None:
