@@ -17,25 +17,15 @@ import threading
 from collections.abc import Callable
 
 import httpx
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from engine.tlog.note import Note, NoteError, Signature, parse_note, parse_signatures, verified_by
 from engine.tlog.policy import Policy, Witness
 from engine.tlog.proof import consistency_body
+from web.endpoint.log.signer import verify
 
 log = logging.getLogger("web.endpoint")
 Prove = Callable[[int], list[bytes]]
 SIZE = "text/x.tlog.size"
-
-
-def verify(public: bytes, message: bytes, signature: bytes) -> bool:
-    """Whether an Ed25519 signature over the message verifies under the public key."""
-    try:
-        Ed25519PublicKey.from_public_bytes(public).verify(signature, message)
-    except (InvalidSignature, ValueError):
-        return False
-    return True
 
 
 class Refused(Exception):
