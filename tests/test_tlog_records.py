@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.tlog import records
 from engine.tlog.records import RecordError
@@ -40,3 +42,25 @@ def test_each_type_round_trips_in_canonical_form() -> None:
 def test_anything_else_is_refused(data: bytes) -> None:
     with pytest.raises(RecordError):
         records.decode(data)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    play=st.integers(min_value=-2, max_value=2**70),
+    pool=st.text(max_size=20) | st.from_regex(r"[0-9a-f]{16}", fullmatch=True),
+    index=st.integers(min_value=-2, max_value=2**40),
+    leaf=st.text(max_size=70) | st.from_regex(r"[0-9a-f]{64}", fullmatch=True),
+    prize=st.integers(min_value=-2, max_value=10**9) | st.booleans(),
+    time=st.integers(min_value=-2, max_value=2**50),
+)
+def test_sale_bytes_are_encodes_bytes(
+    play: int, pool: str, index: int, leaf: str, prize: int, time: int
+) -> None:
+    """The fast path writes exactly what encode writes, and refuses what encode refuses."""
+    try:
+        want = records.encode(records.sale(play, pool, index, leaf, prize, time))
+    except RecordError:
+        with pytest.raises(RecordError):
+            records.sale_bytes(play, pool, index, leaf, prize, time)
+        return
+    assert records.sale_bytes(play, pool, index, leaf, prize, time) == want

@@ -16,6 +16,7 @@ No record names a player. Free TRY plays are not sales: they are not logged.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 FIELDS: dict[str, dict[str, type]] = {
@@ -101,6 +102,29 @@ def sale(
         "prize_pence": prize_pence,
         "time": time,
     }
+
+
+# A sale's bytes as encode(sale(...)) writes them, for fields that need no JSON escaping
+SALE_BYTES = (
+    b'{"index":%d,"leaf":"%s","play":%d,"pool":"%s","prize_pence":%d,"time":%d,"type":"sale"}'
+)
+PLAIN = re.compile(r"[0-9A-Za-z_.:-]*")  # strings that JSON writes as they are
+
+
+def sale_bytes(play: int, pool: str, index: int, leaf: str, prize_pence: int, time: int) -> bytes:
+    """encode(sale(...)): the same bytes, written without json.dumps when every field is a
+    plain one (a sale's record is made on every purchase's path, where encode cost a sale
+    about a tenth of its CPU); anything else goes through encode, which checks it."""
+    numbers = (play, index, prize_pence, time)
+    if (
+        all(type(n) is int and n >= 0 for n in numbers)
+        and type(pool) is str
+        and type(leaf) is str
+        and PLAIN.fullmatch(pool)
+        and PLAIN.fullmatch(leaf)
+    ):
+        return SALE_BYTES % (index, leaf.encode(), play, pool.encode(), prize_pence, time)
+    return encode(sale(play, pool, index, leaf, prize_pence, time))
 
 
 def closing(pool: str, reason: str, sold: int, time: int) -> dict[str, Any]:

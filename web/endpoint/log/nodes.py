@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from sqlalchemy import Connection, insert, select, tuple_
+from sqlalchemy import Connection, select, tuple_
 
 from engine.tlog.tree import Node, Reader
 from web.endpoint.store.schema import log_nodes
@@ -68,13 +68,15 @@ def level_range(conn: Connection, level: int, first: int, count: int) -> list[by
 
 def store(conn: Connection, nodes: dict[Node, bytes]) -> None:
     """Store new nodes (the sequencer's, in its transaction): on PostgreSQL in one statement
-    (as many rows, psycopg's pipelined executemany, took 0.1 ms a node)."""
+    (as many rows, psycopg's pipelined executemany, took 0.1 ms a node), its arrays sent in
+    binary (%b: as text, psycopg escaped each hash, 7 us a node), on SQLite in the driver's
+    executemany."""
     if not nodes:
         return
     if conn.dialect.name == "postgresql":
         conn.exec_driver_sql(
             "INSERT INTO log_nodes (level, n, hash) SELECT * FROM"
-            " unnest(%(levels)s::smallint[], %(ns)s::bigint[], %(hashes)s::bytea[])",
+            " unnest(%(levels)b::smallint[], %(ns)b::bigint[], %(hashes)b::bytea[])",
             {
                 "levels": [level for level, _ in nodes],
                 "ns": [n for _, n in nodes],
@@ -82,5 +84,7 @@ def store(conn: Connection, nodes: dict[Node, bytes]) -> None:
             },
         )
         return
-    rows = [{"level": level, "n": n, "hash": value} for (level, n), value in nodes.items()]
-    conn.execute(insert(log_nodes), rows)
+    # SQLite: the driver's own executemany (SQLAlchemy's made a dict of parameters a node, most
+    # of a sequencer's step)
+    rows = [(level, n, value) for (level, n), value in nodes.items()]
+    conn.exec_driver_sql("INSERT INTO log_nodes (level, n, hash) VALUES (?, ?, ?)", rows)

@@ -19,13 +19,13 @@ places it first.
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+import orjson
 from sqlalchemy import Connection, bindparam, insert, select, update
 
 from engine.tlog import tree
@@ -126,18 +126,17 @@ class Sequencer:
     def _place(self, conn: Connection, ids: list[int], start: int) -> None:
         """Give the records of these ids (in order) the indices start, start + 1, ...:
         PostgreSQL in one statement (an UPDATE a row cost 0.1 ms each), SQLite a row at a
-        time (no round trips)."""
+        time (no round trips) in the driver's executemany (SQLAlchemy's cost more than the
+        updates)."""
         if conn.dialect.name != "postgresql":
-            conn.execute(
-                update(log_entries)
-                .where(log_entries.c.id == bindparam("entry"))
-                .values(log_index=bindparam("index")),
-                [{"entry": entry, "index": start + k} for k, entry in enumerate(ids)],
+            conn.exec_driver_sql(
+                "UPDATE log_entries SET log_index = ? WHERE id = ?",
+                [(start + k, entry) for k, entry in enumerate(ids)],
             )
             return
         conn.exec_driver_sql(
             "UPDATE log_entries SET log_index = %(start)s + p.k - 1"
-            " FROM unnest(%(ids)s::bigint[]) WITH ORDINALITY AS p(id, k)"
+            " FROM unnest(%(ids)b::bigint[]) WITH ORDINALITY AS p(id, k)"
             " WHERE log_entries.id = p.id",
             {"start": start, "ids": ids},
         )
@@ -190,7 +189,7 @@ def _count_tiers(conn: Connection, data: list[bytes]) -> None:
     tiers: list[dict[str, Any]] = []
     sold: Counter[tuple[str, int]] = Counter()
     for raw in data:
-        record = json.loads(raw)
+        record = orjson.loads(raw)  # (json.loads was a fifth of a step)
         if record["type"] == "commitment":
             tiers += [
                 {"pool_id": record["pool"], "prize_pence": prize, "count": count, "sold": 0}

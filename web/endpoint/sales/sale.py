@@ -103,9 +103,7 @@ def log_record(pool: PoolRow, entry: PoolEntry, number: int, now: int) -> bytes:
     """The public log's record of a sale: its play, pool, index, the entry's leaf hash, its
     prize tier and time; nothing that names the player."""
     leaf = entry.leaf().hex()
-    return records.encode(
-        records.sale(number, pool.pool_id, entry.index, leaf, entry.prize_pence, now)
-    )
+    return records.sale_bytes(number, pool.pool_id, entry.index, leaf, entry.prize_pence, now)
 
 
 def answer(play_number: int, token: str, balance: int) -> Answer:
