@@ -76,6 +76,17 @@ def test_base_pool_proofs_verify(base_pool: Pool) -> None:
         assert verify_proof(root, base_pool.entry(index), proof)
 
 
+def test_the_pools_leaf_of_an_entry_is_its_own(base_pool: Pool) -> None:
+    """Pool.leaf (the outcome's hash from the pool's tails) is the entry's own leaf, for
+    entries of every outcome."""
+    seen: set[int] = set()
+    for index in range(0, base_pool.size, 997):
+        entry = base_pool.entry(index)
+        assert base_pool.leaf(entry) == entry.leaf()
+        seen.add(base_pool.codes[index])
+    assert len(seen) > 1
+
+
 def test_scaled_pool_counts_are_the_table_times_the_scale() -> None:
     table = small_table()
     pool = lay_out(table, 700)

@@ -74,8 +74,11 @@ class PoolEntry:
 
     def leaf(self) -> bytes:
         """The entry's leaf hash in the pool's Merkle tree (the scheme in this module's doc)."""
+        return self.leaf_with(outcome_hash(self.prize_pence, self.composition))
+
+    def leaf_with(self, tail: bytes) -> bytes:
+        """The leaf hash, given its outcome's hash (`outcome_hash`; a pool has them: `tails`)."""
         body = self.index.to_bytes(8, "big") + self.seed + self.salt
-        tail = outcome_hash(self.prize_pence, self.composition)
         return hashlib.sha256(LEAF_PREFIX + body + tail).digest()
 
     def to_json(self) -> dict[str, Any]:

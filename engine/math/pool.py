@@ -156,6 +156,12 @@ class Pool:
             self._recent_stream[0] = (chunk, stream)
         return PoolEntry(index, prize, comp, stream[at : at + 16], stream[at + 16 : at + 32])
 
+    def leaf(self, entry: PoolEntry) -> bytes:
+        """`entry.leaf()` for an entry of this pool, its outcome's hash taken from `tails`
+        (a sale's log record has it: remembering `outcome_hash` still hashed the composition
+        to find it, a quarter of the record's cost)."""
+        return entry.leaf_with(self.tails[self.codes[entry.index]])
+
     @cached_property
     def _recent_stream(self) -> list[tuple[int, bytes]]:
         """The seeds and salts of the chunk last read (`derive`'s stream whole): entries are

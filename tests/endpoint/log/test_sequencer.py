@@ -30,6 +30,7 @@ from tests.endpoint.conftest import bearer, buy, session
 from tests.endpoint.sales.test_batch import endpoint_process
 from web.endpoint.http.services import Services
 from web.endpoint.log import nodes
+from web.endpoint.log.sequencer import Sequencer
 from web.endpoint.log.signer import verify
 from web.endpoint.sales.postgres_seller import PostgresSeller
 from web.endpoint.store.schema import log_checkpoints, log_entries, plays
@@ -171,6 +172,36 @@ def test_a_sale_rolled_back_leaves_no_record(logged: tuple[Services, TestClient]
         services.checkout.seller.sell(poor, LAB_RICHES, "short")
     services.sequencer.run()
     assert [r["type"] for r in sequenced(services)] == ["commitment"]
+
+
+def test_a_step_whose_head_moved_meanwhile_starts_again(
+    logged: tuple[Services, TestClient],
+) -> None:
+    """A step works outside any lock; when another instance's sequencer moved the head in
+    that time, its work is thrown away and it sequences again from the new head: no index
+    twice, no record lost, every checkpoint the tree's."""
+    services, client = logged
+    token = session(client)["token"]
+    for _ in range(3):
+        buy(client, token)
+    mine = services.sequencer
+    other = Sequencer(services.db, mine.signer, services.clock.now_ms)
+    moved: list[list[tuple[int, str]]] = []
+
+    class Overtaken(Sequencer):
+        def _work(self, *args: Any) -> Any:
+            if not moved:  # the other instance sequences these records, and more are sold
+                moved.append(other.run())
+                for _ in range(2):
+                    buy(client, token)
+            return super()._work(*args)
+
+    late = Overtaken(services.db, mine.signer, services.clock.now_ms)
+    signed = late.run()
+    [(first, _)] = moved[0]
+    assert [size for size, _ in signed] == [first + 2]  # its second try: the two sold after
+    check_sales(services, sequenced(services))
+    check_served(services, client)
 
 
 @pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)

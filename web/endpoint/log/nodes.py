@@ -35,6 +35,16 @@ def reader(conn: Connection, known: dict[Node, bytes] | None = None) -> Reader:
     return read
 
 
+def remembered(known: dict[Node, bytes]) -> Reader:
+    """A Reader of these nodes only (KeyError for any other): the sequencer's, once it has
+    read the tree's right edge."""
+
+    def read(nodes: Sequence[Node]) -> list[bytes]:
+        return [known[node] for node in nodes]
+
+    return read
+
+
 def prefetched(conn: Connection, work: Callable[[Reader], T]) -> T:
     """`work` run with a Reader of the stored nodes that asks the database once: which nodes
     a proof reads does not depend on their hashes, so a first run with stand-in hashes names

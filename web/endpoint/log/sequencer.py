@@ -1,14 +1,17 @@
 """The sequencer: the log's pending records given their place in the tree, and a checkpoint
 signed, by whichever instance takes the head's lock (docs/log.md, "Sequencing").
 
-Every LOTTERY_LOG_INTERVAL_MS each instance runs `step` until nothing is pending: in one
-transaction it locks the one log_head row (PostgreSQL: SELECT ... FOR UPDATE; SQLite: its
-write lock, which every transaction here takes), reads up to BATCH pending log_entries in id
-order, gives them the indices size, size + 1, ..., stores the nodes each completes
-(engine.tlog.tree.appended), counts the sales against their pool's tiers (log_pool_tiers), sets
-the head's size and root and inserts the checkpoint signed by the log key; then commits. With
-nothing pending nothing is signed. Its checkpoint is then handed to the witnesses (off any
-sale's path and lock: `cosign`), whose cosignatures are added to its row.
+Every LOTTERY_LOG_INTERVAL_MS each instance runs `step` until nothing is pending. A step reads
+the head's size, up to BATCH pending log_entries in id order (one statement, so one snapshot)
+and the tree's right edge; then, holding nothing, gives the records the indices size,
+size + 1, ..., computes the nodes each completes (engine.tlog.tree.appended), the new root and
+the sales by pool and tier; then, in one transaction, it locks the one log_head row
+(PostgreSQL: SELECT ... FOR UPDATE; SQLite: its write lock, which every transaction here takes)
+and, only if the head is still the size it read (no other instance sequenced meanwhile; else
+it starts again), places the records, stores the nodes, counts the sales against their pool's
+tiers (log_pool_tiers), sets the head's size and root and inserts the checkpoint signed by the
+log key; then commits. With nothing pending nothing is signed. Its checkpoint is then handed to
+the witnesses (off any sale's path and lock: `cosign`), whose cosignatures are added to its row.
 
 Why a pool's sales are logged in index order: each sale of a pool takes the pool row's lock
 and inserts its log_entries row before it commits, so sale i's row is committed (with a smaller
@@ -38,7 +41,7 @@ from web.endpoint.log.witnesses import Witnesses
 from web.endpoint.store.database import Database
 from web.endpoint.store.schema import log_checkpoints, log_entries, log_head, log_pool_tiers
 
-BATCH = 5_000  # pending records sequenced in one transaction at most
+BATCH = 1_000  # pending records sequenced in one step at most (SQLite: a write of ~7 ms)
 Cosign = Callable[[str, int, Callable[[int], list[bytes]]], list[Signature]]
 
 logger = logging.getLogger("web.endpoint")
@@ -86,42 +89,48 @@ class Sequencer:
             self._cosigning.release()
 
     def step(self) -> tuple[int, str] | None:
-        """One transaction: a batch of pending records sequenced and a checkpoint signed
-        (its size and note), or None when nothing is pending."""
-        with self.db.begin() as conn:
-            size, _ = self._lock_head(conn)
-            pending = conn.execute(
-                select(log_entries.c.id, log_entries.c.data)
-                .where(log_entries.c.log_index.is_(None))
-                .order_by(log_entries.c.id)
-                .limit(self.batch)
-            ).all()
-            if not pending:
-                return None
-            known = dict(self._edge) if self._size == size else {}
-            read = nodes.reader(conn, known)
-            new: dict[Node, bytes] = {}
-            start = size
-            for _, data in pending:
-                for node, value in tree.appended(size, tree.leaf_hash(bytes(data)), read):
-                    new[node] = value
-                    known[node] = value
-                size += 1
-            root = tree.tree_hash(size, read)
-            now = self.now_ms()
-            self._place(conn, [int(row[0]) for row in pending], start)
-            nodes.store(conn, new)
-            _count_tiers(conn, [bytes(row[1]) for row in pending])
-            conn.execute(
-                update(log_head)
-                .where(log_head.c.id == 1)
-                .values(size=size, root=root, updated_at=now)
-            )
-            note = self.signer.sign(size, root)
-            conn.execute(insert(log_checkpoints).values(size=size, note=note, created_at=now))
-        edge = tree.subtree_nodes(0, size)
-        self._size, self._edge = size, {node: known[node] for node in edge}
-        return size, note
+        """A batch of pending records sequenced and a checkpoint signed (its size and note),
+        or None when nothing is pending. Its work is done between two short visits to the
+        database, holding nothing: the first reads the head, the batch and the tree's right
+        edge; the second, in one transaction holding the head's lock, writes what the work
+        made, unless the head moved meanwhile (another instance sequenced): then again. (On
+        SQLite the transaction holds the database's one write lock, which every sale waits
+        for: the whole step in it stalled sales for 30-90 ms a second.)"""
+        while True:
+            with self.db.read() as conn:
+                size, _ = self._head(conn)
+                pending = conn.execute(
+                    select(log_entries.c.id, log_entries.c.data)
+                    .where(log_entries.c.log_index.is_(None))
+                    .order_by(log_entries.c.id)
+                    .limit(self.batch)
+                ).all()
+                if not pending:
+                    return None
+                known = dict(self._edge) if self._size == size else {}
+                nodes.reader(conn, known)(tree.subtree_nodes(0, size))  # (from memory, or read)
+            start, data = size, [bytes(row[1]) for row in pending]
+            new, root = self._work(start, data, known)
+            size = start + len(data)
+            tiers, sold = _tiers(data)
+            with self.db.begin() as conn:
+                if self._lock_head(conn)[0] != start:
+                    self._size = -1  # (its edge is another's now)
+                    continue
+                now = self.now_ms()
+                self._place(conn, [int(row[0]) for row in pending], start)
+                nodes.store(conn, new)
+                _count_tiers(conn, tiers, sold)
+                conn.execute(
+                    update(log_head)
+                    .where(log_head.c.id == 1)
+                    .values(size=size, root=root, updated_at=now)
+                )
+                note = self.signer.sign(size, root)
+                conn.execute(insert(log_checkpoints).values(size=size, note=note, created_at=now))
+            self._size = size
+            self._edge = {node: known[node] for node in tree.subtree_nodes(0, size)}
+            return size, note
 
     def _place(self, conn: Connection, ids: list[int], start: int) -> None:
         """Give the records of these ids (in order) the indices start, start + 1, ...:
@@ -140,6 +149,26 @@ class Sequencer:
             " WHERE log_entries.id = p.id",
             {"start": start, "ids": ids},
         )
+
+    def _work(
+        self, size: int, data: list[bytes], known: dict[Node, bytes]
+    ) -> tuple[dict[Node, bytes], bytes]:
+        """The nodes the records complete when appended to the tree of `size` leaves (whose
+        right edge is in `known`, where they are added too), and the new tree's root."""
+        new: dict[Node, bytes] = {}
+        read = nodes.remembered(known)
+        for record in data:
+            for node, value in tree.appended(size, tree.leaf_hash(record), read):
+                new[node] = value
+                known[node] = value
+            size += 1
+        return new, tree.tree_hash(size, read)
+
+    def _head(self, conn: Connection) -> tuple[int, bytes]:
+        """The head's size and root."""
+        query = select(log_head.c.size, log_head.c.root).where(log_head.c.id == 1)
+        size, root = conn.execute(query).one()
+        return int(size), bytes(root)
 
     def _lock_head(self, conn: Connection) -> tuple[int, bytes]:
         """The head's size and root, its row locked for this transaction (SQLite's
@@ -183,11 +212,15 @@ def witnesses_of(policy: Policy) -> Cosign | None:
     return cosign
 
 
-def _count_tiers(conn: Connection, data: list[bytes]) -> None:
-    """Prizes remaining, as the log tells them: a commitment's tiers inserted, each sale
-    counted against its pool's tier (in the sequencer's transaction)."""
-    tiers: list[dict[str, Any]] = []
-    sold: Counter[tuple[str, int]] = Counter()
+Tiers = list[dict[str, Any]]
+Sold = Counter[tuple[str, int]]
+
+
+def _tiers(data: list[bytes]) -> tuple[Tiers, Sold]:
+    """Prizes remaining, as the log tells them: the tiers of the commitments among these
+    records and, by pool and tier, the sales among them."""
+    tiers: Tiers = []
+    sold: Sold = Counter()
     for raw in data:
         record = orjson.loads(raw)  # (json.loads was a fifth of a step)
         if record["type"] == "commitment":
@@ -197,6 +230,12 @@ def _count_tiers(conn: Connection, data: list[bytes]) -> None:
             ]
         elif record["type"] == "sale":
             sold[(record["pool"], int(record["prize_pence"]))] += 1
+    return tiers, sold
+
+
+def _count_tiers(conn: Connection, tiers: Tiers, sold: Sold) -> None:
+    """A batch's commitments' tiers inserted and its sales counted against their pool's tier
+    (in the sequencer's transaction)."""
     if tiers:
         conn.execute(insert(log_pool_tiers), tiers)
     if sold:

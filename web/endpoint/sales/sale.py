@@ -95,14 +95,16 @@ class Records:
             "book_hash": self.presale.take(pool.id, index),
             "progress_event": 0,
             "choices": "[]",
-            LOG_RECORD: log_record(pool, entry, number, now),
+            LOG_RECORD: log_record(pool, entry, number, now, self.pool_cache),
         }
 
 
-def log_record(pool: PoolRow, entry: PoolEntry, number: int, now: int) -> bytes:
-    """The public log's record of a sale: its play, pool, index, the entry's leaf hash, its
-    prize tier and time; nothing that names the player."""
-    leaf = entry.leaf().hex()
+def log_record(
+    pool: PoolRow, entry: PoolEntry, number: int, now: int, pool_cache: PoolCache
+) -> bytes:
+    """The public log's record of a sale: its play, pool, index, the entry's leaf hash (from
+    the pool in memory), its prize tier and time; nothing that names the player."""
+    leaf = pool_cache.loaded(pool.pool_id).leaf(entry).hex()
     return records.sale_bytes(number, pool.pool_id, entry.index, leaf, entry.prize_pence, now)
 
 
