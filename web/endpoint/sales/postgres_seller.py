@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from engine.game import Game
 from web.endpoint.pools.cache import PoolNotLoaded
 from web.endpoint.pools.pools import PoolExhausted, PoolRow
-from web.endpoint.sales.pg_statements import PostgresStatements, sales_param
+from web.endpoint.sales.pg_statements import PostgresStatements, sales_params
 from web.endpoint.sales.sale import Answer, Record, answer, answer_of
 from web.endpoint.sales.seller import Requests, SaleParts
 
@@ -146,7 +146,7 @@ class PostgresSeller:
             # every play and its ledger row in one statement
             cursor.execute(
                 own.add_sales,
-                {"sales": sales_param(records), "game": pool.game, "model": pool.model}
+                sales_params(records) | {"game": pool.game, "model": pool.model}
                 | {"pool_ref": pool.id, "purchased_at": now, "amount_pence": -price},
             )
             pg.commit()
@@ -177,8 +177,8 @@ class PostgresSeller:
         ]
         cursor.execute(
             own.batch_sale,
-            {
-                "sales": sales_param(records),
+            sales_params(records)
+            | {
                 "accounts": [requests[i][0].pk for i in chosen],
                 "keys": [requests[i][1] for i in chosen],
                 "price": price,
