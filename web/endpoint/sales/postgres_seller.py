@@ -146,7 +146,8 @@ class PostgresSeller:
             # every play and its ledger row in one statement
             cursor.execute(
                 own.add_sales,
-                sales_params(records) | {"game": pool.game, "model": pool.model}
+                sales_params(records)
+                | {"game": pool.game, "model": pool.model}
                 | {"pool_ref": pool.id, "purchased_at": now, "amount_pence": -price},
             )
             pg.commit()
