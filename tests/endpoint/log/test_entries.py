@@ -15,6 +15,7 @@ from sqlalchemy import select, update
 
 from engine.tlog import records
 from tests.endpoint.conftest import buy, session
+from tests.endpoint.test_operations import scrape
 from web.endpoint.http.services import Services
 from web.endpoint.log import entries
 from web.endpoint.pools import reveal
@@ -107,3 +108,21 @@ def test_a_try_play_is_not_a_sale_and_is_not_logged(make_app: Callable[..., Fast
     client = TestClient(app)
     assert client.post("/api/try", json={"game": GAME}).status_code == 201
     assert [(r["type"], r["kind"]) for r in appended(services)] == [("commitment", "try")]
+
+
+def test_the_records_waiting_for_the_sequencer_are_counted_and_reported(
+    make_app: Callable[..., FastAPI],
+) -> None:
+    """`pending` counts the records not yet sequenced, and /api/metrics reports it as
+    lottery_log_pending_records: the commitment and the sales, then none once sequenced."""
+    app = make_app(log_interval_ms=3_600_000)  # (sequenced by hand)
+    services: Services = app.state.services
+    with TestClient(app) as client:
+        token = session(client)["token"]
+        for _ in range(2):
+            buy(client, token)
+        assert entries.pending(services.db) == 3  # the pool's commitment and two sales
+        assert scrape(client)[("lottery_log_pending_records", ())] == 3
+        services.sequencer.run()
+        assert entries.pending(services.db) == 0
+        assert scrape(client)[("lottery_log_pending_records", ())] == 0

@@ -93,6 +93,16 @@ class Metrics:
             _Read(unhashed, "lottery_plays_unhashed", "Sold plays whose book hash is not recorded")
         )
 
+    def watch_log(self, pending: Callable[[], int]) -> None:
+        """Report the public log's records not yet sequenced, read at each scrape."""
+        self.registry.register(
+            _ReadOne(
+                pending,
+                "lottery_log_pending_records",
+                "Public log records appended but not yet sequenced",
+            )
+        )
+
     def render(self) -> bytes:
         """The metrics in Prometheus' text format."""
         return generate_latest(self.registry)
@@ -109,6 +119,16 @@ class _Read(Collector):
         for game, value in self.read().items():
             family.add_metric([game], value)
         yield family
+
+
+class _ReadOne(Collector):
+    """A gauge read from the database when Prometheus scrapes."""
+
+    def __init__(self, read: Callable[[], int], name: str, about: str) -> None:
+        self.read, self.name, self.about = read, name, about
+
+    def collect(self) -> Any:
+        yield GaugeMetricFamily(self.name, self.about, value=self.read())
 
 
 class Timing:

@@ -32,6 +32,7 @@ from web.endpoint.http.guards import RateLimit
 from web.endpoint.http.metrics import Metrics, entries_left, unhashed_plays
 from web.endpoint.http.reveal_serving import RevealLimits, reveal_limits
 from web.endpoint.keys import KeyRing, write_secret_once
+from web.endpoint.log import entries
 from web.endpoint.log.reading import LogReader
 from web.endpoint.log.sequencer import Sequencer, witnesses_of
 from web.endpoint.log.signer import load_policy, load_signer
@@ -178,6 +179,7 @@ def build(ledger: Ledger, settings: Settings, wrap_seller: Wrap | None = None) -
     metrics = Metrics()
     metrics.watch_pools(lambda: db.again(entries_left, db, pools))
     metrics.watch_hashing(lambda: db.again(unhashed_plays, db))
+    metrics.watch_log(lambda: db.again(entries.pending, db))
     catalogue = {
         "games": [{**game.table.as_json(), "on_sale": game.on_sale} for game in registry.GAMES]
     }

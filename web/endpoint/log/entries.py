@@ -13,15 +13,26 @@ import hashlib
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from sqlalchemy import Connection, insert
+from sqlalchemy import Connection, func, insert, select
 
 from engine.tlog import records
+from web.endpoint.store.database import Database
 from web.endpoint.store.schema import log_entries
 
 
 def append(conn: Connection, record: dict[str, Any], now: int) -> None:
     """Append a record (one of engine.tlog.records') on the caller's transaction."""
     conn.execute(insert(log_entries).values(data=records.encode(record), created_at=now))
+
+
+def pending(db: Database) -> int:
+    """How many records are appended and not yet sequenced (counted on their partial index):
+    the sequencer's backlog, which /api/metrics reports (`lottery_log_pending_records`)."""
+    with db.read() as conn:
+        query = (
+            select(func.count()).select_from(log_entries).where(log_entries.c.log_index.is_(None))
+        )
+        return int(conn.execute(query).scalar_one())
 
 
 def prize_table(catalogue: Iterable[Mapping[str, Any]]) -> list[list[int]]:
