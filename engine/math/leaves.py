@@ -14,7 +14,6 @@ little more than the shuffled outcome codes.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import hmac
 import json
@@ -40,11 +39,8 @@ def composition_bytes(composition: Composition) -> bytes:
     return text.encode("utf-8")
 
 
-@functools.lru_cache(maxsize=4096)
 def outcome_hash(prize_pence: int, composition: Composition) -> bytes:
-    """SHA-256 of an outcome: its prize (8 bytes big-endian) and canonical composition JSON.
-    Remembered: a pool has a few hundred outcomes at most, and every sale's log record hashes
-    its entry's leaf (web/endpoint/sales/sale.py), so each outcome is hashed once a process."""
+    """SHA-256 of an outcome: its prize (8 bytes big-endian) and canonical composition JSON."""
     return hashlib.sha256(prize_pence.to_bytes(8, "big") + composition_bytes(composition)).digest()
 
 

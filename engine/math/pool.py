@@ -158,8 +158,8 @@ class Pool:
 
     def leaf(self, entry: PoolEntry) -> bytes:
         """`entry.leaf()` for an entry of this pool, its outcome's hash taken from `tails`
-        (a sale's log record has it: remembering `outcome_hash` still hashed the composition
-        to find it, a quarter of the record's cost)."""
+        (a sale's log record has it: hashing the composition again was a quarter of the
+        record's cost)."""
         return entry.leaf_with(self.tails[self.codes[entry.index]])
 
     @cached_property

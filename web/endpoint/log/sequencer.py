@@ -114,7 +114,7 @@ class Sequencer:
             size = start + len(data)
             tiers, sold = _tiers(data)
             with self.db.begin() as conn:
-                if self._lock_head(conn)[0] != start:
+                if self._head(conn, lock=True)[0] != start:
                     self._size = -1  # (its edge is another's now)
                     continue
                 now = self.now_ms()
@@ -164,17 +164,11 @@ class Sequencer:
             size += 1
         return new, tree.tree_hash(size, read)
 
-    def _head(self, conn: Connection) -> tuple[int, bytes]:
-        """The head's size and root."""
+    def _head(self, conn: Connection, lock: bool = False) -> tuple[int, bytes]:
+        """The head's size and root; with `lock`, its row locked for this transaction
+        (SQLite's transactions each hold the database's write lock already)."""
         query = select(log_head.c.size, log_head.c.root).where(log_head.c.id == 1)
-        size, root = conn.execute(query).one()
-        return int(size), bytes(root)
-
-    def _lock_head(self, conn: Connection) -> tuple[int, bytes]:
-        """The head's size and root, its row locked for this transaction (SQLite's
-        transactions each hold the database's write lock already)."""
-        query = select(log_head.c.size, log_head.c.root).where(log_head.c.id == 1)
-        if not self.db.is_sqlite:
+        if lock and not self.db.is_sqlite:
             query = query.with_for_update()
         size, root = conn.execute(query).one()
         return int(size), bytes(root)
