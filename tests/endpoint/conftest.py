@@ -30,6 +30,8 @@ from engine.math.pool import Pool
 from engine.math.table import PrizeTable
 from tests.endpoint.relay import Relay
 from web.endpoint.app import create_app
+from web.endpoint.http.services import Services
+from web.endpoint.log.sequencer import Sequencer, witnesses_of
 from web.endpoint.pools import files
 from web.endpoint.settings import Settings
 
@@ -160,6 +162,13 @@ def make_app(
     yield build
     for app in apps:
         app.state.services.db.dispose()
+
+
+def sequencer_of(services: Services) -> Sequencer:
+    """A sequencer of this app's log, for the tests that sequence by hand (the app's own runs
+    in its sequencing process: web/endpoint/log/sequencing_process.py)."""
+    cosign = witnesses_of(services.log.policy)
+    return Sequencer(services.db, services.log.signer, services.clock.now_ms, cosign)
 
 
 @pytest.fixture

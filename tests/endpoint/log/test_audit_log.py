@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import update
 
 from engine import games
-from tests.endpoint.conftest import buy, session
+from tests.endpoint.conftest import buy, sequencer_of, session
 from tools.audit.log import Mirror, Source
 from tools.commands.audit_log import run
 from web.endpoint.http.services import Services
@@ -48,7 +48,7 @@ def test_the_endpoint_s_log_passes_every_check(
         assert client.get(f"/api/pools/{GAME.id}/{old['pool_id']}/reveal").status_code == 200
         for _ in range(2):  # from the next pool
             assert buy(client, token, GAME.id).status_code == 201
-        services.sequencer.run()
+        sequencer_of(services).run()
         report = audited(client, tmp_path / "mirror")
         assert report["problems"] == [], report["problems"]
         current = client.get(f"/api/pools/{GAME.id}").json()["pool_id"]
@@ -63,7 +63,7 @@ def test_the_endpoint_s_log_passes_every_check(
         # more sales, a later checkpoint: the mirror's is a prefix of it
         more = services.checkout.seller.sell_batch(GAME, [(buyer, f"m{k}") for k in range(5)])
         assert None not in more
-        services.sequencer.run()
+        sequencer_of(services).run()
         again = audited(client, tmp_path / "mirror")
         assert again["problems"] == [], again["problems"]
         assert again["remaining"][current]["sold"] == 7
@@ -81,6 +81,6 @@ def test_entries_skipped_in_the_database_are_a_gap_the_audit_names(
         with services.db.begin() as conn:  # an insider moves the pool past entries 1 to 9
             conn.execute(update(pools).where(pools.c.pool_id == pool).values(next_index=10))
         assert buy(client, token, GAME.id).status_code == 201
-        services.sequencer.run()
+        sequencer_of(services).run()
         problems = [p["problem"] for p in audited(client, tmp_path / "mirror")["problems"]]
         assert any("out of order, the next index in order is 1" in p for p in problems), problems

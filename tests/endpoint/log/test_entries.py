@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 
 from engine.tlog import records
-from tests.endpoint.conftest import buy, session
+from tests.endpoint.conftest import buy, sequencer_of, session
 from tests.endpoint.test_operations import scrape
 from web.endpoint.http.services import Services
 from web.endpoint.log import entries
@@ -123,6 +123,6 @@ def test_the_records_waiting_for_the_sequencer_are_counted_and_reported(
             buy(client, token)
         assert entries.pending(services.db) == 3  # the pool's commitment and two sales
         assert scrape(client)[("lottery_log_pending_records", ())] == 3
-        services.sequencer.run()
+        sequencer_of(services).run()
         assert entries.pending(services.db) == 0
         assert scrape(client)[("lottery_log_pending_records", ())] == 0

@@ -18,6 +18,7 @@ from fastapi import FastAPI
 from engine import games
 from engine.tlog.note import open_checkpoint
 from engine.tlog.proof import TlogProof
+from tests.endpoint.conftest import sequencer_of
 from tests.witness_log import new_witness_key, witness_server
 from web.endpoint.http.services import Services
 from web.endpoint.log.signer import LogSigner, verify
@@ -41,7 +42,7 @@ def test_a_proof_leads_to_the_newest_checkpoint_meeting_the_quorum(
         services: Services = app.state.services
         services.pools.ensure(GAME.id)
         buyer = services.accounts.create(10 * GAME.price_pence)
-        sell, sequencer = services.checkout.seller.sell, services.sequencer
+        sell, sequencer = services.checkout.seller.sell, sequencer_of(services)
 
         def sequenced() -> int:
             """Sequence what is pending; the checkpoint's size, once the witness is asked."""

@@ -26,7 +26,7 @@ from engine import games
 from engine.tlog import records, tiles, tree
 from engine.tlog.note import Checkpoint, open_checkpoint
 from engine.tlog.proof import TlogProof
-from tests.endpoint.conftest import bearer, buy, session
+from tests.endpoint.conftest import bearer, buy, sequencer_of, session
 from tests.endpoint.sales.test_batch import endpoint_process
 from web.endpoint.http.services import Services
 from web.endpoint.log import nodes
@@ -131,11 +131,12 @@ def test_single_sales_are_logged_once_in_order_and_served(
     shown = client.get(f"/api/plays/{numbers[0]}", headers=bearer(token)).json()
     assert shown["log"] is None  # no checkpoint covers it yet
     assert client.get(f"/api/plays/{numbers[0]}/proof", headers=bearer(token)).status_code == 404
-    first = services.sequencer.run()
+    first = sequencer_of(services).run()
     assert len(first) == 1
     old = check_served(services, client)
     numbers += [buy(client, token).json()["play_number"] for _ in range(4)]
-    assert services.sequencer.run() and services.sequencer.run() == []  # nothing pending: none
+    sequencer = sequencer_of(services)
+    assert sequencer.run() and sequencer.run() == []  # nothing pending: none
     new = check_served(services, client)
     check_sales(services, sequenced(services))
     for number in numbers:
@@ -159,7 +160,7 @@ def test_batches_are_logged_in_index_order(logged: tuple[Services, TestClient]) 
     if isinstance(seller, PostgresSeller):
         assert seller.guesses._next  # (the later batches were signed ahead)
     seller.sell(a, LAB_RICHES, "single")
-    services.sequencer.run()
+    sequencer_of(services).run()
     check_sales(services, sequenced(services))
     check_served(services, client)
 
@@ -170,7 +171,7 @@ def test_a_sale_rolled_back_leaves_no_record(logged: tuple[Services, TestClient]
     poor = services.accounts.create(PRICE - 1)
     with pytest.raises(Exception):  # noqa: B017 (402: the debit refused, the sale undone)
         services.checkout.seller.sell(poor, LAB_RICHES, "short")
-    services.sequencer.run()
+    sequencer_of(services).run()
     assert [r["type"] for r in sequenced(services)] == ["commitment"]
 
 
@@ -184,7 +185,7 @@ def test_a_step_whose_head_moved_meanwhile_starts_again(
     token = session(client)["token"]
     for _ in range(3):
         buy(client, token)
-    mine = services.sequencer
+    mine = sequencer_of(services)
     other = Sequencer(services.db, mine.signer, services.clock.now_ms)
     moved: list[list[tuple[int, str]]] = []
 
@@ -224,7 +225,7 @@ def test_two_sequencers_racing_never_fork(make_app: Callable[..., FastAPI]) -> N
     def sequence(services: Services) -> None:
         try:
             while any(thread.is_alive() for thread in sellers):
-                services.sequencer.run()
+                sequencer_of(services).run()
         except Exception as error:
             failed.append(error)
 
@@ -236,7 +237,7 @@ def test_two_sequencers_racing_never_fork(make_app: Callable[..., FastAPI]) -> N
     for thread in threads:
         thread.join(timeout=120)
     assert failed == []
-    one.sequencer.run()
+    sequencer_of(one).run()
     logged = sequenced(one)
     check_sales(one, logged)
     with one.db.begin() as conn:

@@ -62,6 +62,11 @@ class Metrics:
             "Book hashing processes started again after theirs died",
             registry=self.registry,
         )
+        self.sequencer_restarts = Counter(
+            "lottery_log_sequencer_restarts",
+            "Log sequencing processes started again after theirs died",
+            registry=self.registry,
+        )
         self.up = Gauge("lottery_up", "1 while the endpoint serves", registry=self.registry)
         self.up.set(1)
         self._purchases: dict[str, Any] = {}

@@ -34,7 +34,7 @@ from web.endpoint.http.reveal_serving import RevealLimits, reveal_limits
 from web.endpoint.keys import KeyRing, write_secret_once
 from web.endpoint.log import entries
 from web.endpoint.log.reading import LogReader
-from web.endpoint.log.sequencer import Sequencer, witnesses_of
+from web.endpoint.log.sequencing_process import keep_sequencing, sequencing_process
 from web.endpoint.log.signer import load_policy, load_signer
 from web.endpoint.player import codes, sessions
 from web.endpoint.player.accounts import Account, Accounts
@@ -126,7 +126,6 @@ class Services:
     reveal_limits: RevealLimits
     playtime: PlayTimes
     log: LogReader  # the public log as its routes serve it
-    sequencer: Sequencer  # this instance's turn at sequencing the log
     closing: Closing  # an account closed (settled, then unlinked from its devices)
     catalogue: dict[str, Any] = field(default_factory=dict)
 
@@ -212,7 +211,6 @@ def build(ledger: Ledger, settings: Settings, wrap_seller: Wrap | None = None) -
         reveal_limits=reveal_limits(settings, seconds),
         playtime=playing,
         log=LogReader(db, signer, policy, policy_text),
-        sequencer=Sequencer(db, signer, clock.now_ms, witnesses_of(policy)),
         closing=Closing(db, sql, clock, devices),
         catalogue=catalogue,
     )
@@ -222,13 +220,15 @@ def build(ledger: Ledger, settings: Settings, wrap_seller: Wrap | None = None) -
 async def background(services: Services) -> AsyncIterator[None]:
     """The work an endpoint process does beside its requests, while it serves: sweeping
     overdue plays on a timer, hashing each sold play's book (web/endpoint/sales/hashes.py) and
-    sequencing the public log (web/endpoint/log/sequencer.py)."""
-    db, cache = services.db, services.pool_cache
+    sequencing the public log (web/endpoint/log/sequencing_process.py), each of the last two in
+    a process of its own."""
+    db, cache, settings = services.db, services.pool_cache, services.settings
     worker = HashingProcess(on_restart=services.metrics.hashing_restarts.inc)
+    sequencing = sequencing_process(settings, services.metrics.sequencer_restarts.inc)
     sources = hashes.Sources(db, services.pools.selling.rows, services.checkout.presale, cache.path)
     tasks = [asyncio.create_task(services.sweep.forever()),
              asyncio.create_task(hashes.keep_hashing(sources, worker)),
-             asyncio.create_task(keep_sequencing(services))]  # fmt: skip
+             asyncio.create_task(keep_sequencing(db, sequencing, settings))]  # fmt: skip
     try:
         yield
     finally:
@@ -237,15 +237,4 @@ async def background(services: Services) -> AsyncIterator[None]:
             task.cancel()
         await hashes.hash_before_stopping(db, worker)
         worker.shutdown()
-
-
-async def keep_sequencing(services: Services) -> None:
-    """Sequence the public log every LOTTERY_LOG_INTERVAL_MS, on a thread of its own (its
-    witnesses asked there too, never on a sale's path)."""
-    interval = services.settings.log_interval_ms / 1000
-    while True:
-        await anyio.sleep(interval)
-        try:
-            await anyio.to_thread.run_sync(services.sequencer.run)
-        except Exception:
-            logging.getLogger("web.endpoint").exception("sequencing the public log failed")
+        sequencing.shutdown()

@@ -4,18 +4,15 @@ when and which)."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
-import logging
 import multiprocessing
 import os
 import signal
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import orjson
 
@@ -25,7 +22,7 @@ from engine.book_hash import book_hash
 from engine.math.pool import Pool
 from engine.outcome import Composition
 from web.endpoint.pools import files
-from web.endpoint.pools.children import end_with_parent
+from web.endpoint.pools.children import ChildProcess, end_with_parent
 
 T = TypeVar("T")
 Row = tuple[int, str, str, str, str]  # play number, game, model, composition JSON, seed hex
@@ -110,40 +107,17 @@ def hashing_process() -> ProcessPoolExecutor:
     )
 
 
-class HashingProcess:
-    """The hashing process (`hashing_process`, warmed with `warm`), started again when it dies
-    (the kernel's out-of-memory killer, a crash): a dead one would fail every batch after it,
-    and the plays sold from then on would be hashed only at their recall, perhaps by a later
-    engine. The batch it was building fails (BrokenProcessPool) and is done again; the
-    restart is logged and counted (`on_restart`, the metrics' counter)."""
+def _started() -> ProcessPoolExecutor:
+    executor = hashing_process()
+    executor.submit(warm)  # (started now, not by the first sales)
+    return executor
+
+
+class HashingProcess(ChildProcess):
+    """The hashing process (`hashing_process`, warmed with `warm`), started again when it dies:
+    the batch it was building fails and is done again (a dead one left in place would fail
+    every batch after it, and the plays sold from then on would be hashed only at their
+    recall, perhaps by a later engine)."""
 
     def __init__(self, on_restart: Callable[[], None] = lambda: None) -> None:
-        self.restarts = 0
-        self._on_restart = on_restart
-        self._executor = self._start()
-
-    @staticmethod
-    def _start() -> ProcessPoolExecutor:
-        executor = hashing_process()
-        executor.submit(warm)  # (started now, not by the first sales)
-        return executor
-
-    async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        """fn(*args) in the hashing process."""
-        executor = self._executor
-        try:
-            return await asyncio.get_running_loop().run_in_executor(executor, fn, *args)
-        except BrokenProcessPool:
-            if executor is self._executor:  # (not started again already by another caller)
-                self.restarts += 1
-                self._on_restart()
-                logging.getLogger("web.endpoint").warning(
-                    "the hashing process died; starting another (restart %d)", self.restarts
-                )
-                executor.shutdown(wait=False, cancel_futures=True)
-                self._executor = self._start()
-            raise
-
-    def shutdown(self) -> None:
-        """End the hashing process, waiting for it."""
-        self._executor.shutdown(wait=True, cancel_futures=True)
+        super().__init__("the hashing process", _started, on_restart)

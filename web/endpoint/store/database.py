@@ -45,7 +45,9 @@ LOST_RETRIES = 2
 class Database:
     """One engine, and `begin()` for a transaction; SQLite writers are serialized in-process."""
 
-    def __init__(self, url: str, pool_size: int = 8, connect_timeout: int = 5) -> None:
+    def __init__(
+        self, url: str, pool_size: int = 8, connect_timeout: int = 5, checkpoints: bool = True
+    ) -> None:
         self.url = url
         self.is_sqlite = url.startswith("sqlite")
         self._lock = threading.Lock() if self.is_sqlite else None
@@ -58,7 +60,7 @@ class Database:
                 private_sqlite(Path(path))
             self.engine = create_engine(url, pool_size=pool_size, max_overflow=8)
             _sqlite_pragmas(self.engine)
-            if path and path != ":memory:":
+            if path and path != ":memory:" and checkpoints:
                 self._checkpointer = threading.Thread(
                     target=self._checkpoint, args=(path,), name="wal-checkpoint", daemon=True
                 )

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from engine import games
 from engine.tlog import policy, tiles, tree
 from engine.tlog.note import open_checkpoint
-from tests.endpoint.conftest import bearer, buy, session
+from tests.endpoint.conftest import bearer, buy, sequencer_of, session
 from web.endpoint.http.services import Services
 from web.endpoint.log.signer import verify
 
@@ -35,7 +35,7 @@ def served(make_app: Callable[..., FastAPI]) -> Iterator[tuple[Services, TestCli
         for n in range(0, 299, 50):
             keys = [(buyer, f"k{k}") for k in range(n, min(n + 50, 299))]
             assert None not in services.checkout.seller.sell_batch(GAME, keys)
-        services.sequencer.run()
+        sequencer_of(services).run()
         yield services, client, token
 
 
@@ -101,7 +101,7 @@ def test_consistency_only_between_checkpointed_sizes(
 ) -> None:
     services, client, token = served
     buy(client, token)
-    services.sequencer.run()
+    sequencer_of(services).run()
     assert client.get("/api/log/consistency?old=300&new=301").status_code == 200
     assert client.get("/api/log/consistency?old=0&new=301").json()["proof"] == []
     for old, new in [(299, 301), (301, 300), (300, 302)]:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from tests.endpoint.conftest import bearer, buy, session
+from tests.endpoint.conftest import bearer, buy, sequencer_of, session
 from web.endpoint.pools import reveal
 
 GAME = "lab-riches"
@@ -75,7 +75,7 @@ def test_prizes_remaining_are_the_table_minus_the_sequenced_sales(
     before = client.get(f"/api/pools/{GAME}/remaining").json()
     assert before == {"game": GAME, "pool": client.get(f"/api/pools/{GAME}").json()["pool_id"],
                       "log_size": 0, "tiers": []}  # fmt: skip
-    services.sequencer.run()
+    sequencer_of(services).run()
     after = client.get(f"/api/pools/{GAME}/remaining").json()
     assert after["log_size"] == 6
     commitment = client.get(f"/api/pools/{GAME}/{after['pool']}").json()

@@ -1,0 +1,89 @@
+"""The sequencing process (web/endpoint/log/sequencing_process.py): started only once something
+is pending, sequencing what every sale appended, ended with the app, started again when it
+dies."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from tests.endpoint.conftest import OPERATOR, bearer, buy, session
+from web.endpoint.http.services import Services
+from web.endpoint.log import entries
+
+FAST = {"log_interval_ms": 50}
+
+
+def sequencing_children() -> list[int]:
+    """The pids of this process's sequencing processes (named by prctl: `ps -o comm`)."""
+    found = []
+    for child in multiprocessing.active_children():
+        try:
+            name = Path(f"/proc/{child.pid}/comm").read_text().strip()
+        except OSError:
+            continue
+        if name == "log-sequencer":
+            found.append(child.pid or 0)
+    return found
+
+
+def logged(client: TestClient, token: str, number: int) -> None:
+    """Wait until the play's proof is served (a checkpoint covers its sale)."""
+    deadline = time.monotonic() + 30
+    while client.get(f"/api/plays/{number}", headers=bearer(token)).json()["log"] is None:
+        assert time.monotonic() < deadline, f"play {number} was never sequenced"
+        time.sleep(0.02)
+
+
+def test_an_app_with_nothing_to_sequence_starts_no_process(
+    make_app: Callable[..., FastAPI],
+) -> None:
+    before = sequencing_children()
+    with TestClient(make_app(**FAST)):
+        time.sleep(0.5)  # ten turns
+        assert sequencing_children() == before
+
+
+def test_sales_are_sequenced_by_the_process_which_ends_with_the_app(
+    make_app: Callable[..., FastAPI],
+) -> None:
+    app = make_app(**FAST)
+    services: Services = app.state.services
+    before = set(sequencing_children())
+    with TestClient(app) as client:
+        token = session(client)["token"]
+        numbers = [buy(client, token).json()["play_number"] for _ in range(3)]
+        for number in numbers:
+            logged(client, token, number)
+        assert len(set(sequencing_children()) - before) == 1
+        assert entries.pending(services.db) == 0
+    assert set(sequencing_children()) == before  # ended with the app
+
+
+def test_a_sequencing_process_that_dies_is_started_again(
+    make_app: Callable[..., FastAPI], caplog: pytest.LogCaptureFixture
+) -> None:
+    """The kernel may kill it (out of memory): another is started (said in the log, counted in
+    the metrics) and the sales go on being sequenced."""
+    app = make_app(**FAST)
+    before = set(sequencing_children())
+    with TestClient(app) as client:
+        token = session(client)["token"]
+        logged(client, token, buy(client, token).json()["play_number"])
+        (child,) = set(sequencing_children()) - before
+        os.kill(child, signal.SIGKILL)
+        logged(client, token, buy(client, token).json()["play_number"])
+        (again,) = set(sequencing_children()) - before
+        assert again != child
+        metrics = client.get("/api/metrics", headers=OPERATOR).text
+        assert "lottery_log_sequencer_restarts_total 1.0" in metrics
+    said = [r.getMessage() for r in caplog.records if "sequencing process died" in r.getMessage()]
+    assert said == ["the log's sequencing process died; starting another (restart 1)"]

@@ -1,0 +1,96 @@
+"""The sequencing process: the public log sequenced (web/endpoint/log/sequencer.py) in a process
+of the endpoint's own, every LOTTERY_LOG_INTERVAL_MS, so that its work (a batch's records
+hashed into the tree, the nodes stored, the checkpoint signed, the witnesses asked) never holds
+the serving process's interpreter lock while purchases wait for it. On a thread of the serving
+process it cost a purchase about a tenth of the endpoint's rate (docs/log.md, "What a purchase
+costs").
+
+The process is started only once there is something to sequence (`keep_sequencing`), so that an
+instance that sells nothing, a test's app or a command, never starts one; then it keeps its
+database connection, its tree's right edge and its witnesses' state from one turn to the next.
+Like the hashing process it ends with the endpoint and is started again when it dies
+(web/endpoint/pools/children.py), counted in /api/metrics (`lottery_log_sequencer_restarts`).
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import multiprocessing
+import os
+import signal
+import time
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import TYPE_CHECKING
+
+import anyio
+
+from web.endpoint.clock import Clock
+from web.endpoint.log import entries
+from web.endpoint.log.sequencer import Sequencer, witnesses_of
+from web.endpoint.log.signer import load_policy, load_signer
+from web.endpoint.pools.children import ChildProcess, end_with_parent
+from web.endpoint.settings import Settings
+from web.endpoint.store.database import Database
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+logger = logging.getLogger("web.endpoint")
+
+_SEQUENCER: Sequencer | None = None  # the sequencing process's own, made as it starts
+
+
+def _open(parent: int, settings: Settings) -> None:
+    """(In the sequencing process, as it starts.) End with the endpoint process, however it
+    ends; open the database and the log's key and witnesses from the endpoint's settings."""
+    end_with_parent(parent, "log-sequencer", signal.SIGTERM)
+    global _SEQUENCER
+    db = Database(
+        settings.db_url, pool_size=2, connect_timeout=settings.db_connect_timeout_seconds,
+        checkpoints=False,  # (the serving process copies SQLite's WAL back)
+    )  # fmt: skip
+    signer = load_signer(settings)
+    policy, _ = load_policy(settings, signer.key)
+    # the checkpoints' created_at: the machine's clock (test mode's offset moves only the
+    # serving process's clock; nothing reads a checkpoint's time back)
+    _SEQUENCER = Sequencer(db, signer, Clock(time.time).now_ms, witnesses_of(policy))
+
+
+def sequence() -> int:
+    """(In the sequencing process.) Everything pending sequenced; how many checkpoints were
+    signed."""
+    assert _SEQUENCER is not None, "not the sequencing process"
+    return len(_SEQUENCER.run())
+
+
+def sequencing_process(settings: Settings, on_restart: Callable[[], None]) -> ChildProcess:
+    """The endpoint's sequencing process, not started until its first task."""
+    start = functools.partial(
+        ProcessPoolExecutor,
+        max_workers=1,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_open,
+        initargs=(os.getpid(), settings),
+    )
+    return ChildProcess("the log's sequencing process", start, on_restart)
+
+
+async def keep_sequencing(db: Database, worker: ChildProcess, settings: Settings) -> None:
+    """Have the sequencing process sequence the log every LOTTERY_LOG_INTERVAL_MS, starting it
+    the first time a record is pending (any instance's: whichever instance takes the head's
+    lock first sequences it)."""
+    started = False
+    while True:
+        await anyio.sleep(settings.log_interval_ms / 1000)
+        try:
+            if not started:
+                if not await db.run_again(entries.pending, db):
+                    continue
+                started = True
+            await worker.run(sequence)
+        except BrokenProcessPool:
+            pass  # said and started again (ChildProcess.run): the next turn sequences
+        except Exception:
+            logger.exception("sequencing the public log failed")
