@@ -1,6 +1,5 @@
-"""The sequencing process (web/endpoint/log/sequencing_process.py): started only once something
-is pending, sequencing what every sale appended, ended with the app, started again when it
-dies."""
+"""The sequencing process (web/endpoint/log/sequencing_process.py): started with the app,
+sequencing what every sale appended, ended with the app, started again when it dies."""
 
 from __future__ import annotations
 
@@ -35,6 +34,16 @@ def sequencing_children() -> list[int]:
     return found
 
 
+def started(before: set[int]) -> int:
+    """The one sequencing process started since `before` (it names itself as it starts)."""
+    deadline = time.monotonic() + 30
+    while not (new := set(sequencing_children()) - before):
+        assert time.monotonic() < deadline, "no sequencing process started"
+        time.sleep(0.02)
+    (pid,) = new
+    return pid
+
+
 def logged(client: TestClient, token: str, number: int) -> None:
     """Wait until the play's proof is served (a checkpoint covers its sale)."""
     deadline = time.monotonic() + 30
@@ -43,22 +52,14 @@ def logged(client: TestClient, token: str, number: int) -> None:
         time.sleep(0.02)
 
 
-def test_an_app_with_nothing_to_sequence_starts_no_process(
-    make_app: Callable[..., FastAPI],
-) -> None:
-    before = sequencing_children()
-    with TestClient(make_app(**FAST)):
-        time.sleep(0.5)  # ten turns
-        assert sequencing_children() == before
-
-
-def test_sales_are_sequenced_by_the_process_which_ends_with_the_app(
+def test_the_process_starts_and_ends_with_the_app_and_sequences_every_sale(
     make_app: Callable[..., FastAPI],
 ) -> None:
     app = make_app(**FAST)
     services: Services = app.state.services
     before = set(sequencing_children())
     with TestClient(app) as client:
+        started(before)  # with the app, before any sale
         token = session(client)["token"]
         numbers = [buy(client, token).json()["play_number"] for _ in range(3)]
         for number in numbers:
@@ -78,11 +79,10 @@ def test_a_sequencing_process_that_dies_is_started_again(
     with TestClient(app) as client:
         token = session(client)["token"]
         logged(client, token, buy(client, token).json()["play_number"])
-        (child,) = set(sequencing_children()) - before
+        child = started(before)
         os.kill(child, signal.SIGKILL)
         logged(client, token, buy(client, token).json()["play_number"])
-        (again,) = set(sequencing_children()) - before
-        assert again != child
+        assert started(before | {child}) != child
         metrics = client.get("/api/metrics", headers=OPERATOR).text
         assert "lottery_log_sequencer_restarts_total 1.0" in metrics
     said = [r.getMessage() for r in caplog.records if "sequencing process died" in r.getMessage()]

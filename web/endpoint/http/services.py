@@ -228,7 +228,7 @@ async def background(services: Services) -> AsyncIterator[None]:
     sources = hashes.Sources(db, services.pools.selling.rows, services.checkout.presale, cache.path)
     tasks = [asyncio.create_task(services.sweep.forever()),
              asyncio.create_task(hashes.keep_hashing(sources, worker)),
-             asyncio.create_task(keep_sequencing(db, sequencing, settings))]  # fmt: skip
+             asyncio.create_task(keep_sequencing(sequencing, settings))]  # fmt: skip
     try:
         yield
     finally:

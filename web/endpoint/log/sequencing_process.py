@@ -5,10 +5,10 @@ the serving process's interpreter lock while purchases wait for it. On a thread 
 process it cost a purchase about a tenth of the endpoint's rate (docs/log.md, "What a purchase
 costs").
 
-The process is started only once there is something to sequence (`keep_sequencing`), so that an
-instance that sells nothing, a test's app or a command, never starts one; then it keeps its
-database connection, its tree's right edge and its witnesses' state from one turn to the next.
-Like the hashing process it ends with the endpoint and is started again when it dies
+The process starts with the endpoint, as the hashing process does, so that the first sales after
+a start do not pay for its start (a spawned Python importing the endpoint's modules: about a
+second of CPU); it keeps its database connection, its tree's right edge and its witnesses' state
+from one turn to the next. It ends with the endpoint and is started again when it dies
 (web/endpoint/pools/children.py), counted in /api/metrics (`lottery_log_sequencer_restarts`).
 """
 
@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING
 import anyio
 
 from web.endpoint.clock import Clock
-from web.endpoint.log import entries
 from web.endpoint.log.sequencer import Sequencer, witnesses_of
 from web.endpoint.log.signer import load_policy, load_signer
 from web.endpoint.pools.children import ChildProcess, end_with_parent
@@ -65,30 +64,29 @@ def sequence() -> int:
     return len(_SEQUENCER.run())
 
 
-def sequencing_process(settings: Settings, on_restart: Callable[[], None]) -> ChildProcess:
-    """The endpoint's sequencing process, not started until its first task."""
-    start = functools.partial(
-        ProcessPoolExecutor,
+def _started(settings: Settings) -> ProcessPoolExecutor:
+    executor = ProcessPoolExecutor(
         max_workers=1,
         mp_context=multiprocessing.get_context("spawn"),
         initializer=_open,
         initargs=(os.getpid(), settings),
     )
+    executor.submit(int)  # (started now, not by the first turn)
+    return executor
+
+
+def sequencing_process(settings: Settings, on_restart: Callable[[], None]) -> ChildProcess:
+    """The endpoint's sequencing process, started."""
+    start = functools.partial(_started, settings)
     return ChildProcess("the log's sequencing process", start, on_restart)
 
 
-async def keep_sequencing(db: Database, worker: ChildProcess, settings: Settings) -> None:
-    """Have the sequencing process sequence the log every LOTTERY_LOG_INTERVAL_MS, starting it
-    the first time a record is pending (any instance's: whichever instance takes the head's
-    lock first sequences it)."""
-    started = False
+async def keep_sequencing(worker: ChildProcess, settings: Settings) -> None:
+    """Have the sequencing process sequence the log every LOTTERY_LOG_INTERVAL_MS (every
+    instance's records: whichever instance takes the head's lock first sequences them)."""
     while True:
         await anyio.sleep(settings.log_interval_ms / 1000)
         try:
-            if not started:
-                if not await db.run_again(entries.pending, db):
-                    continue
-                started = True
             await worker.run(sequence)
         except BrokenProcessPool:
             pass  # said and started again (ChildProcess.run): the next turn sequences
