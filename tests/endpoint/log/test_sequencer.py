@@ -175,6 +175,24 @@ def test_a_sale_rolled_back_leaves_no_record(logged: tuple[Services, TestClient]
     assert [r["type"] for r in sequenced(services)] == ["commitment"]
 
 
+def test_a_sale_refused_within_a_batch_leaves_no_record(
+    logged: tuple[Services, TestClient],
+) -> None:
+    """A batch's sale that fails is rolled back alone (its savepoint; on SQLite the batch's
+    records are inserted together before its commit): the others are logged, it is not."""
+    services, _ = logged
+    services.pools.ensure(LAB_RICHES.id)
+    rich, poor = services.accounts.create(10 * PRICE), services.accounts.create(PRICE - 1)
+    requests = [(rich, "first"), (poor, "short"), (rich, "third")]
+    answers = services.checkout.seller.sell_batch(LAB_RICHES, requests)
+    assert [answer is not None for answer in answers] == [True, False, True]
+    sequencer_of(services).run()
+    logged = sequenced(services)
+    check_sales(services, logged)
+    sold = [answer["play_number"] for answer in answers if answer is not None]
+    assert [r["play"] for r in logged if r["type"] == "sale"] == sold
+
+
 def test_a_step_whose_head_moved_meanwhile_starts_again(
     logged: tuple[Services, TestClient],
 ) -> None:

@@ -1,7 +1,8 @@
 """The sequencer: the log's pending records given their place in the tree, and a checkpoint
 signed, by whichever instance takes the head's lock (docs/log.md, "Sequencing").
 
-Every LOTTERY_LOG_INTERVAL_MS each instance runs `step` until nothing is pending. A step reads
+Every LOTTERY_LOG_INTERVAL_MS each instance's sequencing process
+(web/endpoint/log/sequencing_process.py) runs `step` until nothing is pending. A step reads
 the head's size, up to BATCH pending log_entries in id order (one statement, so one snapshot)
 and the tree's right edge; then, holding nothing, gives the records the indices size,
 size + 1, ..., computes the nodes each completes (engine.tlog.tree.appended), the new root and

@@ -12,7 +12,7 @@ from sqlalchemy import Connection
 from engine.game import Game
 from web.endpoint.pools.cache import PoolNotLoaded
 from web.endpoint.pools.pools import PoolExhausted, PoolRow
-from web.endpoint.sales.sale import Answer, answer_of
+from web.endpoint.sales.sale import Answer, Record, answer_of
 from web.endpoint.sales.seller import Requests, SaleParts
 
 if TYPE_CHECKING:
@@ -30,9 +30,12 @@ class StatementSale:
         self.parts = parts
 
     def __call__(
-        self, conn: Connection, account: Account, game: Game, key: str | None, draw: Draw
-    ) -> Answer:
-        """Sell a play of `game` to `account`, its entry taken by `draw`."""
+        self, conn: Connection, account: Account, game: Game, key: str | None, draw: Draw,
+        logs: list[Record] | None = None,
+    ) -> Answer:  # fmt: skip
+        """Sell a play of `game` to `account`, its entry taken by `draw`; its public log
+        record inserted now, or, given `logs`, added to them once the sale's statements have
+        all run, for the caller to insert before it commits (a batch's, in one statement)."""
         sql, price = self.parts.sql, game.price_pence
         pool = self.parts.selling.on(conn, game.id)
         now = self.parts.now_ms()
@@ -43,7 +46,8 @@ class StatementSale:
         index = draw(conn, account, pool)
         record = self.parts.records.record(account, pool, index, key, now)
         sql.add_play.run(conn, **record)
-        sql.add_log_entry.run(conn, **record)  # the public log's record, in the same transaction
+        if logs is None:
+            sql.add_log_entry.run(conn, **record)  # the public log's record, in this transaction
         sql.add_transaction.run(
             conn,
             account_id=record["account_id"],
@@ -52,6 +56,8 @@ class StatementSale:
             play_number=record["play_number"],
             created_at=record["purchased_at"],
         )
+        if logs is not None:
+            logs.append(record)
         return answer_of(record, balance)
 
     def next_entry(self, conn: Connection, _account: Account, pool: PoolRow) -> int:
@@ -89,15 +95,18 @@ class SqliteSeller:
         (balance or limit short, Idempotency-Key already used, the pool spent) is rolled back
         to its savepoint alone and answered None, to be bought on its own for its exact
         answer; any other error (the commit's) rolls the whole batch back (raised: each is
-        then bought on its own)."""
+        then bought on its own). The sales' public log records go in last, in the order of
+        the sales (their pool's index order), in one executemany: a statement each cost a sale
+        about a tenth of its time on SQLite."""
         results: list[Answer | None] = [None] * len(requests)
+        logs: list[Record] = []
         with self.parts.db.begin() as conn:
             raw = conn.connection.driver_connection
             assert raw is not None
             for i, (account, key) in enumerate(requests):
                 raw.execute("SAVEPOINT sale")
                 try:
-                    results[i] = self.sale(conn, account, game, key, self.sale.next_entry)
+                    results[i] = self.sale(conn, account, game, key, self.sale.next_entry, logs)
                 except (PoolExhausted, PoolNotLoaded):  # the rest go on their own, which lay
                     # out or load the pool outside this transaction
                     raw.execute("ROLLBACK TO sale")
@@ -107,4 +116,6 @@ class SqliteSeller:
                 except Exception:  # bought again on its own, which answers it exactly
                     raw.execute("ROLLBACK TO sale")
                 raw.execute("RELEASE sale")
+            if logs:
+                self.parts.sql.add_log_entry.many(conn, logs)
         return results

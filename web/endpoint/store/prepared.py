@@ -31,6 +31,16 @@ class Prepared:
             cursor.execute(self.sql, params)
         return cursor
 
+    def many(self, conn: Connection, rows: list[dict[str, Any]]) -> None:
+        """Execute once for each row's values, in one call of the driver's executemany."""
+        cursor = conn.connection.cursor()
+        full = [{**self.defaults, **row} for row in rows]
+        if self.order is not None:
+            cursor.executemany(self.sql, [tuple(row[name] for name in self.order) for row in full])
+        else:
+            cursor.executemany(self.sql, full)
+        cursor.close()
+
     def run(self, conn: Connection, **values: Any) -> None:
         """Execute for the effect only."""
         self(conn, **values).close()
