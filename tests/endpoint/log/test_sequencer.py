@@ -30,7 +30,7 @@ from tests.endpoint.conftest import bearer, buy, sequencer_of, session
 from tests.endpoint.sales.test_batch import endpoint_process
 from web.endpoint.http.services import Services
 from web.endpoint.log import nodes
-from web.endpoint.log.sequencer import Sequencer
+from web.endpoint.log.sequencer import STEPS, Sequencer
 from web.endpoint.log.signer import verify
 from web.endpoint.sales.postgres_seller import PostgresSeller
 from web.endpoint.store.schema import log_checkpoints, log_entries, plays
@@ -191,6 +191,41 @@ def test_a_sale_refused_within_a_batch_leaves_no_record(
     check_sales(services, logged)
     sold = [answer["play_number"] for answer in answers if answer is not None]
     assert [r["play"] for r in logged if r["type"] == "sale"] == sold
+
+
+def test_a_run_that_died_after_its_steps_is_signed_by_the_next(
+    logged: tuple[Services, TestClient],
+) -> None:
+    """Steps place records and move the head; the run's checkpoint comes after them, in a
+    transaction of its own. A run that dies between (its steps committed, nothing signed)
+    leaves the head ahead of the newest checkpoint: the next run, with nothing pending, signs
+    the head; a run after that signs nothing."""
+    services, client = logged
+    token = session(client)["token"]
+    numbers = [buy(client, token).json()["play_number"] for _ in range(2)]
+    assert sequencer_of(services).step() == 3  # the commitment and two sales; then it "died"
+    assert client.get("/log/checkpoint").status_code == 404
+    [(size, _)] = sequencer_of(services).run()
+    assert size == 3 and sequencer_of(services).run() == []
+    checkpoint = check_served(services, client)
+    for number in numbers:
+        check_play(client, token, number, checkpoint)
+
+
+def test_a_run_signs_after_at_most_steps_batches(logged: tuple[Services, TestClient]) -> None:
+    """Sales outpacing the sequencer (every batch full) would keep a run from signing: it
+    signs after STEPS batches, and the next run goes on from there."""
+    services, _ = logged
+    services.pools.ensure(LAB_RICHES.id)
+    rich = services.accounts.create(100 * PRICE)
+    for n in range(STEPS + 4):
+        services.checkout.seller.sell(rich, LAB_RICHES, f"sale {n}")
+    pending = STEPS + 5  # and the commitment
+    sequencer = sequencer_of(services)
+    sequencer.batch = 1
+    assert [size for size, _ in sequencer.run()] == [STEPS]
+    assert [size for size, _ in sequencer.run()] == [pending]
+    check_sales(services, sequenced(services))
 
 
 def test_a_step_whose_head_moved_meanwhile_starts_again(

@@ -2,17 +2,21 @@
 signed, by whichever instance takes the head's lock (docs/log.md, "Sequencing").
 
 Every LOTTERY_LOG_INTERVAL_MS each instance's sequencing process
-(web/endpoint/log/sequencing_process.py) runs `step` until nothing is pending. A step reads
-the head's size, up to BATCH pending log_entries in id order (one statement, so one snapshot)
-and the tree's right edge; then, holding nothing, gives the records the indices size,
-size + 1, ..., computes the nodes each completes (engine.tlog.tree.appended), the new root and
-the sales by pool and tier; then, in one transaction, it locks the one log_head row
-(PostgreSQL: SELECT ... FOR UPDATE; SQLite: its write lock, which every transaction here takes)
-and, only if the head is still the size it read (no other instance sequenced meanwhile; else
-it starts again), places the records, stores the nodes, counts the sales against their pool's
-tiers (log_pool_tiers), sets the head's size and root and inserts the checkpoint signed by the
-log key; then commits. With nothing pending nothing is signed. Its checkpoint is then handed to
-the witnesses (off any sale's path and lock: `cosign`), whose cosignatures are added to its row.
+(web/endpoint/log/sequencing_process.py) runs `step` until it has caught up (at most STEPS
+times), then `checkpoint`. A step reads the head's size, up to `batch` pending log_entries in
+id order (one statement, so one snapshot) and the tree's right edge; then, holding nothing,
+gives the records the indices size, size + 1, ..., computes the nodes each completes
+(engine.tlog.tree.appended), the new root and the sales by pool and tier; then, in one
+transaction, it locks the one
+log_head row (PostgreSQL: SELECT ... FOR UPDATE; SQLite: its write lock, which every
+transaction here takes) and, only if the head is still the size it read (no other instance
+sequenced meanwhile; else it starts again), places the records, stores the nodes, counts the
+sales against their pool's tiers (log_pool_tiers) and sets the head's size and root; then
+commits. `checkpoint` then signs the head with the log key, in a transaction of its own holding
+the head's lock, unless a checkpoint of its size exists: one checkpoint a run, however many
+steps it took (SQLite's steps are small, to hold its write lock briefly). With nothing
+sequenced nothing is signed. The checkpoint is then handed to the witnesses (off any sale's path
+and lock: `cosign`), whose cosignatures are added to its row.
 
 Why a pool's sales are logged in index order: each sale of a pool takes the pool row's lock
 and inserts its log_entries row before it commits, so sale i's row is committed (with a smaller
@@ -30,7 +34,7 @@ from collections.abc import Callable
 from typing import Any
 
 import orjson
-from sqlalchemy import Connection, bindparam, insert, select, update
+from sqlalchemy import Connection, bindparam, func, insert, select, update
 
 from engine.tlog import tree
 from engine.tlog.note import Signature
@@ -42,7 +46,12 @@ from web.endpoint.log.witnesses import Witnesses
 from web.endpoint.store.database import Database
 from web.endpoint.store.schema import log_checkpoints, log_entries, log_head, log_pool_tiers
 
-BATCH = 1_000  # pending records sequenced in one step at most (SQLite: a write of ~7 ms)
+# pending records sequenced in one step at most: on SQLite a step's write holds the lock every
+# sale waits for (in another process: its busy handler sleeps 1, 2, 5 ms...), 1,000 records for
+# up to 8 ms, 250 for up to 4 (3,000 records sequenced 39 ms, 49 ms)
+BATCH = 1_000
+SQLITE_BATCH = 250
+STEPS = 20  # batches in one run at most, before its checkpoint
 Cosign = Callable[[str, int, Callable[[int], list[bytes]]], list[Signature]]
 
 logger = logging.getLogger("web.endpoint")
@@ -58,30 +67,33 @@ class Sequencer:
         signer: LogSigner,
         now_ms: Callable[[], int],
         cosign: Cosign | None = None,
-        batch: int = BATCH,
+        batch: int | None = None,
     ) -> None:
         self.db = db
         self.signer = signer
         self.now_ms = now_ms
         self.cosign = cosign
-        self.batch = batch
+        self.batch = batch or (SQLITE_BATCH if db.is_sqlite else BATCH)
         self._size = -1  # the head this process last wrote or read, and its right edge
         self._edge: dict[Node, bytes] = {}
         self._cosigning = threading.Lock()  # held while a checkpoint is with the witnesses
 
     def run(self) -> list[tuple[int, str]]:
-        """Sequence everything pending now, a batch a transaction; the checkpoints signed."""
-        signed: list[tuple[int, str]] = []
-        while True:
-            made = self.step()
-            if made is None:
+        """Sequence what is pending, a batch a transaction, until a batch is not full (caught
+        up) or after STEPS batches (sales outpacing it), then sign a checkpoint of the head
+        (`checkpoint`); the checkpoint signed, if one was. (Run until nothing was pending,
+        steady sales would keep a run from ever signing.)"""
+        for _ in range(STEPS):
+            if self.step() < self.batch:
                 break
-            signed.append(made)
-        if signed and self.cosign is not None and self._cosigning.acquire(blocking=False):
-            # the newest only, on a thread of its own, one at a time: a slow witness delays
-            # cosignatures, never the log (each witness is sent a proof from what it has)
-            threading.Thread(target=self._cosign_newest, args=signed[-1], daemon=True).start()
-        return signed
+        made = self.checkpoint()
+        if made is None:
+            return []
+        if self.cosign is not None and self._cosigning.acquire(blocking=False):
+            # on a thread of its own, one at a time: a slow witness delays cosignatures, never
+            # the log (each witness is sent a proof from what it has)
+            threading.Thread(target=self._cosign_newest, args=made, daemon=True).start()
+        return [made]
 
     def _cosign_newest(self, size: int, note: str) -> None:
         try:
@@ -89,14 +101,14 @@ class Sequencer:
         finally:
             self._cosigning.release()
 
-    def step(self) -> tuple[int, str] | None:
-        """A batch of pending records sequenced and a checkpoint signed (its size and note),
-        or None when nothing is pending. Its work is done between two short visits to the
-        database, holding nothing: the first reads the head, the batch and the tree's right
-        edge; the second, in one transaction holding the head's lock, writes what the work
-        made, unless the head moved meanwhile (another instance sequenced): then again. (On
-        SQLite the transaction holds the database's one write lock, which every sale waits
-        for: the whole step in it stalled sales for 30-90 ms a second.)"""
+    def step(self) -> int:
+        """A batch of pending records sequenced; how many (0: nothing was pending). Its work
+        is done between two short visits to the database, holding nothing: the first reads
+        the head, the batch and the tree's right edge; the second, in one transaction holding
+        the head's lock, writes what the work made, unless the head moved meanwhile (another
+        instance sequenced): then again. (On SQLite the transaction holds the database's one
+        write lock, which every sale waits for: the whole step in it stalled sales for 30-90
+        ms a second.)"""
         while True:
             with self.db.read() as conn:
                 size, _ = self._head(conn)
@@ -107,7 +119,7 @@ class Sequencer:
                     .limit(self.batch)
                 ).all()
                 if not pending:
-                    return None
+                    return 0
                 known = dict(self._edge) if self._size == size else {}
                 nodes.reader(conn, known)(tree.subtree_nodes(0, size))  # (from memory, or read)
             start, data = size, [bytes(row[1]) for row in pending]
@@ -118,20 +130,43 @@ class Sequencer:
                 if self._head(conn, lock=True)[0] != start:
                     self._size = -1  # (its edge is another's now)
                     continue
-                now = self.now_ms()
                 self._place(conn, [int(row[0]) for row in pending], start)
                 nodes.store(conn, new)
                 _count_tiers(conn, tiers, sold)
                 conn.execute(
                     update(log_head)
                     .where(log_head.c.id == 1)
-                    .values(size=size, root=root, updated_at=now)
+                    .values(size=size, root=root, updated_at=self.now_ms())
                 )
-                note = self.signer.sign(size, root)
-                conn.execute(insert(log_checkpoints).values(size=size, note=note, created_at=now))
             self._size = size
             self._edge = {node: known[node] for node in tree.subtree_nodes(0, size)}
-            return size, note
+            return len(data)
+
+    def checkpoint(self) -> tuple[int, str] | None:
+        """A checkpoint of the head signed (its size and note), unless the tree is empty or a
+        checkpoint of its size exists (signed by another instance, or by this one's last run:
+        with nothing sequenced since, nothing is signed). In a transaction holding the head's
+        lock, so that checkpoints are inserted in the order of their sizes; a run that died
+        after its steps leaves the head ahead of the last checkpoint, and the next run, any
+        instance's, signs it."""
+        with self.db.read() as conn:
+            if not self._uncheckpointed(conn):
+                return None
+        with self.db.begin() as conn:
+            size, root = self._head(conn, lock=True)
+            if not self._uncheckpointed(conn):
+                return None
+            note = self.signer.sign(size, root)
+            conn.execute(
+                insert(log_checkpoints).values(size=size, note=note, created_at=self.now_ms())
+            )
+        return size, note
+
+    def _uncheckpointed(self, conn: Connection) -> bool:
+        """Whether the head is a non-empty tree larger than the newest checkpoint."""
+        size, _ = self._head(conn)
+        newest = conn.execute(select(func.max(log_checkpoints.c.size))).scalar()
+        return size > 0 and (newest is None or int(newest) < size)
 
     def _place(self, conn: Connection, ids: list[int], start: int) -> None:
         """Give the records of these ids (in order) the indices start, start + 1, ...:
