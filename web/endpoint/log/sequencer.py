@@ -7,16 +7,15 @@ times), then `checkpoint`. A step reads the head's size, up to `batch` pending l
 id order (one statement, so one snapshot) and the tree's right edge; then, holding nothing,
 gives the records the indices size, size + 1, ..., computes the nodes each completes
 (engine.tlog.tree.appended), the new root and the sales by pool and tier; then, in one
-transaction, it locks the one
-log_head row (PostgreSQL: SELECT ... FOR UPDATE; SQLite: its write lock, which every
-transaction here takes) and, only if the head is still the size it read (no other instance
-sequenced meanwhile; else it starts again), places the records, stores the nodes, counts the
-sales against their pool's tiers (log_pool_tiers) and sets the head's size and root; then
-commits. `checkpoint` then signs the head with the log key, in a transaction of its own holding
-the head's lock, unless a checkpoint of its size exists: one checkpoint a run, however many
-steps it took (SQLite's steps are small, to hold its write lock briefly). With nothing
-sequenced nothing is signed. The checkpoint is then handed to the witnesses (off any sale's path
-and lock: `cosign`), whose cosignatures are added to its row.
+transaction, it locks the one log_head row (PostgreSQL: SELECT ... FOR UPDATE; SQLite: its
+write lock, which every transaction here takes) and, only if the head is still the size it read
+(no other instance sequenced meanwhile; else it starts again), places the records, stores the
+nodes, counts the sales against their pool's tiers (log_pool_tiers) and sets the head's size
+and root; then commits. `checkpoint` then signs the head with the log key, in a transaction of
+its own holding the head's lock, unless a checkpoint of its size exists: one checkpoint a run,
+however many steps it took. With nothing sequenced nothing is signed. The checkpoint is then
+handed to the witnesses (off any sale's path and lock: `cosign`), whose cosignatures are added
+to its row.
 
 Why a pool's sales are logged in index order: each sale of a pool takes the pool row's lock
 and inserts its log_entries row before it commits, so sale i's row is committed (with a smaller
@@ -46,11 +45,11 @@ from web.endpoint.log.witnesses import Witnesses
 from web.endpoint.store.database import Database
 from web.endpoint.store.schema import log_checkpoints, log_entries, log_head, log_pool_tiers
 
-# pending records sequenced in one step at most: on SQLite a step's write holds the lock every
-# sale waits for (in another process: its busy handler sleeps 1, 2, 5 ms...), 1,000 records for
-# up to 8 ms, 250 for up to 4 (3,000 records sequenced 39 ms, 49 ms)
+# pending records sequenced in one step at most. On SQLite a step's write holds the lock every
+# sale waits for, in SQLite's busy handler (the sequencing process is another process), whose
+# sleeps of 1, 2, 5... ms make each wait longer than the write: steps of 250 records (writes of
+# up to 4 ms, not 8) stalled the sales more often and raised their p99 (docs/log.md)
 BATCH = 1_000
-SQLITE_BATCH = 250
 STEPS = 20  # batches in one run at most, before its checkpoint
 Cosign = Callable[[str, int, Callable[[int], list[bytes]]], list[Signature]]
 
@@ -67,13 +66,13 @@ class Sequencer:
         signer: LogSigner,
         now_ms: Callable[[], int],
         cosign: Cosign | None = None,
-        batch: int | None = None,
+        batch: int = BATCH,
     ) -> None:
         self.db = db
         self.signer = signer
         self.now_ms = now_ms
         self.cosign = cosign
-        self.batch = batch or (SQLITE_BATCH if db.is_sqlite else BATCH)
+        self.batch = batch
         self._size = -1  # the head this process last wrote or read, and its right edge
         self._edge: dict[Node, bytes] = {}
         self._cosigning = threading.Lock()  # held while a checkpoint is with the witnesses
