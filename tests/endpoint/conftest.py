@@ -7,12 +7,13 @@ Each PostgreSQL test gets its own schema, dropped afterwards.
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import os
 import secrets
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -162,6 +163,32 @@ def make_app(
     yield build
     for app in apps:
         app.state.services.db.dispose()
+
+
+def named_children(name: str, before: Iterable[int] = ()) -> list[int]:
+    """The pids of this process's children that named themselves `name` (prctl, as `ps -o
+    comm` shows: "book-hashing", "log-sequencer"), but those in `before`."""
+    found, old = [], set(before)
+    for child in multiprocessing.active_children():
+        if child.pid is None or child.pid in old:
+            continue
+        try:
+            comm = Path(f"/proc/{child.pid}/comm").read_text().strip()
+        except OSError:
+            continue
+        if comm == name:
+            found.append(child.pid)
+    return found
+
+
+def started_child(name: str, before: Iterable[int] = ()) -> int:
+    """The one child named `name` started since `before` (it names itself as it starts)."""
+    deadline = time.monotonic() + 30
+    while not (new := named_children(name, before)):
+        assert time.monotonic() < deadline, f"no {name} process started"
+        time.sleep(0.02)
+    (pid,) = new
+    return pid
 
 
 def sequencer_of(services: Services) -> Sequencer:

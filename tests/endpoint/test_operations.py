@@ -17,7 +17,15 @@ from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import select
 
 from engine import games
-from tests.endpoint.conftest import OPERATOR, bearer, buy, postgres_url, session
+from tests.endpoint.conftest import (
+    OPERATOR,
+    bearer,
+    buy,
+    named_children,
+    postgres_url,
+    session,
+    started_child,
+)
 from web.endpoint.sales import hashes
 from web.endpoint.sales.hashing_process import hash_of_row
 from web.endpoint.store.schema import plays
@@ -115,21 +123,15 @@ def test_the_hasher_goes_on_when_its_process_is_killed(
     app = make_app()
     with TestClient(app) as client:
         deadline = time.monotonic() + 30
-        while not (started := set(multiprocessing.active_children()) - before):
-            assert time.monotonic() < deadline, "no hashing process was started"
-            time.sleep(0.05)
-        (child,) = started
-        os.kill(child.pid or 0, signal.SIGKILL)
+        child = started_child("book-hashing")
+        os.kill(child, signal.SIGKILL)
         token = session(client)["token"]
         for _ in range(3):
             assert buy(client, token).status_code == 201
-        while (
-            hashes.unhashed(app.state.services.db)
-            or len(set(multiprocessing.active_children()) - before) != 1
-        ):
+        while hashes.unhashed(app.state.services.db) or not named_children("book-hashing", {child}):
             assert time.monotonic() < deadline, "the plays were not hashed"
             time.sleep(0.05)
-        assert child not in multiprocessing.active_children()
+        assert child not in {process.pid for process in multiprocessing.active_children()}
         assert scrape(client)[("lottery_hashing_restarts_total", ())] == 1
     assert set(multiprocessing.active_children()) == before
     with app.state.services.db.begin() as conn:

@@ -3,45 +3,21 @@ sequencing what every sale appended, ended with the app, started again when it d
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from tests.endpoint.conftest import OPERATOR, bearer, buy, session
+from tests.endpoint.conftest import OPERATOR, bearer, buy, named_children, session, started_child
 from web.endpoint.http.services import Services
 from web.endpoint.log import entries
 
 FAST = {"log_interval_ms": 50}
-
-
-def sequencing_children() -> list[int]:
-    """The pids of this process's sequencing processes (named by prctl: `ps -o comm`)."""
-    found = []
-    for child in multiprocessing.active_children():
-        try:
-            name = Path(f"/proc/{child.pid}/comm").read_text().strip()
-        except OSError:
-            continue
-        if name == "log-sequencer":
-            found.append(child.pid or 0)
-    return found
-
-
-def started(before: set[int]) -> int:
-    """The one sequencing process started since `before` (it names itself as it starts)."""
-    deadline = time.monotonic() + 30
-    while not (new := set(sequencing_children()) - before):
-        assert time.monotonic() < deadline, "no sequencing process started"
-        time.sleep(0.02)
-    (pid,) = new
-    return pid
+SEQUENCER = "log-sequencer"  # the name it gives itself
 
 
 def logged(client: TestClient, token: str, number: int) -> None:
@@ -57,16 +33,16 @@ def test_the_process_starts_and_ends_with_the_app_and_sequences_every_sale(
 ) -> None:
     app = make_app(**FAST)
     services: Services = app.state.services
-    before = set(sequencing_children())
+    before = set(named_children(SEQUENCER))
     with TestClient(app) as client:
-        started(before)  # with the app, before any sale
+        started_child(SEQUENCER, before)  # with the app, before any sale
         token = session(client)["token"]
         numbers = [buy(client, token).json()["play_number"] for _ in range(3)]
         for number in numbers:
             logged(client, token, number)
-        assert len(set(sequencing_children()) - before) == 1
+        assert len(set(named_children(SEQUENCER)) - before) == 1
         assert entries.pending(services.db) == 0
-    assert set(sequencing_children()) == before  # ended with the app
+    assert set(named_children(SEQUENCER)) == before  # ended with the app
 
 
 def test_a_sequencing_process_that_dies_is_started_again(
@@ -75,14 +51,14 @@ def test_a_sequencing_process_that_dies_is_started_again(
     """The kernel may kill it (out of memory): another is started (said in the log, counted in
     the metrics) and the sales go on being sequenced."""
     app = make_app(**FAST)
-    before = set(sequencing_children())
+    before = set(named_children(SEQUENCER))
     with TestClient(app) as client:
         token = session(client)["token"]
         logged(client, token, buy(client, token).json()["play_number"])
-        child = started(before)
+        child = started_child(SEQUENCER, before)
         os.kill(child, signal.SIGKILL)
         logged(client, token, buy(client, token).json()["play_number"])
-        assert started(before | {child}) != child
+        assert started_child(SEQUENCER, before | {child}) != child
         metrics = client.get("/api/metrics", headers=OPERATOR).text
         assert "lottery_log_sequencer_restarts_total 1.0" in metrics
     said = [r.getMessage() for r in caplog.records if "sequencing process died" in r.getMessage()]

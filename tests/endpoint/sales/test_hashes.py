@@ -21,7 +21,7 @@ from sqlalchemy import select
 
 from engine import games
 from engine.outcome import Composition
-from tests.endpoint.conftest import OPERATOR, buy, in_own_loop, session
+from tests.endpoint.conftest import OPERATOR, buy, in_own_loop, session, started_child
 from web.endpoint.sales import hashes, hashing_process
 from web.endpoint.sales.hashing_process import HashingProcess, hash_of_row
 from web.endpoint.sales.presale_hashes import HASH_BATCH
@@ -164,12 +164,8 @@ def test_a_pool_whose_files_cannot_be_read_is_hashed_behind(
 def test_the_hashing_process_is_warmed_as_the_app_starts(app: FastAPI) -> None:
     """The lifespan starts the hashing process with one book of each game on sale built
     (`hashing_process.warm`), so the first sales find it running, not starting."""
-    before = set(multiprocessing.active_children())
     with TestClient(app):
-        deadline = time.monotonic() + 30
-        while not set(multiprocessing.active_children()) - before:
-            assert time.monotonic() < deadline, "no hashing process was started"
-            time.sleep(0.05)
+        started_child("book-hashing")
     hashing_process.warm()  # what it runs, here: raises if a game's book cannot be built
 
 

@@ -9,7 +9,7 @@ The process starts with the endpoint, as the hashing process does, so that the f
 a start do not pay for its start (a spawned Python importing the endpoint's modules: about a
 second of CPU); it keeps its database connection, its tree's right edge and its witnesses' state
 from one turn to the next. It ends with the endpoint and is started again when it dies
-(web/endpoint/pools/children.py), counted in /api/metrics (`lottery_log_sequencer_restarts`).
+(web/endpoint/children.py), counted in /api/metrics (`lottery_log_sequencer_restarts`).
 """
 
 from __future__ import annotations
@@ -27,10 +27,10 @@ from typing import TYPE_CHECKING
 
 import anyio
 
+from web.endpoint.children import ChildProcess, end_with_parent
 from web.endpoint.clock import Clock
 from web.endpoint.log.sequencer import Sequencer, witnesses_of
 from web.endpoint.log.signer import load_policy, load_signer
-from web.endpoint.pools.children import ChildProcess, end_with_parent
 from web.endpoint.settings import Settings
 from web.endpoint.store.database import Database
 

@@ -29,8 +29,8 @@ from pathlib import Path
 from engine import games
 from engine.math.pool import Pool
 from engine.math.table import PrizeTable
+from web.endpoint.children import end_with_parent
 from web.endpoint.pools import files
-from web.endpoint.pools.children import end_with_parent
 
 LayOut = Callable[[PrizeTable, int], Pool]
 

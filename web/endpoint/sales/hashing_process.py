@@ -21,8 +21,8 @@ from engine.book import Book
 from engine.book_hash import book_hash
 from engine.math.pool import Pool
 from engine.outcome import Composition
+from web.endpoint.children import ChildProcess, end_with_parent
 from web.endpoint.pools import files
-from web.endpoint.pools.children import ChildProcess, end_with_parent
 
 T = TypeVar("T")
 Row = tuple[int, str, str, str, str]  # play number, game, model, composition JSON, seed hex
