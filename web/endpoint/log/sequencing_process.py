@@ -1,9 +1,8 @@
 """The sequencing process: the public log sequenced (web/endpoint/log/sequencer.py) in a process
 of the endpoint's own, every LOTTERY_LOG_INTERVAL_MS, so that its work (a batch's records
 hashed into the tree, the nodes stored, the checkpoint signed, the witnesses asked) never holds
-the serving process's interpreter lock while purchases wait for it. On a thread of the serving
-process it cost a purchase about a tenth of the endpoint's rate (docs/log.md, "What a purchase
-costs").
+the serving process's interpreter lock while purchases wait for it (what each way cost the
+purchases: docs/log.md, "What a purchase costs").
 
 The process starts with the endpoint, as the hashing process does, so that the first sales after
 a start do not pay for its start (a spawned Python importing the endpoint's modules: about a
