@@ -187,10 +187,10 @@ def test_a_sale_refused_within_a_batch_leaves_no_record(
     answers = services.checkout.seller.sell_batch(LAB_RICHES, requests)
     assert [answer is not None for answer in answers] == [True, False, True]
     sequencer_of(services).run()
-    logged = sequenced(services)
-    check_sales(services, logged)
+    log = sequenced(services)
+    check_sales(services, log)
     sold = [answer["play_number"] for answer in answers if answer is not None]
-    assert [r["play"] for r in logged if r["type"] == "sale"] == sold
+    assert [r["play"] for r in log if r["type"] == "sale"] == sold
 
 
 def test_a_run_that_died_after_its_steps_is_signed_by_the_next(
