@@ -60,8 +60,8 @@ def _open(parent: int, settings: Settings) -> None:
 
 
 def sequence() -> int:
-    """(In the sequencing process.) Everything pending sequenced; how many checkpoints were
-    signed."""
+    """(In the sequencing process.) One run of the sequencer (`Sequencer.run`: what is pending,
+    up to STEPS batches, then a checkpoint); how many checkpoints were signed."""
     assert _SEQUENCER is not None, "not the sequencing process"
     return len(_SEQUENCER.run())
 

@@ -12,7 +12,6 @@ import signal
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import TypeVar
 
 import orjson
 
@@ -24,7 +23,6 @@ from engine.outcome import Composition
 from web.endpoint.children import ChildProcess, end_with_parent
 from web.endpoint.pools import files
 
-T = TypeVar("T")
 Row = tuple[int, str, str, str, str]  # play number, game, model, composition JSON, seed hex
 
 
