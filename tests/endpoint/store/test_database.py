@@ -1,10 +1,11 @@
 """The database (web/endpoint/store/database.py): a SQLite ledger only its owner can read, reads
-that cost PostgreSQL one round trip each, and pooled connections the server ended replaced
-before they are used."""
+that cost PostgreSQL one round trip each and wait for no SQLite writer, and pooled connections
+the server ended replaced before they are used."""
 
 from __future__ import annotations
 
 import os
+import sqlite3
 import stat
 import time
 from collections.abc import Callable, Iterator
@@ -105,12 +106,32 @@ def test_a_pooled_connection_its_server_ended_is_replaced_before_it_is_used(
 PID = "SELECT pg_backend_pid()"
 
 
-def test_reads_on_sqlite_are_in_a_transaction(tmp_path: Path) -> None:
-    """Database.read on SQLite: begin()'s transaction (SQLite has no round trip to save)."""
-    db = Database(f"sqlite:///{tmp_path / 'ledger.sqlite3'}")
+def test_reads_on_sqlite_wait_for_no_writer_and_see_one_snapshot(tmp_path: Path) -> None:
+    """Database.read on SQLite: a deferred transaction, taking no lock. While another process's
+    connection holds the write lock (the sequencing process's step), a read neither waits for
+    it (with a busy timeout of 10 s, a read that took the lock would fail this by its length)
+    nor sees what that connection writes until it commits; and a read's statements all see
+    the database of its first."""
+    path = tmp_path / "ledger.sqlite3"
+    db = Database(f"sqlite:///{path}")
+    other = sqlite3.connect(path, isolation_level=None)
     try:
+        with db.begin() as conn:
+            conn.exec_driver_sql("CREATE TABLE t (n INTEGER)")
+            conn.exec_driver_sql("INSERT INTO t VALUES (1)")
+        other.execute("BEGIN IMMEDIATE")
+        other.execute("INSERT INTO t VALUES (2)")
+        start = time.monotonic()
         with db.read() as conn:
-            assert conn.exec_driver_sql("SELECT 1").scalar() == 1
             assert conn.connection.driver_connection.in_transaction  # type: ignore[union-attr]
+            assert conn.exec_driver_sql("SELECT sum(n) FROM t").scalar() == 1
+            other.execute("COMMIT")
+            assert conn.exec_driver_sql("SELECT sum(n) FROM t").scalar() == 1
+        assert time.monotonic() - start < 1
+        with db.read() as conn:
+            assert conn.exec_driver_sql("SELECT sum(n) FROM t").scalar() == 3
+        with db.begin() as conn:  # (and a write after them takes the lock as ever)
+            conn.exec_driver_sql("INSERT INTO t VALUES (4)")
     finally:
+        other.close()
         db.dispose()

@@ -228,7 +228,7 @@ class Sequencer:
 
     def prove(self, old: int, size: int) -> list[bytes]:
         """The consistency proof from the tree of `old` leaves to the tree of `size`."""
-        with self.db.begin() as conn:
+        with self.db.read() as conn:
             return nodes.prefetched(conn, lambda read: tree.prove_consistency(size, old, read))
 
 

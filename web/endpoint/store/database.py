@@ -40,6 +40,8 @@ UNAVAILABLE = (psycopg.OperationalError, sqlalchemy.exc.OperationalError, sqlite
 # Work whose PostgreSQL connection was lost is tried again this often, each time on a new pool
 # (a purchase in web/endpoint/sales/checkout.py, work safe to repeat in `Database.again`).
 LOST_RETRIES = 2
+# the execution option marking `Database.read`'s SQLite transactions: deferred, no write lock
+READING = "lottery_reading"
 
 
 class Database:
@@ -102,11 +104,15 @@ class Database:
     def read(self) -> Iterator[Connection]:
         """A connection for reads only. PostgreSQL's is in autocommit: each statement one round
         trip, no BEGIN and no COMMIT (each sees the database as of its start, as each
-        statement of a READ COMMITTED transaction does); SQLite's is `begin()`'s transaction.
-        The once-a-second checks of a session and of a purchase's admission read with it."""
+        statement of a READ COMMITTED transaction does). SQLite's is a deferred transaction
+        (one snapshot for all its statements) that takes no lock: in WAL mode it waits for no
+        writer, another process's included (the sequencing process's steps), and holds none
+        up. The once-a-second checks of a session and of a purchase's admission read with it."""
         if self._lock is not None:
-            with self.begin() as conn:
-                yield conn
+            with self.engine.connect() as conn:
+                conn.execution_options(**{READING: True})
+                with conn.begin():
+                    yield conn
             return
         with self.engine.connect() as conn:
             # psycopg's own switch, not SQLAlchemy's isolation level: that one, reset when the
@@ -242,5 +248,9 @@ def _sqlite_pragmas(engine: Engine) -> None:
 
     @event.listens_for(engine, "begin")
     def on_begin(conn: Connection) -> None:
-        # IMMEDIATE takes the write lock up front, so other processes wait instead of failing.
-        conn.connection.driver_connection.execute("BEGIN IMMEDIATE")  # type: ignore[union-attr]
+        # IMMEDIATE takes the write lock up front, so other processes wait instead of failing;
+        # `Database.read`'s transactions take none (a reader's snapshot, WAL's readers wait
+        # for no writer)
+        reading = conn.get_execution_options().get(READING, False)
+        begin = "BEGIN" if reading else "BEGIN IMMEDIATE"
+        conn.connection.driver_connection.execute(begin)  # type: ignore[union-attr]
