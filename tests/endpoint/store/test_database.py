@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import stat
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -18,6 +19,7 @@ from fastapi.testclient import TestClient
 
 from tests.endpoint.conftest import buy, session
 from web.endpoint.settings import Settings
+from web.endpoint.store import database
 from web.endpoint.store.database import Database
 
 
@@ -132,6 +134,42 @@ def test_reads_on_sqlite_wait_for_no_writer_and_see_one_snapshot(tmp_path: Path)
             assert conn.exec_driver_sql("SELECT sum(n) FROM t").scalar() == 3
         with db.begin() as conn:  # (and a write after them takes the lock as ever)
             conn.exec_driver_sql("INSERT INTO t VALUES (4)")
+    finally:
+        other.close()
+        db.dispose()
+
+
+def test_a_sqlite_write_waits_for_another_process_s_lock_and_then_takes_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A transaction's BEGIN meeting another connection's write lock waits for it (polled,
+    `write_lock`) and takes it once it is let go; held past BUSY_SECONDS, it fails as SQLite
+    fails (database is locked: the 503 database_unavailable). Either way the connection's own
+    busy timeout is as it was, for its other statements."""
+    monkeypatch.setattr(database, "BUSY_SECONDS", 1)
+    path = tmp_path / "ledger.sqlite3"
+    db = Database(f"sqlite:///{path}")
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    try:
+        with db.begin() as conn:
+            conn.exec_driver_sql("CREATE TABLE t (n INTEGER)")
+        other.execute("BEGIN IMMEDIATE")
+        threading.Timer(0.3, other.execute, ("COMMIT",)).start()
+        start = time.monotonic()
+        with db.begin() as conn:
+            waited = time.monotonic() - start
+            conn.exec_driver_sql("INSERT INTO t VALUES (1)")
+            assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == 1000
+        assert waited >= 0.25
+        other.execute("BEGIN IMMEDIATE")
+        start = time.monotonic()
+        with pytest.raises(sqlite3.OperationalError, match="locked"), db.begin():
+            pass
+        assert 1 <= time.monotonic() - start < 5
+        other.execute("ROLLBACK")
+        with db.begin() as conn:
+            assert conn.exec_driver_sql("SELECT sum(n) FROM t").scalar() == 1
+            assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == 1000
     finally:
         other.close()
         db.dispose()

@@ -6,6 +6,7 @@ import os
 import secrets
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -28,6 +29,10 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 # in flight stalls together. Often, each checkpoint has few pages to flush and the stalls are
 # short (the measurements: docs/changelog.md, "WAL checkpoints every 0.1 s").
 CHECKPOINT_SECONDS = 0.1
+# How long a SQLite statement waits for another process's lock before failing, and how often
+# a transaction's BEGIN looks again for the write lock (`write_lock`)
+BUSY_SECONDS = 10
+LOCK_POLL_SECONDS = 0.0002
 MIGRATION_LOCK = 74_280_001  # PostgreSQL advisory lock id: one migrator at a time
 
 # The errors of a database that cannot be reached or used just now: its server restarted or
@@ -242,15 +247,36 @@ def _sqlite_pragmas(engine: Engine) -> None:
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute("PRAGMA busy_timeout=10000")
+        cursor.execute(f"PRAGMA busy_timeout={BUSY_SECONDS * 1000}")
         cursor.execute("PRAGMA wal_autocheckpoint=0")
         cursor.close()
 
     @event.listens_for(engine, "begin")
     def on_begin(conn: Connection) -> None:
-        # IMMEDIATE takes the write lock up front, so other processes wait instead of failing;
-        # `Database.read`'s transactions take none (a reader's snapshot, WAL's readers wait
-        # for no writer)
-        reading = conn.get_execution_options().get(READING, False)
-        begin = "BEGIN" if reading else "BEGIN IMMEDIATE"
-        conn.connection.driver_connection.execute(begin)  # type: ignore[union-attr]
+        raw = conn.connection.driver_connection
+        if conn.get_execution_options().get(READING, False):
+            raw.execute("BEGIN")  # type: ignore[union-attr]  # (a reader's snapshot, no lock)
+        else:
+            write_lock(raw)
+
+
+def write_lock(raw: Any) -> None:
+    """BEGIN IMMEDIATE: the write lock taken up front, so that another process's writer makes
+    this one wait rather than fail midway. The wait is polled every LOCK_POLL_SECONDS, up to
+    BUSY_SECONDS: SQLite's own busy handler sleeps 1, 2, 5, 10... ms between its tries, so a
+    sale that met the sequencing process's write of 3 ms waited 8 (docs/log.md, "What a
+    purchase costs"). Only the BEGIN waits: in WAL mode a transaction holding the write lock
+    meets no other lock, and the connection's own busy_timeout stays for anything else."""
+    raw.execute("PRAGMA busy_timeout=0")
+    try:
+        deadline = time.monotonic() + BUSY_SECONDS
+        while True:
+            try:
+                raw.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as error:
+                if error.sqlite_errorcode != sqlite3.SQLITE_BUSY or time.monotonic() > deadline:
+                    raise
+            time.sleep(LOCK_POLL_SECONDS)
+    finally:
+        raw.execute(f"PRAGMA busy_timeout={BUSY_SECONDS * 1000}")
