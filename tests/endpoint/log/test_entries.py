@@ -1,17 +1,21 @@
 """The pools' records (web/endpoint/log/entries.py), appended in the transactions of the facts
 they tell: a pool's commitment (its table summed from its catalogue) when its row is inserted;
 its closing and its reveal's digest, the SHA-256 of the reveal document exactly as served,
-when it is retired or found sold out."""
+when it is retired or found sold out; on SQLite each numbered as it is appended."""
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+import pytest
+from alembic import command
+from alembic.config import Config
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from sqlalchemy import select, update
+from sqlalchemy import insert, select, update
 
 from engine.tlog import records
 from tests.endpoint.conftest import buy, sequencer_of, session
@@ -19,6 +23,7 @@ from tests.endpoint.test_operations import scrape
 from web.endpoint.http.services import Services
 from web.endpoint.log import entries
 from web.endpoint.pools import reveal
+from web.endpoint.store.database import MIGRATIONS, Database
 from web.endpoint.store.schema import log_entries, pools
 
 GAME = "lab-riches"
@@ -126,3 +131,62 @@ def test_the_records_waiting_for_the_sequencer_are_counted_and_reported(
         sequencer_of(services).run()
         assert entries.pending(services.db) == 0
         assert scrape(client)[("lottery_log_pending_records", ())] == 0
+
+
+def indices(services: Services) -> list[int | None]:
+    """Every record's log index, in id order (None: not placed)."""
+    with services.db.begin() as conn:
+        query = select(log_entries.c.log_index).order_by(log_entries.c.id)
+        return list(conn.execute(query).scalars())
+
+
+def test_where_a_record_is_placed_sqlite_as_it_is_appended_postgresql_by_the_sequencer(
+    make_app: Callable[..., FastAPI], database_url: str
+) -> None:
+    """`index_at_append`: SQLite's records (a pool's commitment, sales single and in a batch)
+    are numbered 0, 1, 2... in the order of their transactions as they are appended, and the
+    sequencer adds them to the tree leaving their rows as they were; PostgreSQL's have no
+    index until the sequencer gives them the same numbers."""
+    app = make_app(log_interval_ms=3_600_000)  # (sequenced by hand)
+    services: Services = app.state.services
+    with TestClient(app) as client:
+        token = session(client)["token"]
+        for _ in range(3):
+            assert buy(client, token).status_code == 201
+        sqlite = not database_url
+        assert indices(services) == ([0, 1, 2, 3] if sqlite else [None] * 4)
+        assert entries.pending(services.db) == 4
+        sequencer_of(services).run()
+        assert indices(services) == [0, 1, 2, 3]
+        assert entries.pending(services.db) == 0
+        assert buy(client, token).status_code == 201
+        assert indices(services) == [0, 1, 2, 3] + ([4] if sqlite else [None])
+        assert entries.pending(services.db) == 1
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+def test_the_upgrade_numbers_sqlite_s_pending_records_in_id_order_after_the_last_placed(
+    make_app: Callable[..., FastAPI], tmp_path: Path
+) -> None:
+    """A SQLite ledger of the version before (revision 0011), one record placed by the
+    sequencer and three pending: the upgrade gives the three the next indices in id order,
+    as the sequencer would have, and the log's next record takes the one after them."""
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    old = Database(url)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with old.begin() as conn:
+        config.attributes["connection"] = conn
+        command.upgrade(config, "0011")
+    with old.begin() as conn:
+        for index in (0, None, None, None):
+            record = records.reveal("p", f"{index}", 0)
+            values = {"data": records.encode(record), "created_at": 0, "log_index": index}
+            conn.execute(insert(log_entries).values(values))
+    old.dispose()
+    app = make_app(database_url=url, log_interval_ms=3_600_000)  # migrated as it starts
+    services: Services = app.state.services
+    assert indices(services) == [0, 1, 2, 3]
+    with services.db.begin() as conn:
+        entries.append(conn, records.reveal("p", "next", 0), 0)
+    assert indices(services) == [0, 1, 2, 3, 4]

@@ -3,25 +3,26 @@ signed, by whichever instance takes the head's lock (docs/log.md, "Sequencing").
 
 Every LOTTERY_LOG_INTERVAL_MS each instance's sequencing process
 (web/endpoint/log/sequencing_process.py) runs `step` until it has caught up (at most STEPS
-times), then `checkpoint`. A step reads the head's size, up to `batch` pending log_entries in
-id order (one statement, so one snapshot) and the tree's right edge; then, holding nothing,
-gives the records the indices size, size + 1, ..., computes the nodes each completes
-(engine.tlog.tree.appended), the new root and the sales by pool and tier; then, in one
-transaction, it locks the one log_head row (PostgreSQL: SELECT ... FOR UPDATE; SQLite: its
-write lock, which every transaction here takes) and, only if the head is still the size it read
-(no other instance sequenced meanwhile; else it starts again), places the records, stores the
-nodes, counts the sales against their pool's tiers (log_pool_tiers) and sets the head's size
-and root; then commits. `checkpoint` then signs the head with the log key, in a transaction of
-its own holding the head's lock, unless a checkpoint of its size exists: one checkpoint a run,
-however many steps it took. With nothing sequenced nothing is signed. The checkpoint is then
-handed to the witnesses (off any sale's path and lock: `cosign`), whose cosignatures are added
-to its row.
+times), then `checkpoint`. A step reads the head's size, up to `batch` pending log_entries
+(one snapshot: PostgreSQL's those without an index, in id order; SQLite's, which took their
+index as they were appended, those from the head's size on: web/endpoint/log/entries.py) and
+the tree's right edge; then, holding nothing, gives PostgreSQL's records the indices size,
+size + 1, ..., computes the nodes each completes (engine.tlog.tree.appended), the new root and
+the sales by pool and tier; then, in one transaction, it locks the one log_head row
+(PostgreSQL: SELECT ... FOR UPDATE; SQLite: its write lock, which every transaction here takes)
+and, only if the head is still the size it read (no other instance sequenced meanwhile; else
+it starts again), places PostgreSQL's records, stores the nodes, counts the sales against their
+pool's tiers (log_pool_tiers) and sets the head's size and root; then commits. `checkpoint`
+then signs the head with the log key, in a transaction of its own holding the head's lock,
+unless a checkpoint of its size exists: one checkpoint a run, however many steps it took.
+With nothing sequenced nothing is signed. The checkpoint is then handed to the witnesses (off
+any sale's path and lock: `cosign`), whose cosignatures are added to its row.
 
 Why a pool's sales are logged in index order: each sale of a pool takes the pool row's lock
 and inserts its log_entries row before it commits, so sale i's row is committed (with a smaller
-id) before sale i + 1's row is even inserted; a batch inserts its rows in index order. The
-sequencer reads committed rows in id order, so whenever it sees sale i + 1 it sees sale i, and
-places it first.
+id, and on SQLite a smaller index) before sale i + 1's row is even inserted; a batch inserts
+its rows in index order. The sequencer reads committed rows in id order, so whenever it sees
+sale i + 1 it sees sale i, and places it first.
 """
 
 from __future__ import annotations
@@ -111,17 +112,12 @@ class Sequencer:
         while True:
             with self.db.read() as conn:
                 size, _ = self._head(conn)
-                pending = conn.execute(
-                    select(log_entries.c.id, log_entries.c.data)
-                    .where(log_entries.c.log_index.is_(None))
-                    .order_by(log_entries.c.id)
-                    .limit(self.batch)
-                ).all()
-                if not pending:
+                ids, data = self._pending(conn, size)
+                if not data:
                     return 0
                 known = dict(self._edge) if self._size == size else {}
                 nodes.reader(conn, known)(tree.subtree_nodes(0, size))  # (from memory, or read)
-            start, data = size, [bytes(row[1]) for row in pending]
+            start = size
             new, root = self._work(start, data, known)
             size = start + len(data)
             tiers, sold = _tiers(data)
@@ -129,7 +125,8 @@ class Sequencer:
                 if self._head(conn, lock=True)[0] != start:
                     self._size = -1  # (its edge is another's now)
                     continue
-                self._place(conn, [int(row[0]) for row in pending], start)
+                if ids is not None:
+                    self._place(conn, ids, start)
                 nodes.store(conn, new)
                 _count_tiers(conn, tiers, sold)
                 conn.execute(
@@ -166,6 +163,26 @@ class Sequencer:
         size, _ = self._head(conn)
         newest = conn.execute(select(func.max(log_checkpoints.c.size))).scalar()
         return size > 0 and (newest is None or int(newest) < size)
+
+    def _pending(self, conn: Connection, size: int) -> tuple[list[int] | None, list[bytes]]:
+        """Up to a batch of the records still to add to the tree of `size` leaves, in log
+        order, and the ids of those this step places (None: placed as they were appended, as
+        SQLite's are, entries.index_at_append)."""
+        e = log_entries.c
+        if self.db.is_sqlite:
+            rows = conn.execute(
+                select(e.log_index, e.data)
+                .where(e.log_index >= size)
+                .order_by(e.log_index)
+                .limit(self.batch)
+            ).all()
+            if [int(row[0]) for row in rows] != list(range(size, size + len(rows))):
+                raise RuntimeError(f"the log's records after {size} leave a gap")
+            return None, [bytes(row[1]) for row in rows]
+        rows = conn.execute(
+            select(e.id, e.data).where(e.log_index.is_(None)).order_by(e.id).limit(self.batch)
+        ).all()
+        return [int(row[0]) for row in rows], [bytes(row[1]) for row in rows]
 
     def _place(self, conn: Connection, ids: list[int], start: int) -> None:
         """Give the records of these ids (in order) the indices start, start + 1, ...:

@@ -13,6 +13,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Dialect
 
+from web.endpoint.log import entries
 from web.endpoint.player import limits, playtime, protections
 from web.endpoint.store.prepared import Prepared
 from web.endpoint.store.schema import (
@@ -118,11 +119,15 @@ class Statements:
             insert(plays).values({c.name: p(c.name) for c in plays.columns if c.name != "id"}),
             dialect,
         )
-        # A sale's public log record (sale.LOG_RECORD), pending until the sequencer gives it
-        # its index (web/endpoint/log/sequencer.py): parameters a sale's Record.
+        # A sale's public log record (sale.LOG_RECORD), pending until the sequencer adds it to
+        # the tree (web/endpoint/log/sequencer.py), its index given now on SQLite
+        # (entries.index_at_append): parameters a sale's Record.
         self.add_log_entry = Prepared(
             insert(log_entries).values(
-                data=p("log_record"), play_number=p("play_number"), created_at=p("purchased_at")
+                data=p("log_record"),
+                play_number=p("play_number"),
+                created_at=p("purchased_at"),
+                log_index=entries.index_at_append(dialect.name),
             ),
             dialect,
         )
