@@ -20,7 +20,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from sqlalchemy import select
+from sqlalchemy import event, select
 
 from engine import games
 from engine.tlog import records, tiles, tree
@@ -225,6 +225,44 @@ def test_a_run_signs_after_at_most_steps_batches(logged: tuple[Services, TestCli
     sequencer.batch = 1
     assert [size for size, _ in sequencer.run()] == [STEPS]
     assert [size for size, _ in sequencer.run()] == [pending]
+    check_sales(services, sequenced(services))
+
+
+def merkle_root(leaves: list[bytes]) -> bytes:
+    """RFC 6962's tree hash of these records, computed here from its definition."""
+    if len(leaves) == 1:
+        return tree.leaf_hash(leaves[0])
+    k = 1 << ((len(leaves) - 1).bit_length() - 1)  # the largest power of two below the size
+    return tree.node_hash(merkle_root(leaves[:k]), merkle_root(leaves[k:]))
+
+
+def test_a_step_writes_in_parts_each_leaving_the_whole_tree_of_its_end(
+    logged: tuple[Services, TestClient],
+) -> None:
+    """A step's write is split into transactions of `write` records at most (SQLite's
+    SQLITE_WRITE, so that no sale waits for the write lock long): each commits the head at
+    its end with the root of exactly the records before it, the same as a step of that size
+    would have written."""
+    services, client = logged
+    token = session(client)["token"]
+    for _ in range(4):
+        buy(client, token)  # (and the pool's commitment: 5 records)
+    sequencer = sequencer_of(services)
+    sequencer.write = 2
+    heads: list[tuple[int, bytes]] = []
+
+    def head_at_commit(conn: Any) -> None:
+        size, root = conn.exec_driver_sql("SELECT size, root FROM log_head").one()
+        heads.append((int(size), bytes(root)))
+
+    event.listen(services.db.engine, "commit", head_at_commit)
+    try:
+        assert sequencer.step() == 5
+    finally:
+        event.remove(services.db.engine, "commit", head_at_commit)
+    data = [records.encode(record) for record in sequenced(services)]
+    written = [head for head in heads if head[0]]  # (the step's read commits the empty tree)
+    assert written == [(size, merkle_root(data[:size])) for size in (2, 4, 5)]
     check_sales(services, sequenced(services))
 
 

@@ -46,11 +46,11 @@ from web.endpoint.log.witnesses import Witnesses
 from web.endpoint.store.database import Database
 from web.endpoint.store.schema import log_checkpoints, log_entries, log_head, log_pool_tiers
 
-# pending records sequenced in one step at most. On SQLite a step's write holds the lock every
-# sale waits for, in SQLite's busy handler (the sequencing process is another process), whose
-# sleeps of 1, 2, 5... ms make each wait longer than the write: steps of 250 records (writes of
-# up to 4 ms, not 8) stalled the sales more often and raised their p99 (docs/log.md)
+# pending records sequenced in one step at most
 BATCH = 1_000
+# On SQLite the records a step writes in one transaction at most: each holds the write lock
+# every sale waits for, and one of 1,000 records held it 5-9 ms under load (docs/log.md)
+SQLITE_WRITE = 100
 STEPS = 20  # batches in one run at most, before its checkpoint
 Cosign = Callable[[str, int, Callable[[int], list[bytes]]], list[Signature]]
 
@@ -74,6 +74,7 @@ class Sequencer:
         self.now_ms = now_ms
         self.cosign = cosign
         self.batch = batch
+        self.write = min(batch, SQLITE_WRITE) if db.is_sqlite else batch  # records a transaction
         self._size = -1  # the head this process last wrote or read, and its right edge
         self._edge: dict[Node, bytes] = {}
         self._cosigning = threading.Lock()  # held while a checkpoint is with the witnesses
@@ -103,12 +104,14 @@ class Sequencer:
 
     def step(self) -> int:
         """A batch of pending records sequenced; how many (0: nothing was pending). Its work
-        is done between two short visits to the database, holding nothing: the first reads
-        the head, the batch and the tree's right edge; the second, in one transaction holding
-        the head's lock, writes what the work made, unless the head moved meanwhile (another
-        instance sequenced): then again. (On SQLite the transaction holds the database's one
+        is done between short visits to the database, holding nothing: the first reads the
+        head, the batch and the tree's right edge; then, in transactions holding the head's
+        lock, each of up to `write` records, it writes what the work made, unless the head
+        moved meanwhile (another instance sequenced): then again, or, after a first part
+        written, what it wrote. Each part leaves a whole tree: its records' nodes, their
+        tiers and the head at their end. (On SQLite each transaction holds the database's one
         write lock, which every sale waits for: the whole step in it stalled sales for 30-90
-        ms a second.)"""
+        ms a second, and its write in one part 5-9 ms under load.)"""
         while True:
             with self.db.read() as conn:
                 size, _ = self._head(conn)
@@ -117,26 +120,31 @@ class Sequencer:
                     return 0
                 known = dict(self._edge) if self._size == size else {}
                 nodes.reader(conn, known)(tree.subtree_nodes(0, size))  # (from memory, or read)
-            start = size
-            new, root = self._work(start, data, known)
-            size = start + len(data)
-            tiers, sold = _tiers(data)
-            with self.db.begin() as conn:
-                if self._head(conn, lock=True)[0] != start:
-                    self._size = -1  # (its edge is another's now)
-                    continue
-                if ids is not None:
-                    self._place(conn, ids, start)
-                nodes.store(conn, new)
-                _count_tiers(conn, tiers, sold)
-                conn.execute(
-                    update(log_head)
-                    .where(log_head.c.id == 1)
-                    .values(size=size, root=root, updated_at=self.now_ms())
-                )
-            self._size = size
-            self._edge = {node: known[node] for node in tree.subtree_nodes(0, size)}
-            return len(data)
+            start, done = size, 0
+            for at in range(0, len(data), self.write):
+                part = data[at : at + self.write]
+                new, root = self._work(start + at, part, known)
+                end = start + at + len(part)
+                tiers, sold = _tiers(part)
+                with self.db.begin() as conn:
+                    if self._head(conn, lock=True)[0] != start + at:
+                        self._size = -1  # (its edge is another's now)
+                        break
+                    if ids is not None:
+                        self._place(conn, ids[at : at + self.write], start + at)
+                    nodes.store(conn, new)
+                    _count_tiers(conn, tiers, sold)
+                    conn.execute(
+                        update(log_head)
+                        .where(log_head.c.id == 1)
+                        .values(size=end, root=root, updated_at=self.now_ms())
+                    )
+                done = end - start
+                self._size = end
+                self._edge = {node: known[node] for node in tree.subtree_nodes(0, end)}
+            if done:
+                return done
+            # (nothing written: another instance sequenced these; read again)
 
     def checkpoint(self) -> tuple[int, str] | None:
         """A checkpoint of the head signed (its size and note), unless the tree is empty or a
