@@ -8,8 +8,10 @@ times), then `checkpoint`. A step reads the head's size, up to `batch` pending l
 index as they were appended, those from the head's size on: web/endpoint/log/entries.py) and
 the tree's right edge; then, holding nothing, gives PostgreSQL's records the indices size,
 size + 1, ..., computes the nodes each completes (engine.tlog.tree.appended), the new root and
-the sales by pool and tier; then, in one transaction, it locks the one log_head row
-(PostgreSQL: SELECT ... FOR UPDATE; SQLite: its write lock, which every transaction here takes)
+the sales by pool and tier; then, in one transaction (on SQLite one for each SQLITE_WRITE
+records, SQLITE_PAUSE apart, each leaving the whole tree of its last record), it locks the one
+log_head row (PostgreSQL: SELECT ... FOR UPDATE; SQLite: its write lock, which every writing
+transaction here takes)
 and, only if the head is still the size it read (no other instance sequenced meanwhile; else
 it starts again), places PostgreSQL's records, stores the nodes, counts the sales against their
 pool's tiers (log_pool_tiers) and sets the head's size and root; then commits. `checkpoint`
