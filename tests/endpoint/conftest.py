@@ -22,6 +22,8 @@ import httpx2
 import psycopg
 import pytest
 import uvicorn
+from alembic import command
+from alembic.config import Config
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy.engine import make_url
@@ -35,6 +37,7 @@ from web.endpoint.http.services import Services
 from web.endpoint.log.sequencer import Sequencer, witnesses_of
 from web.endpoint.pools import files
 from web.endpoint.settings import Settings
+from web.endpoint.store.database import MIGRATIONS, Database
 
 BACKENDS = ("sqlite", pytest.param("postgresql", marks=pytest.mark.postgres))
 METRICS_TOKEN = "the-operator-s-metrics-token"
@@ -189,6 +192,17 @@ def started_child(name: str, before: Iterable[int] = ()) -> int:
         time.sleep(0.02)
     (pid,) = new
     return pid
+
+
+def schema_at(db: Database, revision: str, move: Callable[..., None] = command.upgrade) -> None:
+    """Move a database's schema to `revision` (alembic's upgrade, or `move`: its downgrade), as
+    `Database.migrate` moves it to the newest: an older version's database, for the tests of a
+    migration."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with db.begin() as conn:
+        config.attributes["connection"] = conn
+        move(config, revision)
 
 
 def sequencer_of(services: Services) -> Sequencer:

@@ -11,19 +11,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from alembic import command
-from alembic.config import Config
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import insert, select, update
 
 from engine.tlog import records
-from tests.endpoint.conftest import buy, sequencer_of, session
+from tests.endpoint.conftest import buy, schema_at, sequencer_of, session
 from tests.endpoint.test_operations import scrape
 from web.endpoint.http.services import Services
 from web.endpoint.log import entries
 from web.endpoint.pools import reveal
-from web.endpoint.store.database import MIGRATIONS, Database
+from web.endpoint.store.database import Database
 from web.endpoint.store.schema import log_entries, pools
 
 GAME = "lab-riches"
@@ -173,11 +171,7 @@ def test_the_upgrade_numbers_sqlite_s_pending_records_in_id_order_after_the_last
     as the sequencer would have, and the log's next record takes the one after them."""
     url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
     old = Database(url)
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
-    with old.begin() as conn:
-        config.attributes["connection"] = conn
-        command.upgrade(config, "0011")
+    schema_at(old, "0011")
     with old.begin() as conn:
         for index in (0, None, None, None):
             record = records.reveal("p", f"{index}", 0)

@@ -15,17 +15,16 @@ from pathlib import Path
 import httpx
 import pytest
 from alembic import command
-from alembic.config import Config
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import func, insert, select
 
-from tests.endpoint.conftest import Clock, bearer, buy, serve, session
+from tests.endpoint.conftest import Clock, bearer, buy, schema_at, serve, session
 from tests.endpoint.relay import Relay
 from web.endpoint.errors import ApiError
 from web.endpoint.player.codes import CODE_ALPHABET, CODE_TTL_MS, MAX_WRONG_TRIES
 from web.endpoint.settings import Settings
-from web.endpoint.store.database import MIGRATIONS, Database
+from web.endpoint.store.database import Database
 from web.endpoint.store.schema import accounts, sessions, sign_in_codes
 from web.endpoint.times import iso
 
@@ -61,11 +60,7 @@ def test_codes_stored_as_plain_sha256_are_dropped_by_the_migration(
     the upgrade deletes it (it could never match again), and the code signs nobody in."""
     url = database_url or f"sqlite:///{tmp_path / 'old.sqlite3'}"
     old = Database(Settings(database_url=url).db_url)
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
-    with old.begin() as conn:
-        config.attributes["connection"] = conn
-        command.upgrade(config, "0004")
+    schema_at(old, "0004")
     with old.begin() as conn:
         pk = conn.execute(
             insert(accounts)
@@ -88,12 +83,8 @@ def test_codes_stored_as_plain_sha256_are_dropped_by_the_migration(
 
 
 def test_the_newest_revisions_go_down_and_up_again(app: FastAPI) -> None:
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
-    for target in ("0004", "head"):
-        with app.state.services.db.begin() as conn:
-            config.attributes["connection"] = conn
-            (command.downgrade if target == "0004" else command.upgrade)(config, target)
+    schema_at(app.state.services.db, "0004", command.downgrade)
+    schema_at(app.state.services.db, "head")
     assert TestClient(app).post("/api/session").status_code == 201
 
 

@@ -56,11 +56,9 @@ def pending(db: Database) -> int:
     on their partial index) and those with one at or past the head's size (SQLite's)."""
     size = select(log_head.c.size).where(log_head.c.id == 1).scalar_subquery()
     index = log_entries.c.log_index
+    query = select(func.count()).select_from(log_entries).where(index.is_(None) | (index >= size))
     with db.read() as conn:
-        query = select(func.count()).select_from(log_entries).where(index.is_(None))
-        unplaced = int(conn.execute(query).scalar_one())
-        query = select(func.count()).select_from(log_entries).where(index >= size)
-        return unplaced + int(conn.execute(query).scalar_one())
+        return int(conn.execute(query).scalar_one())
 
 
 def prize_table(catalogue: Iterable[Mapping[str, Any]]) -> list[list[int]]:
